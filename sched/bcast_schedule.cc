@@ -1,0 +1,51 @@
+#include "sched/bcast_schedule.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace rosched {
+
+BcastSchedule::BcastSchedule(std::int64_t p, std::int64_t n, std::int64_t rank,
+                             std::int64_t root, Construction c)
+    : skips_(p), n_(n), rank_(rank), root_(root) {
+  check_rank(skips_, rank, "rank");
+  check_rank(skips_, root, "root");
+  if (n < 1) {
+    throw std::invalid_argument("number of blocks n = " + std::to_string(n) + " must be >= 1");
+  }
+  const int q = skips_.q();
+  virtual_rank_ = skips_.mod(rank - root);
+  rounds_ = q == 0 ? 0 : n - 1 + q;
+  x_ = q == 0 ? 0 : (q - (n - 1) % q) % q;
+  if (virtual_rank_ == 0) {
+    // The root sends block k of each phase in round k; its receive schedule is never used.
+    sched_.recv.q = sched_.send.q = q;
+    for (int k = 0; k < q; ++k) sched_.send[k] = k;
+  } else if (q > 0) {
+    sched_ = rank_schedule(skips_, virtual_rank_, c);
+  }
+}
+
+std::optional<Transfer> BcastSchedule::transfer(std::int64_t peer_virtual, std::int32_t entry,
+                                                std::int64_t phase) const {
+  const std::int64_t block = entry + phase * skips_.q() - x_;
+  if (block < 0) return std::nullopt;
+  return Transfer{skips_.mod(peer_virtual + root_), block < n_ ? block : n_ - 1};
+}
+
+BcastRound BcastSchedule::round(std::int64_t i) const {
+  if (i < 0 || i >= rounds_) {
+    throw std::out_of_range("round " + std::to_string(i) + " is outside [0, " +
+                            std::to_string(rounds_) + ")");
+  }
+  const std::int64_t v = i + x_;
+  const int k = static_cast<int>(v % skips_.q());
+  const std::int64_t phase = v / skips_.q();
+  BcastRound out;
+  const std::int64_t to = skips_.to(virtual_rank_, k);
+  if (to != 0) out.send = transfer(to, sched_.send[k], phase);
+  if (virtual_rank_ != 0) out.recv = transfer(skips_.from(virtual_rank_, k), sched_.recv[k], phase);
+  return out;
+}
+
+}  // namespace rosched

@@ -1,0 +1,50 @@
+#include "sched/skips.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace rosched {
+
+int ceil_log2(std::int64_t x) {
+  int q = 0;
+  while ((std::int64_t{1} << q) < x) ++q;
+  return q;
+}
+
+Skips::Skips(std::int64_t p) {
+  if (p < 1 || p > kMaxProcesses) {
+    throw std::invalid_argument("number of processes p = " + std::to_string(p) +
+                                " is outside [1, 2^31 - 1]");
+  }
+  q_ = ceil_log2(p);
+  // Algorithm 1: successive halving, rounding up, from skips[q] = p down to skips[0] = 1.
+  std::int64_t s = p;
+  for (int k = q_; k >= 0; --k) {
+    skips_[k] = s;
+    s = s / 2 + s % 2;
+  }
+}
+
+std::int64_t Skips::at(int k) const {
+  if (k < 0 || k > q_) {
+    throw std::out_of_range("skip index k = " + std::to_string(k) + " is outside [0, q = " +
+                            std::to_string(q_) + "]");
+  }
+  return skips_[k];
+}
+
+void check_rank(const Skips& s, std::int64_t r, const char* what) {
+  if (r < 0 || r >= s.p()) {
+    throw std::invalid_argument(std::string(what) + " = " + std::to_string(r) +
+                                " is outside [0, p) for p = " + std::to_string(s.p()));
+  }
+}
+
+void check_round(const Skips& s, int k) {
+  if (k < 0 || k >= s.q()) {
+    throw std::out_of_range("round k = " + std::to_string(k) + " is outside [0, q = " +
+                            std::to_string(s.q()) + ")");
+  }
+}
+
+}  // namespace rosched

@@ -1,0 +1,59 @@
+// Circulant-graph skips (jumps) for p processes.
+//
+// Implements Algorithm 1 and Lemma 1 of Träff, "(Poly)Logarithmic Time Construction of
+// Round-optimal n-Block Broadcast Schedules for Broadcast and irregular Allgather in MPI"
+// (2022), file seeds/001 Sec. 2.
+//
+// skips[q] = p and skips[k] = ceil(skips[k+1] / 2) for k < q, so skips[0] = 1 and, for
+// p >= 2, skips[1] = 2. Process r talks to (r + skips[k]) mod p and (r - skips[k]) mod p in
+// round k of every phase. q = ceil(log2 p) is the number of rounds of a phase.
+#ifndef ROSCHED_SCHED_SKIPS_H_
+#define ROSCHED_SCHED_SKIPS_H_
+
+#include <array>
+#include <cstdint>
+
+namespace rosched {
+
+// Largest supported process count is 2^31 - 1 (MPI ranks are int), so q <= 31.
+inline constexpr std::int64_t kMaxProcesses = (std::int64_t{1} << 31) - 1;
+inline constexpr int kMaxQ = 31;
+
+// ceil(log2 x) for x >= 1.
+int ceil_log2(std::int64_t x);
+
+// The skips of the circulant graph over p processes: a small value type (O(log p) space).
+class Skips {
+ public:
+  // Preconditions: 1 <= p <= kMaxProcesses; otherwise throws std::invalid_argument.
+  explicit Skips(std::int64_t p);
+
+  std::int64_t p() const { return skips_[q_]; }
+  int q() const { return q_; }
+  // Returns skips[k] for 0 <= k <= q (unchecked; see at()).
+  std::int64_t operator[](int k) const { return skips_[k]; }
+  // Checked access: throws std::out_of_range unless 0 <= k <= q.
+  std::int64_t at(int k) const;
+
+  // (r + skips[k]) mod p and (r - skips[k]) mod p: the to- and from-process of round k.
+  std::int64_t to(std::int64_t r, int k) const { return mod(r + skips_[k]); }
+  std::int64_t from(std::int64_t r, int k) const { return mod(r - skips_[k]); }
+  // x mod p in [0, p) for any x with |x| < 2^62.
+  std::int64_t mod(std::int64_t x) const {
+    const std::int64_t m = x % p();
+    return m < 0 ? m + p() : m;
+  }
+
+ private:
+  int q_ = 0;
+  std::array<std::int64_t, kMaxQ + 1> skips_{};
+};
+
+// Throws std::invalid_argument naming `what` unless 0 <= r < p.
+void check_rank(const Skips& s, std::int64_t r, const char* what);
+// Throws std::out_of_range unless 0 <= k < q (a round of a phase).
+void check_round(const Skips& s, int k);
+
+}  // namespace rosched
+
+#endif  // ROSCHED_SCHED_SKIPS_H_

@@ -1,0 +1,147 @@
+#include "tests/reference.h"
+
+#include <optional>
+
+#include "sched/allgather_schedule.h"
+#include "sched/bcast_schedule.h"
+#include "sched/census_schedule.h"
+#include "sched/skips.h"
+
+namespace rosched_test {
+
+using rosched::Skips;
+
+std::vector<int> first_phase_baseblocks(std::int64_t p) {
+  const Skips s(p);
+  std::vector<int> bb(p, -1);
+  bb[0] = s.q();
+  for (int i = 0; i < s.q(); ++i) {
+    for (std::int64_t r = 1; r < s[i] && r + s[i] < s[i + 1]; ++r) bb[r + s[i]] = bb[r];
+    bb[s[i]] = i;
+  }
+  return bb;
+}
+
+std::uint64_t brute_rangeblocks(const std::vector<int>& baseblocks, std::int64_t a,
+                                std::int64_t b) {
+  const std::int64_t p = static_cast<std::int64_t>(baseblocks.size());
+  std::uint64_t bits = 0;
+  for (std::int64_t r = a;; r = (r + 1) % p) {
+    bits |= std::uint64_t{1} << baseblocks[r];
+    if (r == b) break;
+  }
+  return bits;
+}
+
+std::string simulate_bcast(std::int64_t p, std::int64_t n, std::int64_t root,
+                           rosched::Construction c) {
+  const auto where = [&](std::int64_t i, std::int64_t r) {
+    return " (p=" + std::to_string(p) + " n=" + std::to_string(n) + " root=" +
+           std::to_string(root) + " round=" + std::to_string(i) + " rank=" + std::to_string(r) +
+           ")";
+  };
+  std::vector<rosched::BcastSchedule> ranks;
+  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, n, r, root, c);
+  std::vector<std::vector<int>> held(p, std::vector<int>(n, 0));
+  held[root].assign(n, 1);
+  const std::int64_t rounds = ranks[0].rounds();
+  std::vector<rosched::BcastRound> now(p);
+  for (std::int64_t i = 0; i < rounds; ++i) {
+    for (std::int64_t r = 0; r < p; ++r) {
+      if (ranks[r].rounds() != rounds) return "ranks disagree on the number of rounds" + where(i, r);
+      now[r] = ranks[r].round(i);
+    }
+    for (std::int64_t r = 0; r < p; ++r) {  // every send meets its receive, and vice versa
+      if (const auto& snd = now[r].send) {
+        const auto& rcv = now[snd->peer].recv;
+        if (!rcv || rcv->peer != r || rcv->block != snd->block) return "unmatched send" + where(i, r);
+        if (!held[r][snd->block]) return "sends a block it does not hold" + where(i, r);
+      }
+      if (const auto& rcv = now[r].recv) {
+        const auto& snd = now[rcv->peer].send;
+        if (!snd || snd->peer != r) return "unmatched receive" + where(i, r);
+      }
+    }
+    for (std::int64_t r = 0; r < p; ++r) {
+      if (const auto& rcv = now[r].recv) {
+        if (held[r][rcv->block]++) return "receives a block twice" + where(i, r);
+      }
+    }
+  }
+  for (std::int64_t r = 0; r < p; ++r) {
+    for (std::int64_t b = 0; b < n; ++b) {
+      if (held[r][b] != 1) return "ends without block " + std::to_string(b) + where(rounds, r);
+    }
+  }
+  return "";
+}
+
+std::string simulate_allgather(std::int64_t p) {
+  const Skips s(p);
+  // buf[r] lists the contribution ids rank r holds, in its buffer order.
+  std::vector<std::vector<std::int64_t>> buf(p);
+  for (std::int64_t r = 0; r < p; ++r) buf[r] = {r};
+  for (int k = 0; k < s.q(); ++k) {
+    std::vector<std::vector<std::int64_t>> next = buf;
+    for (std::int64_t r = 0; r < p; ++r) {
+      const auto round = rosched::allgather_round(s, r, k);
+      const auto peer = rosched::allgather_round(s, round.to, k);
+      if (peer.from != r || peer.recv_count != round.send_count) {
+        return "unmatched all-gather send p=" + std::to_string(p) + " rank=" + std::to_string(r);
+      }
+      const std::int64_t end = round.send_offset + round.send_count;
+      if (end > static_cast<std::int64_t>(buf[r].size())) {
+        return "all-gather sends what it does not hold p=" + std::to_string(p);
+      }
+      auto& dst = next[round.to];
+      if (static_cast<std::int64_t>(dst.size()) != peer.recv_offset) {
+        return "all-gather receive leaves a gap p=" + std::to_string(p);
+      }
+      dst.insert(dst.end(), buf[r].begin() + round.send_offset, buf[r].begin() + end);
+    }
+    buf.swap(next);
+  }
+  for (std::int64_t r = 0; r < p; ++r) {
+    if (static_cast<std::int64_t>(buf[r].size()) != p) {
+      return "all-gather ends with " + std::to_string(buf[r].size()) + " contributions p=" +
+             std::to_string(p) + " rank=" + std::to_string(r);
+    }
+    for (std::int64_t j = 0; j < p; ++j) {
+      if (buf[r][j] != (r + j) % p) {
+        return "all-gather buffer order wrong p=" + std::to_string(p) + " rank=" + std::to_string(r);
+      }
+    }
+  }
+  return "";
+}
+
+std::string simulate_census(std::int64_t p) {
+  const Skips s(p);
+  std::vector<std::vector<int>> partial(p, std::vector<int>(p, 0));  // S of each rank
+  for (int k = 0; k < s.q(); ++k) {
+    std::vector<std::vector<int>> next = partial;
+    for (std::int64_t r = 0; r < p; ++r) {
+      const auto round = rosched::census_round(s, r, k);
+      if (rosched::census_round(s, round.to, k).from != r) {
+        return "unmatched census send p=" + std::to_string(p) + " rank=" + std::to_string(r);
+      }
+      std::vector<int> sent = partial[r];
+      if (round.send_includes_own) sent[r] += 1;
+      for (std::int64_t j = 0; j < p; ++j) next[round.to][j] += sent[j];
+    }
+    partial.swap(next);
+  }
+  for (std::int64_t r = 0; r < p; ++r) {
+    partial[r][r] += 1;
+    for (std::int64_t j = 0; j < p; ++j) {
+      if (partial[r][j] != 1) {
+        return "census result of rank " + std::to_string(r) + " counts contribution " +
+               std::to_string(j) + " " + std::to_string(partial[r][j]) + " times (p=" +
+               std::to_string(p) + ")";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace rosched_test
