@@ -63,8 +63,8 @@ TEST(PaperSchedule, RejectsBadArguments) {
   EXPECT_THROW(parse_construction("fastest"), std::invalid_argument);
 }
 
-TEST(PaperSchedule, AllRanksValidUpTo600) {
-  for (std::int64_t p = 1; p <= 600; ++p) {
+TEST(PaperSchedule, AllRanksValidUpTo2000) {
+  for (std::int64_t p = 1; p <= 2000; ++p) {
     const Skips s(p);
     const auto v = check_schedule(s, full_schedule(s, Construction::paper));
     ASSERT_FALSE(v.has_value()) << v->describe(p);

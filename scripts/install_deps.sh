@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and tests need. Idempotent; silent when all are there.
+set -euo pipefail
+packages=(
+  bazel-bootstrap              # Bazel 4.2.3, used offline (see tools/bazel_offline/)
+  g++
+  libgtest-dev                 # GoogleTest
+  librapidcheck-dev            # property tests
+  libboost-dev
+  libboost-program-options-dev # command-line parsing of the tools
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# All tests: builds everything and runs every test target with Bazel, offline.
+# Ends with one line "tests: N passed, M failed" counting individual test cases.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh || exit 1
+bazel test --test_output=errors //... 2>&1 | grep -v "^\(Loading\|Analyzing\|INFO: \(Analyzed\|Found\|From\)\|\[[0-9,]* / [0-9,]*\]\)"
+status=${PIPESTATUS[0]}
+# Count test cases from the JUnit XML of every test target (GoogleTest writes its own;
+# Bazel writes one case for a shell test).
+read -r passed failed < <(
+  find -L bazel-testlogs/ -name test.xml 2>/dev/null | xargs -r cat |
+    awk '/<testsuites /{ if (match($0, /tests="[0-9]+"/)) t += substr($0, RSTART+7, RLENGTH-8);
+                         if (match($0, /failures="[0-9]+"/)) f += substr($0, RSTART+10, RLENGTH-11);
+                         if (match($0, /errors="[0-9]+"/)) f += substr($0, RSTART+8, RLENGTH-9) }
+         END { print t - f, f + 0 }')
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+[ "${CI:-}" = "true" ] && bazel shutdown 2>/dev/null
+echo "tests: ${passed} passed, ${failed} failed"
+exit "$status"
