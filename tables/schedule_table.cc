@@ -29,6 +29,15 @@ std::string join_skips(const Skips& s, const char* sep) {
   return out;
 }
 
+// The paper's row labels: only the first row of a group is labelled.
+std::string row_label(std::size_t row, int q, const char* rank_label) {
+  if (row == 0) return rank_label;
+  if (row == 1) return "Baseblock";
+  if (row == 2) return "Recv schedule";
+  if (row == 2 + static_cast<std::size_t>(q)) return "Send schedule";
+  return "";
+}
+
 void render_separated(const std::vector<std::vector<std::string>>& grid, char sep,
                       std::ostream& out) {
   for (const auto& row : grid) {
@@ -47,12 +56,7 @@ void render_text(const ScheduleTable& t, const std::vector<std::vector<std::stri
   for (const auto& row : grid)
     for (std::size_t c = 1; c < row.size(); ++c) width = std::max(width, row[c].size());
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    std::string label;
-    if (i == 0) label = "Procs r";
-    if (i == 1) label = "Baseblock";
-    if (i == 2) label = "Recv schedule";
-    if (i == 2 + static_cast<std::size_t>(q)) label = "Send schedule";
-    out << std::left << std::setw(14) << label << std::right;
+    out << std::left << std::setw(14) << row_label(i, q, "Procs r") << std::right;
     for (std::size_t c = 1; c < grid[i].size(); ++c) {
       const std::int64_t r = static_cast<std::int64_t>(c) - 1;
       out << (line_before(t.skips, r) ? " |" : "  ") << std::setw(width + 1) << grid[i][c];
@@ -86,12 +90,7 @@ void render_latex(const ScheduleTable& t, const std::vector<std::vector<std::str
   for (std::int64_t r = 0; r < t.skips.p(); ++r) out << (line_before(t.skips, r) ? "|r" : "r");
   out << "}\n";
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    std::string label;
-    if (i == 0) label = "Procs $r$";
-    if (i == 1) label = "Baseblock";
-    if (i == 2) label = "Recv schedule";
-    if (i == 2 + static_cast<std::size_t>(q)) label = "Send schedule";
-    out << label;
+    out << row_label(i, q, "Procs $r$");
     for (std::size_t c = 1; c < grid[i].size(); ++c) out << " & $" << grid[i][c] << '$';
     out << " \\\\\n";
     if (i == 0 || i == 1 || i == 1 + static_cast<std::size_t>(q)) out << "\\hline\n";
