@@ -49,6 +49,16 @@ int baseblock(const Skips& s, std::int64_t r) {
   return k;
 }
 
+std::vector<std::int8_t> all_baseblocks(const Skips& s) {
+  std::vector<std::int8_t> bb(s.p(), -1);
+  bb[0] = static_cast<std::int8_t>(s.q());
+  for (int i = 0; i < s.q(); ++i) {
+    for (std::int64_t r = 1; r < s[i] && r + s[i] < s[i + 1]; ++r) bb[r + s[i]] = bb[r];
+    bb[s[i]] = static_cast<std::int8_t>(i);
+  }
+  return bb;
+}
+
 BlockSet rangeblocks(const Skips& s, std::int64_t a, std::int64_t b) {
   check_rank(s, a, "range start a");
   check_rank(s, b, "range end b");

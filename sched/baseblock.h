@@ -18,6 +18,7 @@
 #define ROSCHED_SCHED_BASEBLOCK_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "sched/block_set.h"
 #include "sched/skips.h"
@@ -27,6 +28,12 @@ namespace rosched {
 // Algorithm 2. Returns the baseblock of rank r, 0 <= r < p (q for the root r = 0).
 // Throws std::invalid_argument for r outside [0, p).
 int baseblock(const Skips& s, std::int64_t r);
+
+// The baseblocks of all ranks (entry 0: q for the root) by running the first phase literally,
+// in O(p): in round i the root sends block i to rank skips[i], and every rank
+// 1 <= r < skips[i] passes its baseblock on to r + skips[i] if that is below skips[i+1].
+// Independent of baseblock(): the reference it is checked against.
+std::vector<std::int8_t> all_baseblocks(const Skips& s);
 
 // Algorithm 3. The set of baseblocks of the ranks in the cyclic range a, a+1, ..., b (mod p):
 // [a, b] if a <= b, else [a, p-1] followed by [0, b]. The root (rank 0) contributes block q.

@@ -30,4 +30,12 @@ RankSchedule rank_schedule(const Skips& s, std::int64_t r, Construction c) {
   throw std::invalid_argument("unknown construction");
 }
 
+PhaseSchedule recv_schedule(const Skips& s, std::int64_t r, Construction c) {
+  switch (c) {
+    case Construction::paper:
+      return paper::recv_schedule(s, r);
+  }
+  throw std::invalid_argument("unknown construction");
+}
+
 }  // namespace rosched

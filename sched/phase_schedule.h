@@ -50,6 +50,8 @@ const char* construction_name(Construction c);
 // Receive and send schedule of rank r under construction c.
 // Throws std::invalid_argument unless 0 <= r < p.
 RankSchedule rank_schedule(const Skips& s, std::int64_t r, Construction c = Construction::paper);
+// Only the receive schedule of rank r under construction c.
+PhaseSchedule recv_schedule(const Skips& s, std::int64_t r, Construction c);
 
 }  // namespace rosched
 

@@ -1,6 +1,6 @@
 #include "sched/schedule_check.h"
 
-#include <stdexcept>
+#include <vector>
 
 #include "sched/baseblock.h"
 
@@ -28,64 +28,63 @@ std::string Violation::describe(std::int64_t p) const {
          " expected=" + std::to_string(expected) + " actual=" + std::to_string(actual);
 }
 
-std::optional<Violation> check_rank_local(const Skips& s, std::int64_t r,
-                                          const RankSchedule& sched) {
-  if (r == 0) return std::nullopt;
+namespace {
+
+// Per-rank state: bit b + q is set once previous-phase block b (-q <= b < 0) is held (the own
+// baseblock of the previous phase from the start); kOwn once this phase's baseblock arrived.
+constexpr std::uint64_t kOwn = std::uint64_t{1} << 63;
+
+// The rank's own conditions in round k; updates its state.
+std::optional<Violation> check_own(std::int64_t r, int k, int q, int own, std::int8_t send,
+                                   std::int8_t recv, bool sends_to_root, std::uint64_t& held) {
+  const bool has = send < 0 ? (send >= -q && ((held >> (send + q)) & 1U))
+                            : (send == own && (held & kOwn));
+  if (!sends_to_root && !has) return Violation{ViolationKind::kSendBeforeReceive, r, k, -1, send};
+  if (recv >= 0) {
+    if (recv != own || (held & kOwn)) {
+      return Violation{ViolationKind::kMissingBaseblock, r, k, own, recv};
+    }
+    held |= kOwn;
+  } else if (recv < -q) {
+    return Violation{ViolationKind::kBlockOutOfRange, r, k, -q, recv};
+  } else if ((held >> (recv + q)) & 1U) {
+    return Violation{ViolationKind::kDuplicateBlock, r, k, -1, recv};
+  } else {
+    held |= std::uint64_t{1} << (recv + q);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Violation> check_schedule(const FullSchedule& f) {
+  const Skips& s = f.skips();
+  const std::int64_t p = s.p();
   const int q = s.q();
-  const int own = baseblock(s, r);
-  // Bit b + q is set when previous-phase block b (-q <= b < 0) is held; the own baseblock of
-  // the previous phase is held from the start.
-  std::uint64_t held = std::uint64_t{1} << own;
-  int own_round = -1;
+  const std::vector<std::int8_t> own = all_baseblocks(s);
+  std::vector<std::uint64_t> held(p);
+  for (std::int64_t r = 1; r < p; ++r) held[r] = std::uint64_t{1} << own[r];
   for (int k = 0; k < q; ++k) {
-    const std::int32_t send = sched.send[k];
-    const bool has = send < 0 ? (send >= -q && ((held >> (send + q)) & 1U))
-                              : (send == own && own_round >= 0);
-    if (s.to(r, k) != 0 && !has) {
-      return Violation{ViolationKind::kSendBeforeReceive, r, k, -1, send};
-    }
-    const std::int32_t b = sched.recv[k];
-    if (b >= 0) {
-      if (b != own || own_round >= 0) {
-        return Violation{ViolationKind::kMissingBaseblock, r, k, own, b};
+    const std::int8_t* send = f.send_round(k);
+    const std::int8_t* recv = f.recv_round(k);
+    const std::int64_t root_sender = p - s[k];  // the rank whose to-process is the root
+    for (std::int64_t r = 1; r < p; ++r) {
+      if (auto v = check_own(r, k, q, own[r], send[r], recv[r], r == root_sender, held[r])) {
+        return v;
       }
-      own_round = k;
-    } else if (b < -q) {
-      return Violation{ViolationKind::kBlockOutOfRange, r, k, -q, b};
-    } else if ((held >> (b + q)) & 1U) {
-      return Violation{ViolationKind::kDuplicateBlock, r, k, -1, b};
-    } else {
-      held |= std::uint64_t{1} << (b + q);
     }
-  }
-  if (own_round < 0) return Violation{ViolationKind::kMissingBaseblock, r, q - 1, own, -1};
-  return std::nullopt;
-}
-
-std::optional<Violation> check_schedule(const Skips& s, const std::vector<RankSchedule>& all) {
-  if (static_cast<std::int64_t>(all.size()) != s.p()) {
-    throw std::invalid_argument("check_schedule: need one schedule per rank");
-  }
-  for (std::int64_t r = 0; r < s.p(); ++r) {
-    if (auto v = check_rank_local(s, r, all[r])) return v;
-  }
-  for (std::int64_t r = 0; r < s.p(); ++r) {
-    for (int k = 0; k < s.q(); ++k) {
-      const std::int64_t t = s.to(r, k);
-      if (t == 0) continue;  // nothing is sent to the root
-      if (all[r].send[k] != all[t].recv[k]) {
-        return Violation{ViolationKind::kSendMismatch, r, k, all[t].recv[k], all[r].send[k]};
+    // send[r] must equal recv[(r + skips[k]) mod p], except for root_sender.
+    for (std::int64_t r = 0; r < p; ++r) {
+      const std::int64_t t = r < root_sender ? r + s[k] : r + s[k] - p;
+      if (t != 0 && send[r] != recv[t]) {
+        return Violation{ViolationKind::kSendMismatch, r, k, recv[t], send[r]};
       }
     }
   }
+  for (std::int64_t r = 1; r < p; ++r) {
+    if (!(held[r] & kOwn)) return Violation{ViolationKind::kMissingBaseblock, r, q - 1, own[r], -1};
+  }
   return std::nullopt;
-}
-
-std::vector<RankSchedule> full_schedule(const Skips& s, Construction c) {
-  std::vector<RankSchedule> all;
-  all.reserve(s.p());
-  for (std::int64_t r = 0; r < s.p(); ++r) all.push_back(rank_schedule(s, r, c));
-  return all;
 }
 
 }  // namespace rosched

@@ -7,9 +7,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "sched/phase_schedule.h"
+#include "sched/full_schedule.h"
 #include "sched/skips.h"
 
 namespace rosched {
@@ -25,30 +24,24 @@ enum class ViolationKind {
 const char* violation_name(ViolationKind kind);
 
 struct Violation {
-  ViolationKind kind;
+  ViolationKind kind = ViolationKind::kMissingBaseblock;
   std::int64_t rank = 0;
   int round = 0;
   // The block the condition asks for: the receiver's block (send-mismatch), the own baseblock
   // (missing-baseblock), -q (block-out-of-range); -1 where no single block is asked for.
   std::int64_t expected = 0;
-  std::int64_t actual = 0;    // the block the schedule has
+  std::int64_t actual = 0;  // the block the schedule has
   // One line: what is wrong, where, expected versus actual.
   std::string describe(std::int64_t p) const;
 };
 
-// Checks the conditions of rank r that need only its own schedule (receive set, sends held).
-// The root (r = 0) receives nothing and holds every block: nothing to check locally.
-std::optional<Violation> check_rank_local(const Skips& s, std::int64_t r,
-                                          const RankSchedule& sched);
-
-// Checks every rank of a whole schedule (all.size() == p), including
-// send[k] of r == recv[k] of (r + skips[k]) mod p for receivers other than the root.
-// Returns the first violation, or nothing if valid: local conditions are checked for all ranks
-// first (smallest rank, then round), then the matching of sends and receives.
-std::optional<Violation> check_schedule(const Skips& s, const std::vector<RankSchedule>& all);
-
-// The whole schedule of p ranks under a construction (O(p) rank constructions).
-std::vector<RankSchedule> full_schedule(const Skips& s, Construction c);
+// Checks every rank of a whole schedule, round by round: in each round first every rank's own
+// conditions (it sends a block it holds; it receives its baseblock once or a new block of the
+// previous phase), then that send[k] of r equals recv[k] of (r + skips[k]) mod p for receivers
+// other than the root. The root receives nothing and holds every block. After the last round
+// every rank must have received its baseblock. Returns the first violation (earliest round,
+// then smallest rank), or nothing if the schedule is valid.
+std::optional<Violation> check_schedule(const FullSchedule& f);
 
 }  // namespace rosched
 

@@ -140,7 +140,7 @@ ScheduleTable make_table(std::int64_t p, std::int64_t root, Construction c) {
   const Skips s(p);
   check_rank(s, root, "root");
   ScheduleTable t{s, root, c, full_schedule(s, c), std::nullopt};
-  t.violation = check_schedule(s, t.virtual_ranks);
+  t.violation = check_schedule(t.virtual_ranks);
   return t;
 }
 
@@ -159,8 +159,8 @@ std::vector<std::vector<std::string>> ScheduleTable::grid() const {
     rows[0].push_back(std::to_string(r));
     rows[1].push_back(v == 0 ? "-" : std::to_string(baseblock(skips, v)));
     for (int k = 0; k < q; ++k) {
-      rows[2 + k].push_back(std::to_string(virtual_ranks[v].recv[k]));
-      rows[2 + q + k].push_back(std::to_string(virtual_ranks[v].send[k]));
+      rows[2 + k].push_back(std::to_string(int{virtual_ranks.recv(v, k)}));
+      rows[2 + q + k].push_back(std::to_string(int{virtual_ranks.send(v, k)}));
     }
   }
   return rows;

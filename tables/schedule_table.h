@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sched/full_schedule.h"
 #include "sched/phase_schedule.h"
 #include "sched/schedule_check.h"
 #include "sched/skips.h"
@@ -31,7 +32,7 @@ struct ScheduleTable {
   Skips skips;
   std::int64_t root;
   Construction construction;
-  std::vector<RankSchedule> virtual_ranks;  // indexed by virtual rank
+  FullSchedule virtual_ranks;               // indexed by virtual rank
   std::optional<Violation> violation;       // result of check_schedule
 
   // The grid: first row the rank numbers, then baseblock, recv[k], send[k]; first column the

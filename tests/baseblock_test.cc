@@ -14,8 +14,13 @@ namespace rosched {
 namespace {
 
 using rosched_test::brute_rangeblocks;
-using rosched_test::first_phase_baseblocks;
 using rosched_test::gen_p;
+
+TEST(Baseblock, AllBaseblocksTable1) {
+  const auto bb = all_baseblocks(Skips(20));
+  const int expected[] = {5, 0, 1, 2, 0, 3, 0, 1, 2, 0, 4, 0, 1, 2, 0, 3, 0, 1, 2, 0};
+  for (int r = 0; r < 20; ++r) EXPECT_EQ(bb[r], expected[r]) << "r=" << r;
+}
 
 TEST(Baseblock, Table1) {
   const Skips s(20);
@@ -33,7 +38,7 @@ TEST(Baseblock, RejectsBadRank) {
 TEST(Rangeblocks, ExhaustiveSmallP) {
   for (std::int64_t p = 1; p <= 140; ++p) {
     const Skips s(p);
-    const auto bb = first_phase_baseblocks(p);
+    const auto bb = all_baseblocks(Skips(p));
     for (std::int64_t a = 0; a < p; ++a) {
       for (std::int64_t b = 0; b < p; ++b) {
         ASSERT_EQ(rangeblocks(s, a, b).bits(), brute_rangeblocks(bb, a, b))
@@ -46,14 +51,14 @@ TEST(Rangeblocks, ExhaustiveSmallP) {
 RC_GTEST_PROP(Baseblock, EqualsFirstPhaseSimulation, ()) {
   const std::int64_t p = *gen_p(100000);
   const Skips s(p);
-  const auto bb = first_phase_baseblocks(p);
+  const auto bb = all_baseblocks(Skips(p));
   for (std::int64_t r = 0; r < p; ++r) RC_ASSERT(baseblock(s, r) == bb[r]);
 }
 
 RC_GTEST_PROP(Rangeblocks, EqualsBruteForce, ()) {
   const std::int64_t p = *gen_p(100000);
   const Skips s(p);
-  const auto bb = first_phase_baseblocks(p);
+  const auto bb = all_baseblocks(Skips(p));
   for (int t = 0; t < 50; ++t) {
     const std::int64_t a = *rc::gen::inRange<std::int64_t>(0, p);
     // Short ranges are where the structure matters; long ones (cyclic too) also occur.

@@ -1,8 +1,10 @@
 #include "tests/reference.h"
 
 #include <optional>
+#include <set>
 
 #include "sched/allgather_schedule.h"
+#include "sched/baseblock.h"
 #include "sched/bcast_schedule.h"
 #include "sched/census_schedule.h"
 #include "sched/skips.h"
@@ -11,18 +13,7 @@ namespace rosched_test {
 
 using rosched::Skips;
 
-std::vector<int> first_phase_baseblocks(std::int64_t p) {
-  const Skips s(p);
-  std::vector<int> bb(p, -1);
-  bb[0] = s.q();
-  for (int i = 0; i < s.q(); ++i) {
-    for (std::int64_t r = 1; r < s[i] && r + s[i] < s[i + 1]; ++r) bb[r + s[i]] = bb[r];
-    bb[s[i]] = i;
-  }
-  return bb;
-}
-
-std::uint64_t brute_rangeblocks(const std::vector<int>& baseblocks, std::int64_t a,
+std::uint64_t brute_rangeblocks(const std::vector<std::int8_t>& baseblocks, std::int64_t a,
                                 std::int64_t b) {
   const std::int64_t p = static_cast<std::int64_t>(baseblocks.size());
   std::uint64_t bits = 0;
@@ -31,6 +22,31 @@ std::uint64_t brute_rangeblocks(const std::vector<int>& baseblocks, std::int64_t
     if (r == b) break;
   }
   return bits;
+}
+
+std::string rank_conditions(const Skips& s, std::int64_t r, const rosched::RankSchedule& sched) {
+  if (r == 0) return "";
+  const int q = s.q();
+  const int own = rosched::baseblock(s, r);
+  const std::string where = " (p=" + std::to_string(s.p()) + " rank=" + std::to_string(r) + ")";
+  std::set<int> previous;
+  int own_count = 0;
+  for (int k = 0; k < q; ++k) {
+    const int b = sched.recv[k];
+    if (b == own) {
+      ++own_count;
+    } else if (b < -q || b >= 0 || b == own - q || !previous.insert(b).second) {
+      return "bad receive " + std::to_string(b) + " in round " + std::to_string(k) + where;
+    }
+  }
+  if (own_count != 1) return "baseblock received " + std::to_string(own_count) + " times" + where;
+  for (int k = 0; k < q; ++k) {
+    if (s.to(r, k) == 0) continue;
+    bool held = sched.send[k] == own - q;
+    for (int j = 0; j < k; ++j) held = held || sched.send[k] == sched.recv[j];
+    if (!held) return "sends unheld block in round " + std::to_string(k) + where;
+  }
+  return "";
 }
 
 std::string simulate_bcast(std::int64_t p, std::int64_t n, std::int64_t root,

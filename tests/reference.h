@@ -8,18 +8,21 @@
 #include <vector>
 
 #include "sched/phase_schedule.h"
+#include "sched/skips.h"
 
 namespace rosched_test {
 
-// Baseblocks of all ranks by running the first phase literally: in round i the root sends
-// block i to rank skips[i], and every rank 1 <= r < skips[i] passes its baseblock on to
-// r + skips[i] if that is below skips[i+1]. Entry 0 (the root) is q. O(p).
-std::vector<int> first_phase_baseblocks(std::int64_t p);
-
-// The set of baseblocks in the cyclic range [a, b] by looking at every rank (root = q),
-// as a bit mask. O(range length).
-std::uint64_t brute_rangeblocks(const std::vector<int>& baseblocks, std::int64_t a,
+// The set of baseblocks in the cyclic range [a, b] by looking at every rank (root = q), given
+// all baseblocks (rosched::all_baseblocks, the first phase run literally), as a bit mask.
+std::uint64_t brute_rangeblocks(const std::vector<std::int8_t>& baseblocks, std::int64_t a,
                                 std::int64_t b);
+
+// The conditions one rank's schedule must meet on its own, checked literally: its receive
+// schedule holds its baseblock once and q - 1 distinct blocks of [-q, -1] other than the own
+// previous-phase baseblock; each send[k] (unless to the root) is the own previous-phase
+// baseblock or a block received in an earlier round. Returns "" or what is wrong.
+std::string rank_conditions(const rosched::Skips& s, std::int64_t r,
+                            const rosched::RankSchedule& sched);
 
 // Round-by-round n-block broadcast from `root` over the BcastSchedule of every rank: each send
 // must meet the matching receive, a rank sends only blocks it holds, never receives a block

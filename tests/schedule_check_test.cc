@@ -9,32 +9,32 @@ namespace {
 class BrokenSchedule : public ::testing::Test {
  protected:
   const Skips s{20};
-  std::vector<RankSchedule> all = full_schedule(s, Construction::paper);
+  FullSchedule all = full_schedule(s, Construction::paper);
 
   Violation expect_violation() {
-    const auto v = check_schedule(s, all);
+    const auto v = check_schedule(all);
     EXPECT_TRUE(v.has_value());
     return v.value_or(Violation{});
   }
 };
 
-TEST_F(BrokenSchedule, ValidAsBuilt) { EXPECT_FALSE(check_schedule(s, all).has_value()); }
+TEST_F(BrokenSchedule, ValidAsBuilt) { EXPECT_FALSE(check_schedule(all).has_value()); }
 
 TEST_F(BrokenSchedule, WrongReceivedBlock) {
   // Table 1: rank 7 receives -5 -2 -3 1 -1. Swapping rounds 0 and 2 keeps its own conditions
-  // valid; only its senders disagree, first rank 4 (7 - skips[2]) in round 2.
-  all[7].recv[0] = -3;
-  all[7].recv[2] = -5;
+  // valid; only its senders disagree, first rank 6 (7 - skips[0]) in round 0.
+  all.recv(7, 0) = -3;
+  all.recv(7, 2) = -5;
   const Violation v = expect_violation();
   EXPECT_EQ(v.kind, ViolationKind::kSendMismatch);
-  EXPECT_EQ(v.rank, 4);
-  EXPECT_EQ(v.round, 2);
-  EXPECT_EQ(v.expected, -5);
-  EXPECT_EQ(v.actual, -3);
+  EXPECT_EQ(v.rank, 6);
+  EXPECT_EQ(v.round, 0);
+  EXPECT_EQ(v.expected, -3);
+  EXPECT_EQ(v.actual, -5);
 }
 
 TEST_F(BrokenSchedule, DuplicateBlock) {
-  all[3].recv[1] = all[3].recv[0];
+  all.recv(3, 1) = all.recv(3, 0);
   const Violation v = expect_violation();
   EXPECT_EQ(v.kind, ViolationKind::kDuplicateBlock);
   EXPECT_EQ(v.rank, 3);
@@ -42,7 +42,7 @@ TEST_F(BrokenSchedule, DuplicateBlock) {
 }
 
 TEST_F(BrokenSchedule, MissingBaseblock) {
-  all[10].recv[4] = 0;  // rank 10 receives block 0 of this phase instead of its baseblock 4
+  all.recv(10, 4) = 0;  // rank 10 receives block 0 of this phase instead of its baseblock 4
   const Violation v = expect_violation();
   EXPECT_EQ(v.kind, ViolationKind::kMissingBaseblock);
   EXPECT_EQ(v.rank, 10);
@@ -50,14 +50,14 @@ TEST_F(BrokenSchedule, MissingBaseblock) {
 }
 
 TEST_F(BrokenSchedule, OwnPreviousBaseblockReceivedAgain) {
-  all[4].recv[1] = -5;  // baseblock(4) = 0, block 0 - 5 of the previous phase is already held
+  all.recv(4, 1) = -5;  // baseblock(4) = 0, block 0 - 5 of the previous phase is already held
   const Violation v = expect_violation();
   EXPECT_EQ(v.kind, ViolationKind::kDuplicateBlock);
   EXPECT_EQ(v.rank, 4);
 }
 
 TEST_F(BrokenSchedule, SendBeforeReceive) {
-  all[2].send[0] = 1;  // rank 2 receives its baseblock 1 only in round 1
+  all.send(2, 0) = 1;  // rank 2 receives its baseblock 1 only in round 1
   const Violation v = expect_violation();
   EXPECT_EQ(v.kind, ViolationKind::kSendBeforeReceive);
   EXPECT_EQ(v.rank, 2);
@@ -66,10 +66,39 @@ TEST_F(BrokenSchedule, SendBeforeReceive) {
 }
 
 TEST_F(BrokenSchedule, BlockOutOfRange) {
-  all[5].recv[0] = -6;
+  all.recv(5, 0) = -6;
   const Violation v = expect_violation();
   EXPECT_EQ(v.kind, ViolationKind::kBlockOutOfRange);
   EXPECT_EQ(v.rank, 5);
+}
+
+TEST_F(BrokenSchedule, SendToRootIsNotChecked) {
+  all.send(15, 3) = 4;  // 15 + skips[3] = 20 = root: nothing is sent, the entry is a dummy
+  EXPECT_FALSE(check_schedule(all).has_value());
+}
+
+TEST_F(BrokenSchedule, RootSendsWrongBlock) {
+  all.send(0, 2) = 1;  // the root must send block 2 to rank 3 in round 2
+  const Violation v = expect_violation();
+  EXPECT_EQ(v.kind, ViolationKind::kSendMismatch);
+  EXPECT_EQ(v.rank, 0);
+  EXPECT_EQ(v.round, 2);
+  EXPECT_EQ(v.expected, 2);
+}
+
+TEST(FullSchedule, SendsDerivedFromReceivesEqualAlgorithm5) {
+  for (std::int64_t p : {1, 2, 3, 9, 20, 31, 32, 33, 100}) {
+    const Skips s(p);
+    const FullSchedule a = full_schedule(s, Construction::paper);
+    const FullSchedule b = full_schedule_from_receives(s, Construction::paper);
+    for (std::int64_t r = 0; r < p; ++r) {
+      for (int k = 0; k < s.q(); ++k) {
+        ASSERT_EQ(a.recv(r, k), b.recv(r, k));
+        // Algorithm 5 computes the dummy entry for senders to the root too.
+        ASSERT_EQ(a.send(r, k), b.send(r, k)) << "p=" << p << " r=" << r << " k=" << k;
+      }
+    }
+  }
 }
 
 TEST_F(BrokenSchedule, DescribeNamesEverything) {

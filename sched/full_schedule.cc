@@ -1,0 +1,55 @@
+#include "sched/full_schedule.h"
+
+namespace rosched {
+
+FullSchedule::FullSchedule(const Skips& s)
+    : skips_(s),
+      recv_(static_cast<std::size_t>(s.p()) * s.q(), 0),
+      send_(static_cast<std::size_t>(s.p()) * s.q(), 0) {}
+
+RankSchedule FullSchedule::rank(std::int64_t r) const {
+  RankSchedule out;
+  out.recv.q = out.send.q = q();
+  for (int k = 0; k < q(); ++k) {
+    out.recv[k] = recv(r, k);
+    out.send[k] = send(r, k);
+  }
+  return out;
+}
+
+void FullSchedule::set_rank(std::int64_t r, const RankSchedule& sched) {
+  for (int k = 0; k < q(); ++k) {
+    recv(r, k) = static_cast<std::int8_t>(sched.recv[k]);
+    send(r, k) = static_cast<std::int8_t>(sched.send[k]);
+  }
+}
+
+void FullSchedule::derive_sends() {
+  const std::int64_t n = p();
+  for (int k = 0; k < q(); ++k) {
+    const std::int8_t* in = recv_round(k);
+    std::int8_t* out = &send_[index(0, k)];
+    const std::int64_t shift = skips_[k] % n;
+    // out[r] = in[(r + shift) mod p], as two contiguous copies.
+    for (std::int64_t r = 0; r < n - shift; ++r) out[r] = in[r + shift];
+    for (std::int64_t r = n - shift; r < n; ++r) out[r] = in[r + shift - n];
+  }
+}
+
+FullSchedule full_schedule(const Skips& s, Construction c) {
+  FullSchedule f(s);
+  for (std::int64_t r = 0; r < s.p(); ++r) f.set_rank(r, rank_schedule(s, r, c));
+  return f;
+}
+
+FullSchedule full_schedule_from_receives(const Skips& s, Construction c) {
+  FullSchedule f(s);
+  for (std::int64_t r = 0; r < s.p(); ++r) {
+    const PhaseSchedule recv = recv_schedule(s, r, c);
+    for (int k = 0; k < s.q(); ++k) f.recv(r, k) = static_cast<std::int8_t>(recv[k]);
+  }
+  f.derive_sends();
+  return f;
+}
+
+}  // namespace rosched

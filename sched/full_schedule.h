@@ -1,0 +1,57 @@
+// The receive and send schedules of all p ranks, stored compactly (one byte per entry, laid out
+// round-major so that a round of all ranks is contiguous). What the verifier checks, the table
+// generator prints, and the irregular all-gather walks.
+#ifndef ROSCHED_SCHED_FULL_SCHEDULE_H_
+#define ROSCHED_SCHED_FULL_SCHEDULE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "sched/phase_schedule.h"
+#include "sched/skips.h"
+
+namespace rosched {
+
+class FullSchedule {
+ public:
+  // All entries 0. Memory: 2 * p * q bytes.
+  explicit FullSchedule(const Skips& s);
+
+  const Skips& skips() const { return skips_; }
+  std::int64_t p() const { return skips_.p(); }
+  int q() const { return skips_.q(); }
+
+  // Entry k of rank r (unchecked: 0 <= r < p, 0 <= k < q).
+  std::int8_t recv(std::int64_t r, int k) const { return recv_[index(r, k)]; }
+  std::int8_t send(std::int64_t r, int k) const { return send_[index(r, k)]; }
+  std::int8_t& recv(std::int64_t r, int k) { return recv_[index(r, k)]; }
+  std::int8_t& send(std::int64_t r, int k) { return send_[index(r, k)]; }
+  // Round k of all ranks: p consecutive entries.
+  const std::int8_t* recv_round(int k) const { return &recv_[index(0, k)]; }
+  const std::int8_t* send_round(int k) const { return &send_[index(0, k)]; }
+
+  RankSchedule rank(std::int64_t r) const;
+  void set_rank(std::int64_t r, const RankSchedule& sched);
+  // send[k] of every rank from the receive schedules: send(r, k) = recv((r + skips[k]) mod p, k)
+  // (Algorithm 9 of seeds/001, lines 4-9). Ranks sending to the root get the root's dummy.
+  void derive_sends();
+
+ private:
+  std::size_t index(std::int64_t r, int k) const {
+    return static_cast<std::size_t>(k) * static_cast<std::size_t>(skips_.p()) +
+           static_cast<std::size_t>(r);
+  }
+  Skips skips_;
+  std::vector<std::int8_t> recv_, send_;
+};
+
+// Every rank's schedule under construction c, each rank built independently (as a process would).
+FullSchedule full_schedule(const Skips& s, Construction c);
+
+// Every rank's receive schedule under c, sends derived with derive_sends(): the paper's
+// O(p log^2 p) full schedule.
+FullSchedule full_schedule_from_receives(const Skips& s, Construction c);
+
+}  // namespace rosched
+
+#endif  // ROSCHED_SCHED_FULL_SCHEDULE_H_
