@@ -23,7 +23,12 @@ struct AllgatherRound {
 };
 
 // Round k (0 <= k < q) of rank r. Throws std::invalid_argument / std::out_of_range otherwise.
-AllgatherRound allgather_round(const Skips& s, std::int64_t r, int k);
+inline AllgatherRound allgather_round(const Skips& s, std::int64_t r, int k) {
+  check_rank(s, r, "rank");
+  check_round(s, k);
+  const std::int64_t count = s[k + 1] - s[k];
+  return {s.from(r, k), s.to(r, k), 0, count, s[k], count};
+}
 
 }  // namespace rosched
 

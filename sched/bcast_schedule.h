@@ -35,6 +35,10 @@ class BcastSchedule {
   // Throws std::invalid_argument unless 1 <= p <= 2^31 - 1, 0 <= rank, root < p and n >= 1.
   BcastSchedule(std::int64_t p, std::int64_t n, std::int64_t rank, std::int64_t root,
                 Construction c = Construction::paper);
+  // The same from an already computed schedule of the virtual rank (rank - root) mod p, e.g. a
+  // row of a FullSchedule (the root's row is not used: the root sends block k in round k).
+  BcastSchedule(const Skips& s, std::int64_t n, std::int64_t rank, std::int64_t root,
+                const RankSchedule& virtual_rank_schedule);
 
   std::int64_t p() const { return skips_.p(); }
   std::int64_t n() const { return n_; }
@@ -46,6 +50,7 @@ class BcastSchedule {
   BcastRound round(std::int64_t i) const;
 
  private:
+  void init(std::int64_t n, std::int64_t rank, std::int64_t root);
   std::optional<Transfer> transfer(std::int64_t peer_virtual, std::int32_t entry,
                                    std::int64_t phase) const;
 

@@ -21,7 +21,16 @@ struct CensusRound {
 };
 
 // Round k (0 <= k < q) of rank r. Throws std::invalid_argument / std::out_of_range otherwise.
-CensusRound census_round(const Skips& s, std::int64_t r, int k);
+inline CensusRound census_round(const Skips& s, std::int64_t r, int k) {
+  check_rank(s, r, "rank");
+  check_round(s, k);
+  if (s[k] + s[k] > s[k + 1]) {  // odd skips[k+1]: the partial result of r + skips[k] - 1
+    const std::int64_t f = s.to(r, k) == 0 ? s.p() - 1 : s.to(r, k) - 1;
+    const std::int64_t t = s.from(r, k) + 1 == s.p() ? 0 : s.from(r, k) + 1;
+    return {t, f, false};
+  }
+  return {s.from(r, k), s.to(r, k), true};
+}
 
 }  // namespace rosched
 

@@ -1,5 +1,6 @@
 #include "sched/schedule_check.h"
 
+#include <cstring>
 #include <vector>
 
 #include "sched/baseblock.h"
@@ -55,6 +56,46 @@ std::optional<Violation> check_own(std::int64_t r, int k, int q, int own, std::i
   return std::nullopt;
 }
 
+// True if every rank other than the root meets its own conditions in every round. Rank by rank
+// with the state in a register (fast); check_schedule() then locates a failure round by round.
+bool all_ranks_own_conditions(const FullSchedule& f, const std::vector<std::int8_t>& own) {
+  const Skips& s = f.skips();
+  const std::int64_t p = s.p();
+  const int q = s.q();
+  const std::int8_t* send[kMaxQ];
+  const std::int8_t* recv[kMaxQ];
+  std::int64_t root_sender[kMaxQ];
+  for (int k = 0; k < q; ++k) {
+    send[k] = f.send_round(k);
+    recv[k] = f.recv_round(k);
+    root_sender[k] = p - s[k];
+  }
+  bool ok = true;
+  for (std::int64_t r = 1; r < p; ++r) {
+    const int o = own[r];
+    std::uint64_t h = std::uint64_t{1} << o;
+    for (int k = 0; k < q; ++k) {
+      const int sd = send[k][r], rv = recv[k][r];
+      const bool has = sd < 0 ? (sd >= -q && ((h >> ((sd + q) & 63)) & 1U))
+                              : (sd == o && (h & kOwn) != 0);
+      const std::uint64_t bit = rv >= 0 ? kOwn : std::uint64_t{1} << ((rv + q) & 63);
+      ok &= (has || r == root_sender[k]) && (rv >= 0 ? rv == o : rv >= -q) && !(h & bit);
+      h |= bit;
+    }
+    ok &= (h & kOwn) != 0;
+  }
+  return ok;
+}
+
+// send[r] == recv[(r + skips[k]) mod p] for all r but the root's sender (r = p - skips[k]).
+bool sends_match(const FullSchedule& f, int k) {
+  const std::int64_t p = f.p(), skip = f.skips()[k];
+  const std::int8_t* send = f.send_round(k);
+  const std::int8_t* recv = f.recv_round(k);
+  return std::memcmp(send, recv + skip, p - skip) == 0 &&
+         std::memcmp(send + p - skip + 1, recv + 1, skip - 1) == 0;
+}
+
 }  // namespace
 
 std::optional<Violation> check_schedule(const FullSchedule& f) {
@@ -62,20 +103,21 @@ std::optional<Violation> check_schedule(const FullSchedule& f) {
   const std::int64_t p = s.p();
   const int q = s.q();
   const std::vector<std::int8_t> own = all_baseblocks(s);
+  bool valid = all_ranks_own_conditions(f, own);
+  for (int k = 0; k < q && valid; ++k) valid = sends_match(f, k);
+  if (valid) return std::nullopt;
+
+  // Locate the first violation, round by round.
   std::vector<std::uint64_t> held(p);
   for (std::int64_t r = 1; r < p; ++r) held[r] = std::uint64_t{1} << own[r];
   for (int k = 0; k < q; ++k) {
     const std::int8_t* send = f.send_round(k);
     const std::int8_t* recv = f.recv_round(k);
-    const std::int64_t root_sender = p - s[k];  // the rank whose to-process is the root
     for (std::int64_t r = 1; r < p; ++r) {
-      if (auto v = check_own(r, k, q, own[r], send[r], recv[r], r == root_sender, held[r])) {
-        return v;
-      }
+      if (auto v = check_own(r, k, q, own[r], send[r], recv[r], r == p - s[k], held[r])) return v;
     }
-    // send[r] must equal recv[(r + skips[k]) mod p], except for root_sender.
     for (std::int64_t r = 0; r < p; ++r) {
-      const std::int64_t t = r < root_sender ? r + s[k] : r + s[k] - p;
+      const std::int64_t t = s.to(r, k);
       if (t != 0 && send[r] != recv[t]) {
         return Violation{ViolationKind::kSendMismatch, r, k, recv[t], send[r]};
       }

@@ -33,18 +33,14 @@ std::int64_t Skips::at(int k) const {
   return skips_[k];
 }
 
-void check_rank(const Skips& s, std::int64_t r, const char* what) {
-  if (r < 0 || r >= s.p()) {
-    throw std::invalid_argument(std::string(what) + " = " + std::to_string(r) +
-                                " is outside [0, p) for p = " + std::to_string(s.p()));
-  }
+void throw_bad_rank(const Skips& s, std::int64_t r, const char* what) {
+  throw std::invalid_argument(std::string(what) + " = " + std::to_string(r) +
+                              " is outside [0, p) for p = " + std::to_string(s.p()));
 }
 
-void check_round(const Skips& s, int k) {
-  if (k < 0 || k >= s.q()) {
-    throw std::out_of_range("round k = " + std::to_string(k) + " is outside [0, q = " +
-                            std::to_string(s.q()) + ")");
-  }
+void throw_bad_round(const Skips& s, int k) {
+  throw std::out_of_range("round k = " + std::to_string(k) + " is outside [0, q = " +
+                          std::to_string(s.q()) + ")");
 }
 
 }  // namespace rosched

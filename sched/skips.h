@@ -36,8 +36,15 @@ class Skips {
   std::int64_t at(int k) const;
 
   // (r + skips[k]) mod p and (r - skips[k]) mod p: the to- and from-process of round k.
-  std::int64_t to(std::int64_t r, int k) const { return mod(r + skips_[k]); }
-  std::int64_t from(std::int64_t r, int k) const { return mod(r - skips_[k]); }
+  // Precondition: 0 <= r < p (no division: these are on every hot path).
+  std::int64_t to(std::int64_t r, int k) const {
+    const std::int64_t t = r + skips_[k];
+    return t >= p() ? t - p() : t;
+  }
+  std::int64_t from(std::int64_t r, int k) const {
+    const std::int64_t f = r - skips_[k];
+    return f < 0 ? f + p() : f;
+  }
   // x mod p in [0, p) for any x with |x| < 2^62.
   std::int64_t mod(std::int64_t x) const {
     const std::int64_t m = x % p();
@@ -49,10 +56,17 @@ class Skips {
   std::array<std::int64_t, kMaxQ + 1> skips_{};
 };
 
+[[noreturn]] void throw_bad_rank(const Skips& s, std::int64_t r, const char* what);
+[[noreturn]] void throw_bad_round(const Skips& s, int k);
+
 // Throws std::invalid_argument naming `what` unless 0 <= r < p.
-void check_rank(const Skips& s, std::int64_t r, const char* what);
+inline void check_rank(const Skips& s, std::int64_t r, const char* what) {
+  if (r < 0 || r >= s.p()) throw_bad_rank(s, r, what);
+}
 // Throws std::out_of_range unless 0 <= k < q (a round of a phase).
-void check_round(const Skips& s, int k);
+inline void check_round(const Skips& s, int k) {
+  if (k < 0 || k >= s.q()) throw_bad_round(s, k);
+}
 
 }  // namespace rosched
 

@@ -8,6 +8,7 @@ packages=(
   librapidcheck-dev            # property tests
   libboost-dev
   libboost-program-options-dev # command-line parsing of the tools
+  nlohmann-json3-dev           # JSON reports of the verifier
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The verifier as users run it: a sweep, the two plugins, bad arguments, JSON output.
+set -u
+verify="$(realpath "$1")"; good="$(realpath "$2")"; bad="$(realpath "$3")"
+cd "${TEST_TMPDIR:-/tmp}"
+fail=0
+expect() {  # expect NAME STATUS ARGS...
+  local name="$1" want="$2"; shift 2
+  "$verify" "$@" >out.txt 2>err.txt
+  local got=$?
+  if [ "$got" != "$want" ]; then echo "FAIL $name: exit $got, expected $want"; cat out.txt err.txt; fail=1
+  else echo "ok   $name"; fi
+}
+expect help 0 --help
+grep -q -- "--plugin" out.txt || { echo "FAIL help lacks --plugin"; fail=1; }
+expect good-plugin 0 --from 1 --to 150 --plugin "$good" --json good.json
+grep -q "^verified p=1..150 construction=paper-plugin checks=schedule,structure,runs: 150 ok, 0 failed" out.txt ||
+  { echo "FAIL good-plugin summary"; cat out.txt; fail=1; }
+grep -q '"failed": 0' good.json || { echo "FAIL good.json"; cat good.json; fail=1; }
+expect corrupt-plugin 1 --from 30 --to 45 --plugin "$bad" --json bad.json
+grep -q "^FAILED broadcast-schedule .*: p=40 rank=17 round=3 " out.txt ||
+  { echo "FAIL corrupt plugin counterexample"; cat out.txt; fail=1; }
+grep -q "^reproduce: bazel run -c opt //verify -- --from 40 --to 40 --plugin $bad$" out.txt ||
+  { echo "FAIL reproduce line"; cat out.txt; fail=1; }
+grep -q "15 ok, 1 failed" out.txt || { echo "FAIL counts"; cat out.txt; fail=1; }
+grep -q '"p": 40' bad.json && grep -q '"rank": 17' bad.json && grep -q '"round": 3' bad.json ||
+  { echo "FAIL bad.json"; cat bad.json; fail=1; }
+expect not-a-plugin 2 --to 5 --plugin /nonexistent.so
+expect bad-range 2 --from 10 --to 5
+expect too-large 2 --to 2147483648
+expect unknown-construction 2 --to 5 --construction magic
+expect unknown-check 2 --to 5 --checks schedule,magic
+expect missing-to 2 --from 3
+for f in err.txt; do [ "$(wc -l <"$f")" = 1 ] || { echo "FAIL error not one line"; cat "$f"; fail=1; }; done
+exit $fail

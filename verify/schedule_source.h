@@ -1,0 +1,35 @@
+// Where the verifier gets a whole schedule from: a construction of this project, or a foreign
+// one loaded from a shared object through the C ABI of construction_abi.h.
+#ifndef ROSCHED_VERIFY_SCHEDULE_SOURCE_H_
+#define ROSCHED_VERIFY_SCHEDULE_SOURCE_H_
+
+#include <memory>
+#include <string>
+
+#include "sched/full_schedule.h"
+#include "sched/phase_schedule.h"
+
+namespace rosched::verify {
+
+class ScheduleSource {
+ public:
+  virtual ~ScheduleSource() = default;
+  virtual std::string name() const = 0;
+  // Options that select this source again on the command line, e.g. "--construction paper".
+  virtual std::string command_line() const = 0;
+  // The schedule of all ranks; throws std::runtime_error if the construction reports an error.
+  // Must be safe to call from several threads at once.
+  virtual FullSchedule build(const Skips& s) const = 0;
+};
+
+// A construction of this project: every rank's receive schedule, sends derived from them
+// (send[k] of r = recv[k] of r + skips[k], the paper's O(p log^2 p) full schedule).
+std::unique_ptr<ScheduleSource> builtin_source(Construction c);
+
+// A foreign construction: dlopen()s path and checks its ABI version. Receive and send schedules
+// both come from the plugin. Throws std::runtime_error with dlerror() on failure.
+std::unique_ptr<ScheduleSource> plugin_source(const std::string& path);
+
+}  // namespace rosched::verify
+
+#endif  // ROSCHED_VERIFY_SCHEDULE_SOURCE_H_

@@ -1,0 +1,82 @@
+#include "verify/verify_p.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+
+#include "sched/baseblock.h"
+#include "sched/schedule_check.h"
+#include "verify/bcast_run.h"
+#include "verify/structure_check.h"
+
+namespace rosched::verify {
+namespace {
+
+void add_once(std::vector<std::int64_t>& v, std::int64_t x) {
+  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
+}  // namespace
+
+std::vector<std::int64_t> block_counts(int q) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t n : {1, 2, q - 1, q, q + 1, 3 * q + 2}) {
+    if (n >= 1) add_once(out, n);
+  }
+  return out;
+}
+
+std::vector<std::int64_t> roots(std::int64_t p) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t r : {std::int64_t{0}, p / 2, p - 1}) add_once(out, r);
+  return out;
+}
+
+PResult verify_p(std::int64_t p, const ScheduleSource& source, const VerifyOptions& options) {
+  PResult result;
+  const Skips s(p);
+  auto start = std::chrono::steady_clock::now();
+  const auto lap = [&start](double& seconds) {
+    const auto now = std::chrono::steady_clock::now();
+    seconds += std::chrono::duration<double>(now - start).count();
+    start = now;
+  };
+  std::optional<FullSchedule> f;
+  try {
+    f.emplace(source.build(s));
+  } catch (const std::exception& e) {
+    result.counterexample = Counterexample{"construction", "error", p, -1, -1, 0, 0, e.what()};
+    return result;
+  }
+  lap(result.construct_seconds);
+
+  if (auto v = options.schedule ? check_schedule(*f) : std::nullopt) {
+    result.counterexample = Counterexample{"broadcast-schedule", violation_name(v->kind), p,
+                                           v->rank, v->round, v->expected, v->actual, ""};
+    return result;
+  }
+  lap(result.schedule_seconds);
+
+  const bool deep = p <= options.run_to;
+  auto& ce = result.counterexample;
+  if (options.structure) {
+    const auto bb = all_baseblocks(s);
+    if (!ce) ce = deep ? check_baseblocks(s, bb) : check_baseblocks_sampled(s, bb, options.samples);
+    if (!ce) ce = deep ? check_rangeblocks(s, bb) : check_rangeblocks_sampled(s, bb, options.samples);
+    if (!ce) ce = check_allgather(s);
+    if (!ce) ce = check_census(s);
+  }
+  lap(result.structure_seconds);
+
+  if (deep && options.runs) {
+    for (std::int64_t n : block_counts(s.q())) {
+      for (std::int64_t root : roots(p)) {
+        if (!ce) ce = run_bcast(*f, n, root);
+      }
+    }
+  }
+  lap(result.run_seconds);
+  return result;
+}
+
+}  // namespace rosched::verify
