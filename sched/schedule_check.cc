@@ -35,12 +35,16 @@ namespace {
 // baseblock of the previous phase from the start); kOwn once this phase's baseblock arrived.
 constexpr std::uint64_t kOwn = std::uint64_t{1} << 63;
 
-// The rank's own conditions in round k; updates its state.
+// The rank's own conditions in round k; updates its state. `wanted` is what the receiver of the
+// send expects (reported as the expected block of a send-before-receive).
 std::optional<Violation> check_own(std::int64_t r, int k, int q, int own, std::int8_t send,
-                                   std::int8_t recv, bool sends_to_root, std::uint64_t& held) {
+                                   std::int8_t recv, bool sends_to_root, std::int8_t wanted,
+                                   std::uint64_t& held) {
   const bool has = send < 0 ? (send >= -q && ((held >> (send + q)) & 1U))
                             : (send == own && (held & kOwn));
-  if (!sends_to_root && !has) return Violation{ViolationKind::kSendBeforeReceive, r, k, -1, send};
+  if (!sends_to_root && !has) {
+    return Violation{ViolationKind::kSendBeforeReceive, r, k, wanted, send};
+  }
   if (recv >= 0) {
     if (recv != own || (held & kOwn)) {
       return Violation{ViolationKind::kMissingBaseblock, r, k, own, recv};
@@ -114,7 +118,10 @@ std::optional<Violation> check_schedule(const FullSchedule& f) {
     const std::int8_t* send = f.send_round(k);
     const std::int8_t* recv = f.recv_round(k);
     for (std::int64_t r = 1; r < p; ++r) {
-      if (auto v = check_own(r, k, q, own[r], send[r], recv[r], r == p - s[k], held[r])) return v;
+      if (auto v = check_own(r, k, q, own[r], send[r], recv[r], r == p - s[k],
+                             recv[s.to(r, k)], held[r])) {
+        return v;
+      }
     }
     for (std::int64_t r = 0; r < p; ++r) {
       const std::int64_t t = s.to(r, k);

@@ -27,8 +27,9 @@ struct Violation {
   ViolationKind kind = ViolationKind::kMissingBaseblock;
   std::int64_t rank = 0;
   int round = 0;
-  // The block the condition asks for: the receiver's block (send-mismatch), the own baseblock
-  // (missing-baseblock), -q (block-out-of-range); -1 where no single block is asked for.
+  // The block the condition asks for: the receiver's block (send-mismatch and
+  // send-before-receive), the own baseblock (missing-baseblock), -q (block-out-of-range);
+  // -1 for a duplicate (any block not yet held).
   std::int64_t expected = 0;
   std::int64_t actual = 0;  // the block the schedule has
   // One line: what is wrong, where, expected versus actual.

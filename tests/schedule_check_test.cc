@@ -62,6 +62,7 @@ TEST_F(BrokenSchedule, SendBeforeReceive) {
   EXPECT_EQ(v.kind, ViolationKind::kSendBeforeReceive);
   EXPECT_EQ(v.rank, 2);
   EXPECT_EQ(v.round, 0);
+  EXPECT_EQ(v.expected, -4);  // what rank 3 expects from rank 2 in round 0
   EXPECT_EQ(v.actual, 1);
 }
 

@@ -1,6 +1,10 @@
 #include "verify/schedule_source.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include <cstdlib>
 
 #include <stdexcept>
 
@@ -22,10 +26,19 @@ class BuiltinSource : public ScheduleSource {
   Construction c_;
 };
 
+// The path as an absolute one, so that the reproduce command works from anywhere.
+std::string absolute(const std::string& path) {
+  char* resolved = realpath(path.c_str(), nullptr);
+  if (!resolved) return path;
+  std::string out(resolved);
+  std::free(resolved);
+  return out;
+}
+
 class PluginSource : public ScheduleSource {
  public:
-  explicit PluginSource(const std::string& path) : path_(path) {
-    handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  explicit PluginSource(const std::string& path) : path_(absolute(path)) {
+    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_) throw std::runtime_error(std::string("cannot load plugin: ") + dlerror());
     const auto version = reinterpret_cast<int (*)()>(symbol("rosched_abi_version"));
     const auto name = reinterpret_cast<const char* (*)()>(symbol("rosched_construction_name"));
