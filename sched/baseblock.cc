@@ -40,13 +40,13 @@ BlockSet linear_rangeblocks(const Skips& s, std::int64_t a, std::int64_t b) {
 int baseblock(const Skips& s, std::int64_t r) {
   check_rank(s, r, "rank");
   if (r == 0) return s.q();
-  // Find the homerange [skips[k], skips[k+1]) of r and move to the equivalent rank below it.
-  int k = s.q();
-  while (r != s[k]) {
-    --k;
-    if (s[k] < r) r -= s[k];
+  // Find the homerange [skips[k], skips[k+1]) of r and move to the equivalent rank below it
+  // (written so that the subtraction compiles to a conditional move: no mispredicted branch).
+  for (int k = s.q() - 1;; --k) {
+    const std::int64_t sk = s[k];
+    if (r == sk) return k;
+    r -= sk < r ? sk : 0;
   }
-  return k;
 }
 
 std::vector<std::int8_t> all_baseblocks(const Skips& s) {

@@ -34,7 +34,7 @@ class BcastSchedule {
  public:
   // Throws std::invalid_argument unless 1 <= p <= 2^31 - 1, 0 <= rank, root < p and n >= 1.
   BcastSchedule(std::int64_t p, std::int64_t n, std::int64_t rank, std::int64_t root,
-                Construction c = Construction::paper);
+                Construction c = kDefaultConstruction);
   // The same from an already computed schedule of the virtual rank (rank - root) mod p, e.g. a
   // row of a FullSchedule (the root's row is not used: the root sends block k in round k).
   BcastSchedule(const Skips& s, std::int64_t n, std::int64_t rank, std::int64_t root,

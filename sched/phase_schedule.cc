@@ -4,18 +4,22 @@
 #include <stdexcept>
 #include <string>
 
+#include "sched/fast_schedule.h"
 #include "sched/paper_schedule.h"
 
 namespace rosched {
 
 Construction parse_construction(const char* name) {
+  if (std::strcmp(name, "fast") == 0) return Construction::fast;
   if (std::strcmp(name, "paper") == 0) return Construction::paper;
   throw std::invalid_argument(std::string("unknown construction '") + name +
-                              "' (known: paper)");
+                              "' (known: fast, paper)");
 }
 
 const char* construction_name(Construction c) {
   switch (c) {
+    case Construction::fast:
+      return "fast";
     case Construction::paper:
       return "paper";
   }
@@ -24,6 +28,8 @@ const char* construction_name(Construction c) {
 
 RankSchedule rank_schedule(const Skips& s, std::int64_t r, Construction c) {
   switch (c) {
+    case Construction::fast:
+      return fast::rank_schedule(s, r);
     case Construction::paper:
       return {paper::recv_schedule(s, r), paper::send_schedule(s, r)};
   }
@@ -32,6 +38,8 @@ RankSchedule rank_schedule(const Skips& s, std::int64_t r, Construction c) {
 
 PhaseSchedule recv_schedule(const Skips& s, std::int64_t r, Construction c) {
   switch (c) {
+    case Construction::fast:
+      return fast::recv_schedule(s, r);
     case Construction::paper:
       return paper::recv_schedule(s, r);
   }

@@ -40,16 +40,18 @@ struct RankSchedule {
 };
 
 // The schedule constructions this library knows. `paper` is the construction of Algorithms 4
-// and 5 of seeds/001, kept permanently as the reference.
-enum class Construction { paper };
+// and 5 of seeds/001, kept permanently as the reference; `fast` computes one rank's schedules
+// in O(log p) (fast_schedule.h) and is the default.
+enum class Construction { fast, paper };
+inline constexpr Construction kDefaultConstruction = Construction::fast;
 
-// Parses "paper"; throws std::invalid_argument naming the known constructions otherwise.
+// Parses "fast" or "paper"; throws std::invalid_argument naming the known constructions otherwise.
 Construction parse_construction(const char* name);
 const char* construction_name(Construction c);
 
 // Receive and send schedule of rank r under construction c.
 // Throws std::invalid_argument unless 0 <= r < p.
-RankSchedule rank_schedule(const Skips& s, std::int64_t r, Construction c = Construction::paper);
+RankSchedule rank_schedule(const Skips& s, std::int64_t r, Construction c = kDefaultConstruction);
 // Only the receive schedule of rank r under construction c.
 PhaseSchedule recv_schedule(const Skips& s, std::int64_t r, Construction c);
 

@@ -25,9 +25,9 @@ constexpr std::size_t kMaxTables = 10000;
 int run(int argc, char** argv) {
   po::options_description opts(
       "tables: receive and send schedules of the round-optimal circulant broadcast "
-      "(Traff 2022, Algorithms 4 and 5), one column per rank.\n\n"
+      "(Traff 2022), one column per rank.\n\n"
       "Usage: tables --p LIST [--format F] [--root R] [--construction C]\n\nOptions");
-  std::string p_list, format_name = "text", construction_name_arg = "paper";
+  std::string p_list, format_name = "text", construction_name_arg = "fast";
   std::int64_t root = 0;
   opts.add_options()("help,h", "print this help and exit")(
       "p", po::value<std::string>(&p_list)->required(),
@@ -37,8 +37,8 @@ int run(int argc, char** argv) {
       "text (like the paper's tables), tsv, csv, markdown or latex")(
       "root", po::value<std::int64_t>(&root)->default_value(0),
       "broadcast root: columns are real ranks, renumbered from the root")(
-      "construction", po::value<std::string>(&construction_name_arg)->default_value("paper"),
-      "schedule construction: paper (Algorithms 4 and 5)");
+      "construction", po::value<std::string>(&construction_name_arg)->default_value("fast"),
+      "schedule construction: fast (O(log p) per rank) or paper (Algorithms 4 and 5)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);

@@ -34,7 +34,7 @@ constexpr int kMaxReported = 20;  // counterexamples kept for the JSON report
 
 struct Options {
   std::int64_t from = 1, to = 1;
-  std::string construction = "paper", plugin, json, checks = "schedule,structure,runs";
+  std::string construction = "fast", plugin, json, checks = "schedule,structure,runs";
   int threads = 0;
   VerifyOptions verify;
 };
@@ -50,8 +50,8 @@ std::variant<Options, int> parse(int argc, char** argv) {
   desc.add_options()("help,h", "print this help and exit")(
       "from", po::value<std::int64_t>(&o.from)->default_value(1), "smallest p")(
       "to", po::value<std::int64_t>(&o.to)->required(), "largest p (at most 2^31 - 1)")(
-      "construction", po::value<std::string>(&o.construction)->default_value("paper"),
-      "built-in construction: paper")(
+      "construction", po::value<std::string>(&o.construction)->default_value("fast"),
+      "built-in construction: fast (O(log p) per rank) or paper (Algorithms 4 and 5)")(
       "plugin", po::value<std::string>(&o.plugin),
       "shared object implementing verify/construction_abi.h (replaces --construction)")(
       "threads", po::value<int>(&o.threads)->default_value(0), "OpenMP threads (0: all cores)")(

@@ -20,7 +20,9 @@ class BuiltinSource : public ScheduleSource {
   std::string command_line() const override {
     return std::string("--construction ") + construction_name(c_);
   }
-  FullSchedule build(const Skips& s) const override { return full_schedule_from_receives(s, c_); }
+  FullSchedule build(const Skips& s) const override {
+    return c_ == Construction::paper ? full_schedule_from_receives(s, c_) : full_schedule(s, c_);
+  }
 
  private:
   Construction c_;

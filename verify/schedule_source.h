@@ -22,8 +22,10 @@ class ScheduleSource {
   virtual FullSchedule build(const Skips& s) const = 0;
 };
 
-// A construction of this project: every rank's receive schedule, sends derived from them
-// (send[k] of r = recv[k] of r + skips[k], the paper's O(p log^2 p) full schedule).
+// A construction of this project. `fast`: every rank's receive and send schedule, each computed
+// as that rank would (so that both constructions are checked). `paper`: every rank's receive
+// schedule, sends derived from them (send[k] of r = recv[k] of r + skips[k], the paper's
+// O(p log^2 p) full schedule; Algorithm 5 per rank would take O(p log^3 p)).
 std::unique_ptr<ScheduleSource> builtin_source(Construction c);
 
 // A foreign construction: dlopen()s path and checks its ABI version. Receive and send schedules
