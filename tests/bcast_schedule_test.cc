@@ -46,7 +46,10 @@ TEST(BcastSchedule, RejectsBadArguments) {
 TEST(BcastSchedule, SmallPAllRootsAllBlockCounts) {
   for (std::int64_t p = 1; p <= 40; ++p) {
     for (std::int64_t root = 0; root < p; ++root) {
-      for (std::int64_t n = 1; n <= 12; ++n) ASSERT_EQ(simulate_bcast(p, n, root), "");
+      for (std::int64_t n = 1; n <= 12; ++n) {
+        ASSERT_EQ(simulate_bcast(p, n, root, Construction::fast), "");
+        ASSERT_EQ(simulate_bcast(p, n, root, Construction::paper), "");
+      }
     }
   }
 }
@@ -55,7 +58,8 @@ RC_GTEST_PROP(BcastSchedule, EveryRankEndsWithEveryBlockOnce, ()) {
   const std::int64_t p = *gen_p(2000);
   const std::int64_t n = *rc::gen::inRange<std::int64_t>(1, 61);
   const std::int64_t root = *rc::gen::inRange<std::int64_t>(0, p);
-  RC_ASSERT(simulate_bcast(p, n, root) == "");
+  RC_ASSERT(simulate_bcast(p, n, root, Construction::fast) == "");
+  RC_ASSERT(simulate_bcast(p, n, root, Construction::paper) == "");
 }
 
 // Any rank of any p up to 2^31 - 1 gets a well-formed description without building others.

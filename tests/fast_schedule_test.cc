@@ -1,0 +1,100 @@
+// The O(log p) construction (sched/fast_schedule.h): valid for every rank of every p checked,
+// locally valid for sampled ranks of random p up to 2^31 - 1, and consistent with the paper's.
+#include "sched/fast_schedule.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sched/full_schedule.h"
+#include "sched/paper_schedule.h"
+#include "sched/schedule_check.h"
+#include "tests/gen_p.h"
+#include "tests/reference.h"
+
+namespace rosched {
+namespace {
+
+using rosched_test::gen_p;
+
+// Schedules are not unique (Table 5 of the paper), so the fast construction need not equal the
+// paper's; it does, however, for every rank checked so far. Asserted here, as the strongest
+// available cross-check between an O(log p) and an O(log^3 p) computation.
+TEST(FastSchedule, EqualsPaperConstructionUpTo700) {
+  for (std::int64_t p = 1; p <= 700; ++p) {
+    const Skips s(p);
+    for (std::int64_t r = 1; r < p; ++r) {
+      ASSERT_EQ(fast::recv_schedule(s, r), paper::recv_schedule(s, r)) << "p=" << p << " r=" << r;
+      ASSERT_EQ(fast::send_schedule(s, r), paper::send_schedule(s, r)) << "p=" << p << " r=" << r;
+    }
+  }
+}
+
+TEST(FastSchedule, AllRanksValidUpTo3000) {
+  for (std::int64_t p = 1; p <= 3000; ++p) {
+    const auto v = check_schedule(full_schedule(Skips(p), Construction::fast));
+    ASSERT_FALSE(v.has_value()) << v->describe(p);
+  }
+}
+
+TEST(FastSchedule, PartsAgreeWithRankSchedule) {
+  for (std::int64_t p : {1, 2, 3, 20, 33, 1000, 65537}) {
+    const Skips s(p);
+    for (std::int64_t r = 0; r < std::min<std::int64_t>(p, 200); ++r) {
+      const RankSchedule both = fast::rank_schedule(s, r);
+      EXPECT_EQ(both.recv, fast::recv_schedule(s, r));
+      EXPECT_EQ(both.send, fast::send_schedule(s, r));
+    }
+  }
+}
+
+// The send schedule computes a neighbour's receive walk only for a few rounds per rank: this is
+// what keeps it O(log p). The bound 4 is what has been observed (see fast_schedule.h).
+TEST(FastSchedule, FewFallbacksPerRank) {
+  int worst = 0;
+  for (std::int64_t p = 2; p <= 3000; ++p) {
+    const Skips s(p);
+    for (std::int64_t r = 0; r < p; ++r) {
+      int fallbacks = 0;
+      fast::send_schedule(s, r, &fallbacks);
+      worst = std::max(worst, fallbacks);
+    }
+  }
+  EXPECT_LE(worst, 4);
+}
+
+TEST(FastSchedule, RejectsBadRank) {
+  EXPECT_THROW(fast::recv_schedule(Skips(9), 9), std::invalid_argument);
+  EXPECT_THROW(fast::send_schedule(Skips(9), -1), std::invalid_argument);
+  EXPECT_THROW(fast::rank_schedule(Skips(9), 100), std::invalid_argument);
+}
+
+RC_GTEST_PROP(FastSchedule, AllRanksValid, ()) {
+  const std::int64_t p = *gen_p(5000);
+  RC_ASSERT(!check_schedule(full_schedule(Skips(p), Construction::fast)).has_value());
+}
+
+// Random p up to 2^31 - 1, sampled ranks and rounds: the receive set, sends of held blocks only,
+// send[k] of r = recv[k] of (r + skips[k]) mod p, and the paper's schedules.
+RC_GTEST_PROP(FastSchedule, SampledRanksValidLargeP, ()) {
+  const std::int64_t p = *gen_p(kMaxProcesses);
+  const Skips s(p);
+  for (int t = 0; t < 4; ++t) {
+    const std::int64_t r = *rc::gen::inRange<std::int64_t>(0, p);
+    const RankSchedule sched = fast::rank_schedule(s, r);
+    RC_ASSERT(rosched_test::rank_conditions(s, r, sched) == "");
+    if (s.q() == 0) continue;
+    if (r != 0) {
+      RC_ASSERT(sched.recv == paper::recv_schedule(s, r));
+      RC_ASSERT(sched.send == paper::send_schedule(s, r));
+    }
+    const int k = *rc::gen::inRange(0, s.q());
+    const std::int64_t to = s.to(r, k);
+    if (to != 0) RC_ASSERT(sched.send[k] == fast::recv_schedule(s, to)[k]);
+  }
+}
+
+}  // namespace
+}  // namespace rosched
