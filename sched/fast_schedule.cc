@@ -8,7 +8,7 @@
 
 namespace rosched {
 namespace fast {
-namespace {
+namespace detail {
 
 // The receive-schedule construction (see the header): a depth-first walk of the tree,
 // iterative with an explicit stack (depth <= q + 1). Stops once the first `rounds` rounds are
@@ -79,13 +79,8 @@ PhaseSchedule recv_walk(const Skips& s, std::int64_t r, int own, int rounds) {
   }
 }
 
-// The send schedule of rank r != 0 with baseblock `own` (see the header for the rule). The loop
-// is written with selects rather than branches (its conditions are data-dependent and would be
-// mispredicted about half the time); the rare rounds that need the neighbour's receive schedule
-// are collected in a bit mask and computed afterwards.
-PhaseSchedule send_walk(const Skips& s, std::int64_t r, int own, int* fallbacks) {
+std::uint64_t local_sends(const Skips& s, std::int64_t r, int own, PhaseSchedule& sched) {
   const int q = s.q();
-  PhaseSchedule sched;
   sched.q = q;
   std::uint64_t undecided = 0;  // rounds that need the neighbour's receive schedule
   std::int64_t rest = r;        // r minus the skips of its decomposition taken so far
@@ -93,8 +88,9 @@ PhaseSchedule send_walk(const Skips& s, std::int64_t r, int own, int* fallbacks)
   std::int32_t block = own;     // what r passes on by default
   for (int k = q - 1; k >= 1; --k) {
     const std::int64_t sk = s[k], below = s[k - 1];
-    const std::int64_t in = -static_cast<std::int64_t>(rest >= sk);  // all ones: skips[k] is
-                                                                       // part of r's decomposition
+    // All ones if skips[k] is part of r's decomposition (a mask, not a branch: the condition is
+    // data-dependent and would be mispredicted about half the time).
+    const std::int64_t in = -static_cast<std::int64_t>(rest >= sk);
     // r outside: it passes on its block unless r + skips[k] reaches the end of its subtree.
     const bool local_out = (rest + sk < end) | (end < below) | ((k == 1) & (own > 0));
     const std::int64_t end_in = end - sk;
@@ -108,11 +104,23 @@ PhaseSchedule send_walk(const Skips& s, std::int64_t r, int own, int* fallbacks)
     undecided |= static_cast<std::uint64_t>(!local) << k;
   }
   sched[0] = own - q;  // in round 0, r holds only its previous baseblock
+  return undecided;
+}
+
+}  // namespace detail
+
+namespace {
+
+// The send schedule of rank r != 0 with baseblock `own`: the local rule, and the neighbours'
+// receive walks for the rounds it leaves undecided.
+PhaseSchedule send_walk(const Skips& s, std::int64_t r, int own, int* fallbacks) {
+  PhaseSchedule sched;
+  std::uint64_t undecided = detail::local_sends(s, r, own, sched);
   if (fallbacks) *fallbacks = __builtin_popcountll(undecided);
   for (; undecided; undecided &= undecided - 1) {
     const int k = __builtin_ctzll(undecided);
     const std::int64_t t = s.to(r, k);
-    sched[k] = recv_walk(s, t, baseblock(s, t), k + 1)[k];  // rounds 0..k suffice
+    sched[k] = detail::recv_walk(s, t, baseblock(s, t), k + 1)[k];  // rounds 0..k suffice
   }
   return sched;
 }
@@ -127,7 +135,7 @@ PhaseSchedule root_sends(int q) {  // the root sends block k of the phase in rou
 }  // namespace
 
 PhaseSchedule recv_schedule(const Skips& s, std::int64_t r) {
-  return recv_walk(s, r, baseblock(s, r), s.q());  // baseblock checks r
+  return detail::recv_walk(s, r, baseblock(s, r), s.q());  // baseblock checks r
 }
 
 PhaseSchedule send_schedule(const Skips& s, std::int64_t r, int* fallbacks) {
@@ -138,7 +146,7 @@ PhaseSchedule send_schedule(const Skips& s, std::int64_t r, int* fallbacks) {
 
 RankSchedule rank_schedule(const Skips& s, std::int64_t r) {
   const int own = baseblock(s, r);  // checks r
-  return {recv_walk(s, r, own, s.q()), r == 0 ? root_sends(s.q()) : send_walk(s, r, own, nullptr)};
+  return {detail::recv_walk(s, r, own, s.q()), r == 0 ? root_sends(s.q()) : send_walk(s, r, own, nullptr)};
 }
 
 }  // namespace fast

@@ -58,6 +58,15 @@ PhaseSchedule send_schedule(const Skips& s, std::int64_t r, int* fallbacks = nul
 // Both, sharing the work they have in common.
 RankSchedule rank_schedule(const Skips& s, std::int64_t r);
 
+// The pieces, for the all-ranks construction (full_schedule.h). Unchecked arguments.
+namespace detail {
+// The send schedule of rank r != 0 (baseblock `own`) by the local rule; returns the bit mask of
+// the rounds the rule leaves undecided (their entries in `sched` are not valid).
+std::uint64_t local_sends(const Skips& s, std::int64_t r, int own, PhaseSchedule& sched);
+// The receive walk of rank r (baseblock `own`), stopped after the first `rounds` rounds.
+PhaseSchedule recv_walk(const Skips& s, std::int64_t r, int own, int rounds);
+}  // namespace detail
+
 }  // namespace fast
 }  // namespace rosched
 

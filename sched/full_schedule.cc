@@ -1,5 +1,10 @@
 #include "sched/full_schedule.h"
 
+#include <stdexcept>
+
+#include "sched/baseblock.h"
+#include "sched/fast_schedule.h"
+
 namespace rosched {
 
 FullSchedule::FullSchedule(const Skips& s)
@@ -36,7 +41,71 @@ void FullSchedule::derive_sends() {
   }
 }
 
+namespace {
+
+// The rounds 0..q-1 in which rank t's receive entry is still open, for every rank.
+FullSchedule fast_full_schedule(const Skips& s) {
+  FullSchedule f(s);
+  const std::int64_t p = s.p();
+  const int q = s.q();
+  if (q == 0) return f;
+  const std::vector<std::int8_t> own = all_baseblocks(s);
+  std::vector<std::uint32_t> open(p, 0);  // per receiver: rounds whose entry is not known yet
+  for (int k = 0; k < q; ++k) {           // the root sends block k to rank skips[k]
+    f.send(0, k) = static_cast<std::int8_t>(k);
+    f.recv(s[k], k) = static_cast<std::int8_t>(k);
+  }
+  PhaseSchedule sched;
+  for (std::int64_t r = 1; r < p; ++r) {
+    const std::uint64_t undecided = fast::detail::local_sends(s, r, own[r], sched);
+    for (int k = 0; k < q; ++k) {
+      const std::int64_t t = s.to(r, k);
+      f.send(r, k) = static_cast<std::int8_t>(sched[k]);
+      f.recv(t, k) = static_cast<std::int8_t>(sched[k]);
+      open[t] |= static_cast<std::uint32_t>((undecided >> k) & 1U) << k;
+    }
+  }
+  for (std::int64_t t = 1; t < p; ++t) {
+    std::uint32_t rounds = open[t];
+    if (!rounds) continue;
+    int home = 0;  // the homerange round: skips[home] <= t < skips[home + 1]
+    while (s[home + 1] <= t) ++home;
+    if ((rounds >> home) & 1U) {
+      f.recv(t, home) = own[t];
+      rounds &= ~(std::uint32_t{1} << home);
+    }
+    if (rounds && (rounds & (rounds - 1)) == 0) {  // one entry left: the block still missing
+      std::uint64_t seen = std::uint64_t{1} << own[t];  // previous-phase block b as bit b
+      for (int k = 0; k < q; ++k) {
+        if (k != __builtin_ctz(rounds) && f.recv(t, k) < 0) seen |= std::uint64_t{1} << (f.recv(t, k) + q);
+      }
+      const std::uint64_t missing = ((std::uint64_t{1} << q) - 1) & ~seen;
+      f.recv(t, __builtin_ctz(rounds)) = static_cast<std::int8_t>(__builtin_ctzll(missing) - q);
+    } else if (rounds) {
+      const PhaseSchedule walk = fast::detail::recv_walk(s, t, own[t], q);
+      for (std::uint32_t m = rounds; m; m &= m - 1) f.recv(t, __builtin_ctz(m)) = static_cast<std::int8_t>(walk[__builtin_ctz(m)]);
+    }
+    for (std::uint32_t m = open[t]; m; m &= m - 1) {  // the senders of the completed entries
+      const int k = __builtin_ctz(m);
+      f.send(s.from(t, k), k) = f.recv(t, k);
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
 FullSchedule full_schedule(const Skips& s, Construction c) {
+  switch (c) {
+    case Construction::fast:
+      return fast_full_schedule(s);
+    case Construction::paper:
+      return full_schedule_from_receives(s, c);
+  }
+  throw std::invalid_argument("unknown construction");
+}
+
+FullSchedule full_schedule_per_rank(const Skips& s, Construction c) {
   FullSchedule f(s);
   for (std::int64_t r = 0; r < s.p(); ++r) f.set_rank(r, rank_schedule(s, r, c));
   return f;

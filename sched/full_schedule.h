@@ -45,11 +45,21 @@ class FullSchedule {
   std::vector<std::int8_t> recv_, send_;
 };
 
-// Every rank's schedule under construction c, each rank built independently (as a process would).
+// The schedules of all p ranks under construction c, computed the fastest way known:
+//  * fast: every rank's send schedule by the local rule of fast_schedule.h, which also gives
+//    the receivers' entries (recv[k] of r + skips[k] = send[k] of r); the few entries the rule
+//    leaves open are completed from the receive set every rank must have (its baseblock in its
+//    homerange round, and when one entry is left, the one block missing), or by that rank's
+//    receive walk. O(p log p).
+//  * paper: full_schedule_from_receives (O(p log^2 p)).
+// This is what an irregular all-gather uses, and what the verifier checks for a construction.
 FullSchedule full_schedule(const Skips& s, Construction c);
 
-// Every rank's receive schedule under c, sends derived with derive_sends(): the paper's
-// O(p log^2 p) full schedule.
+// Every rank's schedule built independently, with rank_schedule (as each process would).
+FullSchedule full_schedule_per_rank(const Skips& s, Construction c);
+
+// Every rank's receive schedule under c, sends derived with derive_sends() (Algorithm 9 of the
+// paper, lines 1-9): O(p log^2 p) for the paper's construction.
 FullSchedule full_schedule_from_receives(const Skips& s, Construction c);
 
 }  // namespace rosched

@@ -34,8 +34,23 @@ TEST(FastSchedule, EqualsPaperConstructionUpTo700) {
 
 TEST(FastSchedule, AllRanksValidUpTo3000) {
   for (std::int64_t p = 1; p <= 3000; ++p) {
-    const auto v = check_schedule(full_schedule(Skips(p), Construction::fast));
+    const auto v = check_schedule(full_schedule_per_rank(Skips(p), Construction::fast));
     ASSERT_FALSE(v.has_value()) << v->describe(p);
+  }
+}
+
+// The all-ranks construction gives every rank the schedule it computes for itself.
+TEST(FastSchedule, AllRanksConstructionEqualsPerRank) {
+  for (std::int64_t p = 1; p <= 1500; ++p) {
+    const Skips s(p);
+    const FullSchedule all = full_schedule(s, Construction::fast);
+    const FullSchedule each = full_schedule_per_rank(s, Construction::fast);
+    for (std::int64_t r = 1; r < p; ++r) {
+      for (int k = 0; k < s.q(); ++k) {
+        ASSERT_EQ(all.recv(r, k), each.recv(r, k)) << "p=" << p << " r=" << r << " k=" << k;
+        if (s.to(r, k) != 0) ASSERT_EQ(all.send(r, k), each.send(r, k)) << "p=" << p << " r=" << r;
+      }
+    }
   }
 }
 
@@ -72,8 +87,11 @@ TEST(FastSchedule, RejectsBadRank) {
 }
 
 RC_GTEST_PROP(FastSchedule, AllRanksValid, ()) {
-  const std::int64_t p = *gen_p(5000);
+  const std::int64_t p = *gen_p(20000);
   RC_ASSERT(!check_schedule(full_schedule(Skips(p), Construction::fast)).has_value());
+  if (p <= 5000) {
+    RC_ASSERT(!check_schedule(full_schedule_per_rank(Skips(p), Construction::fast)).has_value());
+  }
 }
 
 // Random p up to 2^31 - 1, sampled ranks and rounds: the receive set, sends of held blocks only,

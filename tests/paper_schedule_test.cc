@@ -67,7 +67,7 @@ TEST(PaperSchedule, RejectsBadArguments) {
 TEST(PaperSchedule, AllRanksValidUpTo2000) {
   for (std::int64_t p = 1; p <= 2000; ++p) {
     const Skips s(p);
-    const auto v = check_schedule(full_schedule(s, Construction::paper));
+    const auto v = check_schedule(full_schedule_per_rank(s, Construction::paper));
     ASSERT_FALSE(v.has_value()) << v->describe(p);
   }
 }
@@ -76,7 +76,7 @@ TEST(PaperSchedule, AllRanksValidUpTo2000) {
 RC_GTEST_PROP(PaperSchedule, AllRanksValid, ()) {
   const std::int64_t p = *gen_p(3000);
   const Skips s(p);
-  const auto v = check_schedule(full_schedule(s, Construction::paper));
+  const auto v = check_schedule(full_schedule_per_rank(s, Construction::paper));
   RC_ASSERT(!v.has_value());
 }
 

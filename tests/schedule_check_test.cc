@@ -90,7 +90,7 @@ TEST_F(BrokenSchedule, RootSendsWrongBlock) {
 TEST(FullSchedule, SendsDerivedFromReceivesEqualAlgorithm5) {
   for (std::int64_t p : {1, 2, 3, 9, 20, 31, 32, 33, 100}) {
     const Skips s(p);
-    const FullSchedule a = full_schedule(s, Construction::paper);
+    const FullSchedule a = full_schedule_per_rank(s, Construction::paper);
     const FullSchedule b = full_schedule_from_receives(s, Construction::paper);
     for (std::int64_t r = 0; r < p; ++r) {
       for (int k = 0; k < s.q(); ++k) {

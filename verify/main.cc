@@ -36,6 +36,7 @@ struct Options {
   std::int64_t from = 1, to = 1;
   std::string construction = "fast", plugin, json, checks = "schedule,structure,runs";
   int threads = 0;
+  bool per_rank = false;
   VerifyOptions verify;
 };
 
@@ -52,6 +53,9 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "to", po::value<std::int64_t>(&o.to)->required(), "largest p (at most 2^31 - 1)")(
       "construction", po::value<std::string>(&o.construction)->default_value("fast"),
       "built-in construction: fast (O(log p) per rank) or paper (Algorithms 4 and 5)")(
+      "per-rank", po::bool_switch(&o.per_rank),
+      "build each rank's schedules independently (rank_schedule, as a broadcast does) instead "
+      "of the all-ranks construction (full_schedule, as an all-gather-v does)")(
       "plugin", po::value<std::string>(&o.plugin),
       "shared object implementing verify/construction_abi.h (replaces --construction)")(
       "threads", po::value<int>(&o.threads)->default_value(0), "OpenMP threads (0: all cores)")(
@@ -114,8 +118,9 @@ double work_of(std::int64_t p, const VerifyOptions& v) {
 int run(const Options& o) {
   std::unique_ptr<ScheduleSource> source;
   try {
-    source = o.plugin.empty() ? builtin_source(parse_construction(o.construction.c_str()))
-                              : plugin_source(o.plugin);
+    source = o.plugin.empty()
+                 ? builtin_source(parse_construction(o.construction.c_str()), o.per_rank)
+                 : plugin_source(o.plugin);
   } catch (const std::exception& e) {
     std::cerr << "verify: " << e.what() << '\n';
     return 2;

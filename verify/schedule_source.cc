@@ -15,17 +15,20 @@ namespace {
 
 class BuiltinSource : public ScheduleSource {
  public:
-  explicit BuiltinSource(Construction c) : c_(c) {}
-  std::string name() const override { return construction_name(c_); }
+  BuiltinSource(Construction c, bool per_rank) : c_(c), per_rank_(per_rank) {}
+  std::string name() const override {
+    return std::string(construction_name(c_)) + (per_rank_ ? "/per-rank" : "");
+  }
   std::string command_line() const override {
-    return std::string("--construction ") + construction_name(c_);
+    return std::string("--construction ") + construction_name(c_) + (per_rank_ ? " --per-rank" : "");
   }
   FullSchedule build(const Skips& s) const override {
-    return c_ == Construction::paper ? full_schedule_from_receives(s, c_) : full_schedule(s, c_);
+    return per_rank_ ? full_schedule_per_rank(s, c_) : full_schedule(s, c_);
   }
 
  private:
   Construction c_;
+  bool per_rank_;
 };
 
 // The path as an absolute one, so that the reproduce command works from anywhere.
@@ -92,8 +95,8 @@ class PluginSource : public ScheduleSource {
 
 }  // namespace
 
-std::unique_ptr<ScheduleSource> builtin_source(Construction c) {
-  return std::make_unique<BuiltinSource>(c);
+std::unique_ptr<ScheduleSource> builtin_source(Construction c, bool per_rank) {
+  return std::make_unique<BuiltinSource>(c, per_rank);
 }
 
 std::unique_ptr<ScheduleSource> plugin_source(const std::string& path) {

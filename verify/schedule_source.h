@@ -22,11 +22,10 @@ class ScheduleSource {
   virtual FullSchedule build(const Skips& s) const = 0;
 };
 
-// A construction of this project. `fast`: every rank's receive and send schedule, each computed
-// as that rank would (so that both constructions are checked). `paper`: every rank's receive
-// schedule, sends derived from them (send[k] of r = recv[k] of r + skips[k], the paper's
-// O(p log^2 p) full schedule; Algorithm 5 per rank would take O(p log^3 p)).
-std::unique_ptr<ScheduleSource> builtin_source(Construction c);
+// A construction of this project: its schedule of all ranks as full_schedule() computes it
+// (what an irregular all-gather runs), or with per_rank every rank's receive and send schedule
+// computed independently, as each process of a broadcast does (rank_schedule()).
+std::unique_ptr<ScheduleSource> builtin_source(Construction c, bool per_rank = false);
 
 // A foreign construction: dlopen()s path and checks its ABI version. Receive and send schedules
 // both come from the plugin. Throws std::runtime_error with dlerror() on failure.
