@@ -6,14 +6,22 @@
 
 #include <stdexcept>
 
+#include "sched/full_schedule.h"
 #include "tests/gen_p.h"
-#include "tests/reference.h"
+#include "verify/bcast_run.h"
 
 namespace rosched {
 namespace {
 
 using rosched_test::gen_p;
-using rosched_test::simulate_bcast;
+
+// The broadcast of n blocks from root, every rank's description built independently (as each
+// process does), run round by round by the verifier's simulation (itself tested on broken
+// schedules in verify_test.cc). "" or the failure.
+std::string simulate_bcast(std::int64_t p, std::int64_t n, std::int64_t root, Construction c) {
+  const auto failure = verify::run_bcast(full_schedule_per_rank(Skips(p), c), n, root);
+  return failure ? failure->describe() : "";
+}
 
 TEST(BcastSchedule, OptimalRoundCount) {
   EXPECT_EQ(BcastSchedule(20, 1, 3, 0).rounds(), 5);

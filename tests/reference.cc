@@ -5,7 +5,6 @@
 
 #include "sched/allgather_schedule.h"
 #include "sched/baseblock.h"
-#include "sched/bcast_schedule.h"
 #include "sched/census_schedule.h"
 #include "sched/skips.h"
 
@@ -45,49 +44,6 @@ std::string rank_conditions(const Skips& s, std::int64_t r, const rosched::RankS
     bool held = sched.send[k] == own - q;
     for (int j = 0; j < k; ++j) held = held || sched.send[k] == sched.recv[j];
     if (!held) return "sends unheld block in round " + std::to_string(k) + where;
-  }
-  return "";
-}
-
-std::string simulate_bcast(std::int64_t p, std::int64_t n, std::int64_t root,
-                           rosched::Construction c) {
-  const auto where = [&](std::int64_t i, std::int64_t r) {
-    return " (p=" + std::to_string(p) + " n=" + std::to_string(n) + " root=" +
-           std::to_string(root) + " round=" + std::to_string(i) + " rank=" + std::to_string(r) +
-           ")";
-  };
-  std::vector<rosched::BcastSchedule> ranks;
-  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, n, r, root, c);
-  std::vector<std::vector<int>> held(p, std::vector<int>(n, 0));
-  held[root].assign(n, 1);
-  const std::int64_t rounds = ranks[0].rounds();
-  std::vector<rosched::BcastRound> now(p);
-  for (std::int64_t i = 0; i < rounds; ++i) {
-    for (std::int64_t r = 0; r < p; ++r) {
-      if (ranks[r].rounds() != rounds) return "ranks disagree on the number of rounds" + where(i, r);
-      now[r] = ranks[r].round(i);
-    }
-    for (std::int64_t r = 0; r < p; ++r) {  // every send meets its receive, and vice versa
-      if (const auto& snd = now[r].send) {
-        const auto& rcv = now[snd->peer].recv;
-        if (!rcv || rcv->peer != r || rcv->block != snd->block) return "unmatched send" + where(i, r);
-        if (!held[r][snd->block]) return "sends a block it does not hold" + where(i, r);
-      }
-      if (const auto& rcv = now[r].recv) {
-        const auto& snd = now[rcv->peer].send;
-        if (!snd || snd->peer != r) return "unmatched receive" + where(i, r);
-      }
-    }
-    for (std::int64_t r = 0; r < p; ++r) {
-      if (const auto& rcv = now[r].recv) {
-        if (held[r][rcv->block]++) return "receives a block twice" + where(i, r);
-      }
-    }
-  }
-  for (std::int64_t r = 0; r < p; ++r) {
-    for (std::int64_t b = 0; b < n; ++b) {
-      if (held[r][b] != 1) return "ends without block " + std::to_string(b) + where(rounds, r);
-    }
   }
   return "";
 }

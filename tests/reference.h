@@ -24,12 +24,6 @@ std::uint64_t brute_rangeblocks(const std::vector<std::int8_t>& baseblocks, std:
 std::string rank_conditions(const rosched::Skips& s, std::int64_t r,
                             const rosched::RankSchedule& sched);
 
-// Round-by-round n-block broadcast from `root` over the BcastSchedule of every rank: each send
-// must meet the matching receive, a rank sends only blocks it holds, never receives a block
-// twice, and at the end every rank holds blocks 0..n-1. Returns "" or the first failure.
-std::string simulate_bcast(std::int64_t p, std::int64_t n, std::int64_t root,
-                           rosched::Construction c);
-
 // Regular all-gather (Algorithm 7) with explicit per-rank buffers of contribution ids.
 std::string simulate_allgather(std::int64_t p);
 
