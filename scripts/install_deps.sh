@@ -9,6 +9,7 @@ packages=(
   libboost-dev
   libboost-program-options-dev # command-line parsing of the tools
   nlohmann-json3-dev           # JSON reports of the verifier
+  libopenmpi-dev openmpi-bin   # Open MPI: the MPI executors and their mpirun tests
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,46 @@
+#include "mpi_exec/datatype.h"
+
+#include <algorithm>
+
+#include "mpi_exec/mpi_call.h"
+
+namespace rosched::mpi {
+
+TypeInfo type_info(MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, "datatype is MPI_DATATYPE_NULL");
+  TypeInfo info;
+  check(MPI_Type_get_extent(type, &info.lb, &info.extent), "MPI_Type_get_extent");
+  check(MPI_Type_get_true_extent(type, &info.true_lb, &info.true_extent),
+        "MPI_Type_get_true_extent");
+  check(MPI_Type_size(type, &info.size), "MPI_Type_size");
+  return info;
+}
+
+TypedBuffer::TypedBuffer(const TypeInfo& info, int count)
+    : storage_(count == 0 ? 0 : static_cast<std::size_t>(info.true_extent + (count - 1) * info.extent)),
+      offset_(info.true_lb) {}
+
+OwnedType::~OwnedType() {
+  if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+}
+
+OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, int block_count,
+                        MPI_Datatype type, MPI_Aint extent) {
+  const std::int64_t head = std::min(count, p - first);  // blocks first .. p-1
+  int lengths[2] = {static_cast<int>(head * block_count),
+                    static_cast<int>((count - head) * block_count)};
+  MPI_Aint displacements[2] = {static_cast<MPI_Aint>(first) * block_count * extent, 0};
+  MPI_Datatype t;
+  check(MPI_Type_create_hindexed(count > head ? 2 : 1, lengths, displacements, type, &t),
+        "MPI_Type_create_hindexed");
+  check(MPI_Type_commit(&t), "MPI_Type_commit");
+  return OwnedType(t);
+}
+
+void local_copy(const void* src, void* dst, int count, MPI_Datatype type) {
+  check(MPI_Sendrecv(src, count, type, 0, 0, dst, count, type, 0, 0, MPI_COMM_SELF,
+                     MPI_STATUS_IGNORE),
+        "MPI_Sendrecv (local copy)");
+}
+
+}  // namespace rosched::mpi

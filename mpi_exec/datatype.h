@@ -1,0 +1,56 @@
+// Small helpers over MPI datatypes for the collectives.
+#ifndef ROSCHED_MPI_EXEC_DATATYPE_H_
+#define ROSCHED_MPI_EXEC_DATATYPE_H_
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace rosched::mpi {
+
+// Size and extent of a datatype; throws Error for MPI_DATATYPE_NULL or uncommitted types.
+struct TypeInfo {
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  int size = 0;
+};
+TypeInfo type_info(MPI_Datatype type);
+
+// A buffer for `count` elements of a datatype (true extent respected), owned.
+class TypedBuffer {
+ public:
+  TypedBuffer(const TypeInfo& info, int count);
+  void* data() { return storage_.data() - offset_; }  // where element 0 starts
+  std::size_t span() const { return storage_.size(); }
+
+ private:
+  std::vector<unsigned char> storage_;
+  MPI_Aint offset_ = 0;
+};
+
+// A committed datatype, freed on destruction.
+class OwnedType {
+ public:
+  OwnedType() = default;
+  explicit OwnedType(MPI_Datatype t) : type_(t) {}
+  ~OwnedType();
+  OwnedType(const OwnedType&) = delete;
+  OwnedType& operator=(const OwnedType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// The blocks `first .. first + count - 1` (mod p) of a buffer of p blocks of `block_count`
+// elements of `type` each (block j at byte offset j * block_count * extent): one or two
+// contiguous pieces, as one committed datatype.
+OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, int block_count,
+                        MPI_Datatype type, MPI_Aint extent);
+
+// Copies count elements of `type` from src to dst (any datatype) through MPI, on this process.
+void local_copy(const void* src, void* dst, int count, MPI_Datatype type);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_DATATYPE_H_

@@ -1,0 +1,190 @@
+// The MPI collectives of mpi_exec/ against their definitions, run under mpirun with p processes
+// (tests/mpi/run_mpi_tests.sh runs p = 1..9): every root, sizes 0, 1, q - 1, q, primes, 1 MiB,
+// MPI_IN_PLACE, derived datatypes, user-defined operations, bad arguments and debug-mode
+// mismatches. Every rank checks its own result; rank 0 prints "p=P: N passed, M failed".
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/rosched_mpi.h"
+
+namespace {
+
+int p = 1, rank = 0;
+long passed = 0, failed = 0;
+
+void expect(bool ok, const std::string& what) {
+  if (ok) {
+    ++passed;
+  } else {
+    ++failed;
+    std::fprintf(stderr, "FAIL p=%d rank=%d: %s\n", p, rank, what.c_str());
+  }
+}
+
+int ceil_log2(int x) {
+  int q = 0;
+  while ((1 << q) < x) ++q;
+  return q;
+}
+
+int pattern(int root, int i) { return root * 1000003 + i * 7 + 1; }
+
+void test_bcast_ints() {
+  const int q = ceil_log2(p);
+  for (int count : {0, 1, q - 1, q, 2, 7, 13, 101, 1009, 262144}) {
+    if (count < 0) continue;
+    for (int root = 0; root < p; ++root) {
+      std::vector<int> buf(count + 2, -1);  // one guard element on each side
+      if (rank == root) for (int i = 0; i < count; ++i) buf[i + 1] = pattern(root, i);
+      const int rc = Rosched_Bcast(buf.data() + 1, count, MPI_INT, root, MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS && buf[0] == -1 && buf[count + 1] == -1;
+      for (int i = 0; i < count && ok; ++i) ok = buf[i + 1] == pattern(root, i);
+      expect(ok, "bcast MPI_INT count=" + std::to_string(count) + " root=" + std::to_string(root));
+    }
+  }
+}
+
+// A vector type with gaps: 3 blocks of 2 ints, stride 3; the gaps must stay untouched.
+void test_bcast_derived() {
+  MPI_Datatype vec;
+  MPI_Type_vector(3, 2, 3, MPI_INT, &vec);
+  MPI_Type_commit(&vec);
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(vec, &lb, &extent);
+  const int per = static_cast<int>(extent / sizeof(int));  // 8 ints per element
+  for (int count : {0, 1, 5, 999}) {
+    for (int root = 0; root < p; root += (p > 3 ? 2 : 1)) {
+      std::vector<int> buf(count * per + 1, -1);
+      if (rank == root) {
+        for (int e = 0; e < count; ++e)
+          for (int b = 0; b < 3; ++b)
+            for (int j = 0; j < 2; ++j) buf[e * per + 3 * b + j] = pattern(root, e * 6 + b * 2 + j);
+      }
+      const int rc = Rosched_Bcast(buf.data(), count, vec, root, MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS;
+      for (int e = 0; e < count && ok; ++e) {
+        for (int b = 0; b < 3; ++b) {
+          for (int j = 0; j < 2; ++j) ok = ok && buf[e * per + 3 * b + j] == pattern(root, e * 6 + b * 2 + j);
+          if (b < 2) ok = ok && (rank == root || buf[e * per + 3 * b + 2] == -1);  // gap
+        }
+      }
+      expect(ok, "bcast vector type count=" + std::to_string(count) + " root=" + std::to_string(root));
+    }
+  }
+  MPI_Type_free(&vec);
+}
+
+void test_allgather() {
+  for (int count : {0, 1, 5, 1000}) {
+    for (bool in_place : {false, true}) {
+      std::vector<int> recv(static_cast<std::size_t>(count) * p + 1, -1);
+      std::vector<int> send(count);
+      for (int i = 0; i < count; ++i) send[i] = pattern(rank, i);
+      if (in_place) for (int i = 0; i < count; ++i) recv[static_cast<std::size_t>(rank) * count + i] = send[i];
+      const int rc = Rosched_Allgather(in_place ? MPI_IN_PLACE : send.data(), count, MPI_INT,
+                                       recv.data(), count, MPI_INT, MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS && recv.back() == -1;
+      for (int j = 0; j < p && ok; ++j)
+        for (int i = 0; i < count && ok; ++i) ok = recv[static_cast<std::size_t>(j) * count + i] == pattern(j, i);
+      expect(ok, "allgather count=" + std::to_string(count) + (in_place ? " in place" : ""));
+    }
+  }
+  // Different but matching type signatures: 2c MPI_INT sent, c pairs of ints received.
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  const int c = 3;
+  std::vector<int> send(2 * c), recv(2 * c * p, -1);
+  for (int i = 0; i < 2 * c; ++i) send[i] = pattern(rank, i);
+  int rc = Rosched_Allgather(send.data(), 2 * c, MPI_INT, recv.data(), c, pair, MPI_COMM_WORLD);
+  bool ok = rc == MPI_SUCCESS;
+  for (int j = 0; j < p && ok; ++j)
+    for (int i = 0; i < 2 * c && ok; ++i) ok = recv[2 * c * j + i] == pattern(j, i);
+  expect(ok, "allgather MPI_INT into contiguous pairs");
+  MPI_Type_free(&pair);
+}
+
+void xor_ints(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] ^= static_cast<int*>(in)[i];
+}
+
+void test_allreduce() {
+  for (int count : {0, 1, 17, 1000}) {
+    for (bool in_place : {false, true}) {
+      std::vector<int> send(count), mine(count + 1, -1), native(count);
+      for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
+      if (in_place) std::copy(send.begin(), send.end(), mine.begin());
+      int rc = Rosched_Allreduce(in_place ? MPI_IN_PLACE : send.data(), mine.data(), count,
+                                 MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Allreduce(send.data(), native.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS && mine[count] == -1;
+      for (int i = 0; i < count && ok; ++i) ok = mine[i] == native[i];
+      expect(ok, "allreduce MPI_SUM count=" + std::to_string(count) + (in_place ? " in place" : ""));
+    }
+  }
+  std::vector<double> x(33), mx(33), native(33);
+  for (int i = 0; i < 33; ++i) x[i] = (rank * 37 + i * 11) % 23 - 0.5 * rank;
+  int rc = Rosched_Allreduce(x.data(), mx.data(), 33, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(x.data(), native.data(), 33, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  expect(rc == MPI_SUCCESS && mx == native, "allreduce MPI_MAX double");
+  MPI_Op op;
+  MPI_Op_create(xor_ints, 1, &op);
+  std::vector<int> v(9), r(9), n(9);
+  for (int i = 0; i < 9; ++i) v[i] = pattern(rank, i);
+  rc = Rosched_Allreduce(v.data(), r.data(), 9, MPI_INT, op, MPI_COMM_WORLD);
+  MPI_Allreduce(v.data(), n.data(), 9, MPI_INT, MPI_BXOR, MPI_COMM_WORLD);
+  expect(rc == MPI_SUCCESS && r == n, "allreduce user-defined commutative op");
+  MPI_Op_free(&op);
+}
+
+// Errors come back as MPI error classes on a communicator with MPI_ERRORS_RETURN.
+void test_errors() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  int buf[4] = {0, 0, 0, 0};
+  int cls = 0;
+  MPI_Error_class(Rosched_Bcast(buf, -1, MPI_INT, 0, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, "bcast negative count gives MPI_ERR_COUNT");
+  MPI_Error_class(Rosched_Bcast(buf, 1, MPI_INT, p, comm), &cls);
+  expect(cls == MPI_ERR_ROOT, "bcast root = p gives MPI_ERR_ROOT");
+  MPI_Error_class(Rosched_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, comm), &cls);
+  expect(cls == MPI_ERR_TYPE, "bcast MPI_DATATYPE_NULL gives MPI_ERR_TYPE");
+  MPI_Op op;
+  MPI_Op_create(xor_ints, 0, &op);  // declared non-commutative
+  MPI_Error_class(Rosched_Allreduce(buf, buf + 2, 2, MPI_INT, op, comm), &cls);
+  expect(cls == MPI_ERR_OP, "allreduce non-commutative op gives MPI_ERR_OP");
+  MPI_Op_free(&op);
+  if (p > 1) {  // mismatched arguments in debug mode: an error on every rank, not a hang
+    Rosched_Set_debug(1);
+    MPI_Error_class(Rosched_Bcast(buf, 4, MPI_INT, rank == p - 1 ? 1 : 0, comm), &cls);
+    expect(cls == MPI_ERR_ROOT, "debug: mismatched root gives MPI_ERR_ROOT on every rank");
+    MPI_Error_class(Rosched_Bcast(buf, rank == 0 ? 3 : 4, MPI_INT, 0, comm), &cls);
+    expect(cls == MPI_ERR_TRUNCATE, "debug: mismatched count gives MPI_ERR_TRUNCATE on every rank");
+    MPI_Error_class(Rosched_Allreduce(buf, buf + 2, rank == 0 ? 1 : 2, MPI_INT, MPI_SUM, comm), &cls);
+    expect(cls == MPI_ERR_COUNT, "debug: mismatched allreduce count gives MPI_ERR_COUNT");
+    Rosched_Set_debug(0);
+  }
+  MPI_Comm_free(&comm);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  test_bcast_ints();
+  test_bcast_derived();
+  test_allgather();
+  test_allreduce();
+  test_errors();
+  long local[2] = {passed, failed}, total[2] = {0, 0};
+  MPI_Reduce(local, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("p=%d: %ld passed, %ld failed\n", p, total[0], total[1]);
+  MPI_Finalize();
+  return total[1] == 0 || rank != 0 ? 0 : 1;
+}
