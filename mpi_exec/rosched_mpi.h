@@ -1,7 +1,7 @@
 /* rosched_mpi.h: MPI collectives that run the verified round-optimal circulant schedules.
  *
- * Same signatures and semantics as the MPI standard's MPI_Bcast, MPI_Allgather and
- * MPI_Allreduce (MPI 3.1, Chapter 5), callable from C and C++:
+ * Same signatures and semantics as the MPI standard's MPI_Bcast, MPI_Allgather,
+ * MPI_Allgatherv and MPI_Allreduce (MPI 3.1, Chapter 5), callable from C and C++:
  *   - any root, count 0, one process, MPI_IN_PLACE (Allgather, Allreduce), derived datatypes
  *     (blocks are whole elements of the user's datatype, so no basic element is ever split);
  *   - errors (bad arguments, failing MPI calls) are reported like MPI's own: a one-line message
@@ -13,6 +13,8 @@
  * Algorithms (Träff 2022, seeds/001): Rosched_Bcast is the n-block broadcast (Algorithm 6,
  * n - 1 + ceil(log2 p) rounds, block size about F * sqrt(m / ceil(log2 p)) bytes);
  * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds);
+ * Rosched_Allgatherv the irregular all-gather (Algorithm 9: p broadcasts in lockstep, one
+ * combined message per round, described by derived datatypes over the receive buffer);
  * Rosched_Allreduce the census (Algorithm 8, ceil(log2 p) rounds, commutative operations,
  * meant for small data). Each walks the schedule description of sched/, the one the verifier
  * checks.
@@ -31,11 +33,15 @@ int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_
 int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 
+int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm);
+
 int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm);
 
 /* Debug mode: also check the arguments MPI requires to match across ranks (root and message
- * size of Bcast, message size of Allgather, count of Allreduce), at the cost of one extra
+ * size of Bcast, message size of Allgather, recvcounts of Allgatherv, count of Allreduce), at the cost of one extra
  * MPI_Allreduce per call; a mismatch is an error on every rank instead of a hang. Off by
  * default; also switched on by the environment variable ROSCHED_DEBUG=1. */
 void Rosched_Set_debug(int on);
@@ -52,6 +58,12 @@ inline int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_C
 inline int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return Rosched_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+inline int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                      MPI_Comm comm) {
+  return Rosched_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm);
 }
 inline int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm) {

@@ -1,9 +1,10 @@
 // The MPI collectives of mpi_exec/ against their definitions, run under mpirun with p processes
 // (tests/mpi/run_mpi_tests.sh runs p = 1..9): every root, sizes 0, 1, q - 1, q, primes, 1 MiB,
-// MPI_IN_PLACE, derived datatypes, user-defined operations, bad arguments and debug-mode
-// mismatches. Every rank checks its own result; rank 0 prints "p=P: N passed, M failed".
+// irregular counts with zeros and one rank holding almost everything, MPI_IN_PLACE, derived
+// datatypes, user-defined operations, bad arguments and debug-mode mismatches. Every rank checks its own result; rank 0 prints "p=P: N passed, M failed".
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -107,6 +108,71 @@ void test_allgather() {
   MPI_Type_free(&pair);
 }
 
+// Counts the same on every rank: zeros, random sizes, or one rank holding almost everything.
+std::vector<int> make_counts(int kind, unsigned seed) {
+  std::vector<int> counts(p);
+  unsigned state = seed * 2654435761u + 12345u;
+  for (int j = 0; j < p; ++j) {
+    state = state * 1103515245u + 12345u;
+    const int r = static_cast<int>((state >> 8) % 2000);
+    counts[j] = kind == 0 ? (r % 3 == 0 ? 0 : r)           // random, a third of them zero
+              : kind == 1 ? (j == p / 2 ? 100000 : j % 2)   // one rank has almost everything
+              : kind == 2 ? 0                               // nothing at all
+                          : (j % 3) * 17;                   // the paper's m_r = (r mod 3) m
+  }
+  return counts;
+}
+
+void test_allgatherv() {
+  for (int kind = 0; kind < 4; ++kind) {
+    for (bool in_place : {false, true}) {
+      const std::vector<int> counts = make_counts(kind, 7 + kind);
+      // Displacements in reverse rank order with a gap of 3 between contributions.
+      std::vector<int> displs(p);
+      int at = 0;
+      for (int j = p - 1; j >= 0; --j) {
+        displs[j] = at;
+        at += counts[j] + 3;
+      }
+      std::vector<int> recv(at + 1, -1), send(counts[rank]);
+      for (int i = 0; i < counts[rank]; ++i) send[i] = pattern(rank, i);
+      if (in_place) std::copy(send.begin(), send.end(), recv.begin() + displs[rank]);
+      const int rc = Rosched_Allgatherv(in_place ? MPI_IN_PLACE : send.data(), counts[rank],
+                                        MPI_INT, recv.data(), counts.data(), displs.data(),
+                                        MPI_INT, MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS;
+      for (int j = 0; j < p && ok; ++j) {
+        for (int i = 0; i < counts[j] && ok; ++i) ok = recv[displs[j] + i] == pattern(j, i);
+        for (int g = 0; g < 3 && ok; ++g) ok = recv[displs[j] + counts[j] + g] == -1;  // gaps
+      }
+      expect(ok, "allgatherv kind=" + std::to_string(kind) + (in_place ? " in place" : ""));
+    }
+  }
+  // A derived receive type: each element is one int followed by an untouched gap int.
+  MPI_Datatype spaced, resized;
+  MPI_Type_vector(1, 1, 1, MPI_INT, &spaced);
+  MPI_Type_create_resized(spaced, 0, 2 * sizeof(int), &resized);
+  MPI_Type_commit(&resized);
+  const std::vector<int> counts = make_counts(0, 99);
+  std::vector<int> displs(p);
+  int total = 0;
+  for (int j = 0; j < p; ++j) {
+    displs[j] = total;
+    total += counts[j];
+  }
+  std::vector<int> recv(2 * total + 1, -1), send(counts[rank]);
+  for (int i = 0; i < counts[rank]; ++i) send[i] = pattern(rank, i);
+  const int rc = Rosched_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(),
+                                    displs.data(), resized, MPI_COMM_WORLD);
+  bool ok = rc == MPI_SUCCESS;
+  for (int j = 0; j < p && ok; ++j)
+    for (int i = 0; i < counts[j] && ok; ++i)
+      ok = recv[2 * (displs[j] + i)] == pattern(j, i) && recv[2 * (displs[j] + i) + 1] == -1;
+  expect(ok, "allgatherv into a resized (strided) type");
+  MPI_Type_free(&resized);
+  MPI_Type_free(&spaced);
+}
+
 void xor_ints(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] ^= static_cast<int*>(in)[i];
 }
@@ -151,6 +217,11 @@ void test_errors() {
   expect(cls == MPI_ERR_COUNT, "bcast negative count gives MPI_ERR_COUNT");
   MPI_Error_class(Rosched_Bcast(buf, 1, MPI_INT, p, comm), &cls);
   expect(cls == MPI_ERR_ROOT, "bcast root = p gives MPI_ERR_ROOT");
+  std::vector<int> negative(p, 1), displs(p, 0);
+  negative[0] = -1;
+  MPI_Error_class(Rosched_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, buf, negative.data(), displs.data(),
+                                     MPI_INT, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, "allgatherv negative recvcount gives MPI_ERR_COUNT");
   MPI_Error_class(Rosched_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, comm), &cls);
   expect(cls == MPI_ERR_TYPE, "bcast MPI_DATATYPE_NULL gives MPI_ERR_TYPE");
   MPI_Op op;
@@ -166,6 +237,13 @@ void test_errors() {
     expect(cls == MPI_ERR_TRUNCATE, "debug: mismatched count gives MPI_ERR_TRUNCATE on every rank");
     MPI_Error_class(Rosched_Allreduce(buf, buf + 2, rank == 0 ? 1 : 2, MPI_INT, MPI_SUM, comm), &cls);
     expect(cls == MPI_ERR_COUNT, "debug: mismatched allreduce count gives MPI_ERR_COUNT");
+    std::vector<int> counts(p, 1), displs(p);
+    for (int j = 0; j < p; ++j) displs[j] = j;
+    if (rank == 0) counts[p - 1] = 0;  // rank 0 disagrees about rank p-1's count
+    std::vector<int> all(p);
+    MPI_Error_class(Rosched_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all.data(), counts.data(),
+                                       displs.data(), MPI_INT, comm), &cls);
+    expect(cls == MPI_ERR_COUNT, "debug: mismatched allgatherv recvcounts give MPI_ERR_COUNT");
     Rosched_Set_debug(0);
   }
   MPI_Comm_free(&comm);
@@ -180,6 +258,7 @@ int main(int argc, char** argv) {
   test_bcast_ints();
   test_bcast_derived();
   test_allgather();
+  test_allgatherv();
   test_allreduce();
   test_errors();
   long local[2] = {passed, failed}, total[2] = {0, 0};
