@@ -1,0 +1,203 @@
+// bench: the circulant collectives against the MPI library's own, measured as paper 001 does
+// (Sec. 3): per message size, the time of the slowest rank, minimum over the repetitions;
+// schedule computation included. Both implementations run in the same job, interleaved.
+//
+//   mpirun -np P bazel-bin/mpi_exec/bench --op bcast --impl both [--sizes 1,10,100] [--reps 35]
+//
+// Output (rank 0, stdout): TSV with header `op impl p bytes usec`; with --impl both also
+// `op ratio p bytes circulant/native`. --check verifies every repetition's result.
+#include <mpi.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/rosched_mpi.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+int p = 1, rank = 0;
+
+struct Options {
+  std::string op = "bcast", impl = "both", sizes, dist = "irregular";
+  int reps = 35;
+  bool check = false;
+};
+
+// 1, 2, 10, 20, 100, ... up to 10^7 (multiplying alternately by 2 and 5, as in paper 001).
+std::vector<long> default_sizes() {
+  std::vector<long> out;
+  for (long m = 1, i = 0; m <= 10000000; m *= (i++ % 2 == 0 ? 2 : 5)) out.push_back(m);
+  return out;
+}
+
+std::vector<long> parse_sizes(const std::string& list) {
+  std::vector<long> out;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const long m = std::stol(item);
+    if (m < 0 || m > 1000000000L) throw std::invalid_argument("size out of range: " + item);
+    out.push_back(m);
+  }
+  return out;
+}
+
+// Per-rank counts of allgatherv for m MPI_INT in all: paper 001 Sec. 3.2 (m_r = (r mod 3) m',
+// the last rank takes the rest) or uniform.
+std::vector<int> allgatherv_counts(long m, const std::string& dist) {
+  std::vector<int> counts(p, 0);
+  if (dist == "uniform") {
+    for (int j = 0; j < p; ++j) counts[j] = static_cast<int>(m / p + (j < m % p ? 1 : 0));
+    return counts;
+  }
+  long per = 0;  // m' with sum over r < p-1 of (r mod 3) m' <= m
+  long weight = 0;
+  for (int j = 0; j < p - 1; ++j) weight += j % 3;
+  if (weight > 0) per = m / weight;
+  long used = 0;
+  for (int j = 0; j < p - 1; ++j) used += counts[j] = static_cast<int>((j % 3) * per);
+  counts[p - 1] = static_cast<int>(m - used);
+  return counts;
+}
+
+// One timed operation of m MPI_INT; returns false if --check found a wrong result.
+using Op = std::function<bool(bool circulant, long m, bool check)>;
+
+Op make_op(const Options& o) {
+  if (o.op == "bcast") {
+    return [](bool circ, long m, bool check) {
+      std::vector<int> buf(m);
+      if (rank == 0) for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
+      if (circ) Rosched_Bcast(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
+      else MPI_Bcast(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
+      if (!check) return true;
+      for (long i = 0; i < m; ++i) if (buf[i] != static_cast<int>(i * 31 + 7)) return false;
+      return true;
+    };
+  }
+  if (o.op == "allgather") {
+    return [](bool circ, long m, bool check) {
+      const long c = std::max(1L, m / p);
+      std::vector<int> send(c, rank + 1), recv(c * p);
+      if (circ) Rosched_Allgather(send.data(), c, MPI_INT, recv.data(), c, MPI_INT, MPI_COMM_WORLD);
+      else MPI_Allgather(send.data(), c, MPI_INT, recv.data(), c, MPI_INT, MPI_COMM_WORLD);
+      if (!check) return true;
+      for (long i = 0; i < c * p; ++i) if (recv[i] != i / c + 1) return false;
+      return true;
+    };
+  }
+  if (o.op == "allgatherv") {
+    const std::string dist = o.dist;
+    return [dist](bool circ, long m, bool check) {
+      const std::vector<int> counts = allgatherv_counts(m, dist);
+      std::vector<int> displs(p, 0);
+      for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + counts[j - 1];
+      std::vector<int> send(counts[rank], rank + 1), recv(std::max(1L, m));
+      if (circ) Rosched_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
+      else MPI_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
+      if (!check) return true;
+      for (int j = 0; j < p; ++j)
+        for (int i = 0; i < counts[j]; ++i) if (recv[displs[j] + i] != j + 1) return false;
+      return true;
+    };
+  }
+  if (o.op == "allreduce") {
+    return [](bool circ, long m, bool check) {
+      std::vector<int> send(m, rank + 1), recv(m);
+      if (circ) Rosched_Allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      else MPI_Allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      if (!check) return true;
+      for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;
+      return true;
+    };
+  }
+  throw std::invalid_argument("unknown --op " + o.op + " (bcast, allgather, allgatherv, allreduce)");
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  po::options_description desc("bench: circulant collectives against the native MPI ones\n\nOptions");
+  desc.add_options()("help,h", "print this help")(
+      "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv or allreduce")(
+      "impl", po::value(&o.impl)->default_value(o.impl), "native, circulant or both")(
+      "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
+      "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
+      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform")(
+      "check", po::bool_switch(&o.check), "verify the result of every repetition");
+  po::variables_map vm;
+  std::vector<long> sizes;
+  Op op;
+  try {
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      if (rank == 0) std::cout << desc << "\nRun under mpirun; output is TSV on stdout.\n";
+      return 0;
+    }
+    if (o.impl != "native" && o.impl != "circulant" && o.impl != "both") {
+      throw std::invalid_argument("unknown --impl " + o.impl + " (native, circulant, both)");
+    }
+    if (o.reps < 1) throw std::invalid_argument("--reps must be positive");
+    sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
+    op = make_op(o);
+  } catch (const std::exception& e) {
+    if (rank == 0) std::cerr << "bench: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+  std::vector<bool> impls;  // true: circulant
+  if (o.impl != "circulant") impls.push_back(false);
+  if (o.impl != "native") impls.push_back(true);
+  if (rank == 0) std::printf("op\timpl\tp\tbytes\tusec\n");
+  bool all_ok = true;
+  for (long m : sizes) {
+    std::vector<double> best(2, 1e30);
+    for (int rep = 0; rep < o.reps; ++rep) {
+      for (bool circ : impls) {  // interleaved
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = MPI_Wtime();
+        const bool ok = op(circ, m, o.check);
+        const double local = MPI_Wtime() - t0;
+        double slowest = 0;
+        MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        int good = ok, all_good = 0;
+        MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        all_ok = all_ok && all_good;
+        best[circ] = std::min(best[circ], slowest);
+      }
+    }
+    if (rank == 0) {
+      for (bool circ : impls) {
+        std::printf("%s\t%s\t%d\t%ld\t%.2f\n", o.op.c_str(), circ ? "circulant" : "native", p,
+                    m * 4, best[circ] * 1e6);
+      }
+      if (impls.size() == 2) {
+        std::printf("%s\tratio\t%d\t%ld\t%.3f\n", o.op.c_str(), p, m * 4, best[1] / best[0]);
+      }
+      std::fflush(stdout);
+    }
+  }
+  if (!all_ok) {
+    if (rank == 0) std::fprintf(stderr, "bench: --check found wrong results\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int status = run(argc, argv);
+  MPI_Finalize();
+  return status;
+}

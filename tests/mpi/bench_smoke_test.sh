@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The MPI benchmark runs every operation with --check on a few sizes, and rejects bad options.
+set -u
+bin="$(realpath "$1")"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+fail=0
+for op in bcast allgather allgatherv allreduce; do
+  out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --sizes 0,1,7,1000 --reps 2 --check 2>&1)
+  rc=$?
+  rows=$(echo "$out" | grep -c "^$op	")
+  if [ $rc -ne 0 ] || [ "$rows" != 12 ]; then echo "FAIL $op (exit $rc, $rows rows)"; echo "$out"; fail=1
+  else echo "ok   $op"; fi
+done
+out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
+exit $fail
