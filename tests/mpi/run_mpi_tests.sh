@@ -3,6 +3,7 @@
 # than the 2 cores here: oversubscribed). Ends with the summed "N passed, M failed" line.
 set -u
 bin="$(realpath "$1")"
+c_bin="$(realpath "$2")"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 passed=0; failed=0; status=0
@@ -15,6 +16,11 @@ for np in 1 2 3 4 5 6 7 8 9; do
   [ $rc -eq 0 ] || { echo "$out" | grep -v "^p=" | tail -20; status=1; }
   passed=$((passed + $(echo "$line" | awk '{print $2}')))
   failed=$((failed + $(echo "$line" | awk '{print $4}')))
+done
+for np in 1 3; do  # the C interface
+  out=$(timeout 60 mpirun -np "$np" --oversubscribe "$c_bin" 2>&1)
+  if echo "$out" | grep -q "^c api p=$np: ok$"; then passed=$((passed + 1)); echo "c api p=$np: ok"
+  else failed=$((failed + 1)); status=1; echo "$out" | tail -5; fi
 done
 echo "mpi: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

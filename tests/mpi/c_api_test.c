@@ -1,0 +1,22 @@
+/* The collectives from C: the header compiles as C and the functions link and work. */
+#include <stdio.h>
+
+#include "mpi_exec/rosched_mpi.h"
+
+int main(int argc, char** argv) {
+  int rank, p, i, ok = 1, all_ok = 0;
+  int data[5] = {0, 0, 0, 0, 0};
+  int sum = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  if (rank == p - 1) for (i = 0; i < 5; ++i) data[i] = 10 + i;
+  if (Rosched_Bcast(data, 5, MPI_INT, p - 1, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+  for (i = 0; i < 5; ++i) if (data[i] != 10 + i) ok = 0;
+  if (Rosched_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+  if (sum != p * (p - 1) / 2) ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank == 0) printf("c api p=%d: %s\n", p, all_ok ? "ok" : "FAILED");
+  MPI_Finalize();
+  return all_ok ? 0 : 1;
+}
