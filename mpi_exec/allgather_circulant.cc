@@ -17,10 +17,7 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
   using namespace rosched::mpi;
   constexpr int kTag = 7302;
   return run_collective("Rosched_Allgather", comm, [&] {
-    if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    int p = 0, rank = 0;
-    check(MPI_Comm_size(comm, &p), "MPI_Comm_size");
-    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    const auto [p, rank] = comm_info(comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     if (recvcount < 0 || (!in_place && sendcount < 0)) {
       throw Error(MPI_ERR_COUNT, "negative count");

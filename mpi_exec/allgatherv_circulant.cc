@@ -67,10 +67,7 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allgatherv", comm, [&] {
-    if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    int p = 0, rank = 0;
-    check(MPI_Comm_size(comm, &p), "MPI_Comm_size");
-    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    const auto [p, rank] = comm_info(comm);
     if (!recvcounts || !displs) throw Error(MPI_ERR_ARG, "recvcounts or displs is NULL");
     const TypeInfo rtype = type_info(recvtype);
     std::int64_t largest = 0;

@@ -15,10 +15,7 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
   using namespace rosched::mpi;
   constexpr int kTag = 7303;
   return run_collective("Rosched_Allreduce", comm, [&] {
-    if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    int p = 0, rank = 0;
-    check(MPI_Comm_size(comm, &p), "MPI_Comm_size");
-    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    const auto [p, rank] = comm_info(comm);
     if (count < 0) throw Error(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
     if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "operation is MPI_OP_NULL");
     int commutative = 0;

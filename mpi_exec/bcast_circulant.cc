@@ -39,10 +39,7 @@ extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int
                              MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Bcast", comm, [&] {
-    if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    int p = 0, rank = 0;
-    check(MPI_Comm_size(comm, &p), "MPI_Comm_size");
-    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    const auto [p, rank] = comm_info(comm);
     if (count < 0) throw Error(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
     if (root < 0 || root >= p) {
       throw Error(MPI_ERR_ROOT, "root " + std::to_string(root) + " is outside [0, " +

@@ -42,6 +42,14 @@ int report(const char* name, MPI_Comm comm, int mpi_class, const char* what) {
   return mpi_class;
 }
 
+CommInfo comm_info(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
+  CommInfo info;
+  check(MPI_Comm_size(comm, &info.p), "MPI_Comm_size");
+  check(MPI_Comm_rank(comm, &info.rank), "MPI_Comm_rank");
+  return info;
+}
+
 bool debug_checks() {
   int flag = debug_flag.load();
   if (flag < 0) {

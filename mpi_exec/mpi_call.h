@@ -28,6 +28,12 @@ void check(int rc, const char* call);
 template <typename Body>
 int run_collective(const char* name, MPI_Comm comm, Body&& body);
 
+// Size and rank of comm; throws Error(MPI_ERR_COMM) for MPI_COMM_NULL.
+struct CommInfo {
+  int p = 1, rank = 0;
+};
+CommInfo comm_info(MPI_Comm comm);
+
 // Whether debug checks are on (Rosched_Set_debug or ROSCHED_DEBUG=1).
 bool debug_checks();
 
