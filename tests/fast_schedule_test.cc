@@ -48,7 +48,9 @@ TEST(FastSchedule, AllRanksConstructionEqualsPerRank) {
     for (std::int64_t r = 1; r < p; ++r) {
       for (int k = 0; k < s.q(); ++k) {
         ASSERT_EQ(all.recv(r, k), each.recv(r, k)) << "p=" << p << " r=" << r << " k=" << k;
-        if (s.to(r, k) != 0) ASSERT_EQ(all.send(r, k), each.send(r, k)) << "p=" << p << " r=" << r;
+        if (s.to(r, k) != 0) {
+          ASSERT_EQ(all.send(r, k), each.send(r, k)) << "p=" << p << " r=" << r;
+        }
       }
     }
   }
