@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "sched/fast_schedule.h"
 #include "sched/full_schedule.h"
 #include "sched/phase_schedule.h"
 
