@@ -59,10 +59,12 @@ FullSchedule fast_full_schedule(const Skips& s) {
   for (std::int64_t r = 1; r < p; ++r) {
     const std::uint64_t undecided = fast::detail::local_sends(s, r, own[r], sched);
     for (int k = 0; k < q; ++k) {
-      const std::int64_t t = s.to(r, k);
       f.send(r, k) = static_cast<std::int8_t>(sched[k]);
-      f.recv(t, k) = static_cast<std::int8_t>(sched[k]);
-      open[t] |= static_cast<std::uint32_t>((undecided >> k) & 1U) << k;
+      f.recv(s.to(r, k), k) = static_cast<std::int8_t>(sched[k]);
+    }
+    for (std::uint64_t m = undecided; m; m &= m - 1) {
+      const int k = __builtin_ctzll(m);
+      open[s.to(r, k)] |= std::uint32_t{1} << k;
     }
   }
   for (std::int64_t t = 1; t < p; ++t) {
@@ -82,7 +84,8 @@ FullSchedule fast_full_schedule(const Skips& s) {
       const std::uint64_t missing = ((std::uint64_t{1} << q) - 1) & ~seen;
       f.recv(t, __builtin_ctz(rounds)) = static_cast<std::int8_t>(__builtin_ctzll(missing) - q);
     } else if (rounds) {
-      const PhaseSchedule walk = fast::detail::recv_walk(s, t, own[t], q);
+      const int rounds_needed = 32 - __builtin_clz(rounds);  // up to the last open round
+      const PhaseSchedule walk = fast::detail::recv_walk(s, t, own[t], rounds_needed);
       for (std::uint32_t m = rounds; m; m &= m - 1) f.recv(t, __builtin_ctz(m)) = static_cast<std::int8_t>(walk[__builtin_ctz(m)]);
     }
     for (std::uint32_t m = open[t]; m; m &= m - 1) {  // the senders of the completed entries
