@@ -43,7 +43,7 @@ void FullSchedule::derive_sends() {
 
 namespace {
 
-// The rounds 0..q-1 in which rank t's receive entry is still open, for every rank.
+// The all-ranks fast construction (see full_schedule.h).
 FullSchedule fast_full_schedule(const Skips& s) {
   FullSchedule f(s);
   const std::int64_t p = s.p();
@@ -77,16 +77,20 @@ FullSchedule fast_full_schedule(const Skips& s) {
       rounds &= ~(std::uint32_t{1} << home);
     }
     if (rounds && (rounds & (rounds - 1)) == 0) {  // one entry left: the block still missing
+      const int left = __builtin_ctz(rounds);
       std::uint64_t seen = std::uint64_t{1} << own[t];  // previous-phase block b as bit b
       for (int k = 0; k < q; ++k) {
-        if (k != __builtin_ctz(rounds) && f.recv(t, k) < 0) seen |= std::uint64_t{1} << (f.recv(t, k) + q);
+        if (k != left && f.recv(t, k) < 0) seen |= std::uint64_t{1} << (f.recv(t, k) + q);
       }
       const std::uint64_t missing = ((std::uint64_t{1} << q) - 1) & ~seen;
-      f.recv(t, __builtin_ctz(rounds)) = static_cast<std::int8_t>(__builtin_ctzll(missing) - q);
-    } else if (rounds) {
-      const int rounds_needed = 32 - __builtin_clz(rounds);  // up to the last open round
-      const PhaseSchedule walk = fast::detail::recv_walk(s, t, own[t], rounds_needed);
-      for (std::uint32_t m = rounds; m; m &= m - 1) f.recv(t, __builtin_ctz(m)) = static_cast<std::int8_t>(walk[__builtin_ctz(m)]);
+      f.recv(t, left) = static_cast<std::int8_t>(__builtin_ctzll(missing) - q);
+    } else if (rounds) {  // several left: t's own receive walk, up to the last open round
+      const PhaseSchedule walk =
+          fast::detail::recv_walk(s, t, own[t], 32 - __builtin_clz(rounds));
+      for (std::uint32_t m = rounds; m; m &= m - 1) {
+        const int k = __builtin_ctz(m);
+        f.recv(t, k) = static_cast<std::int8_t>(walk[k]);
+      }
     }
     for (std::uint32_t m = open[t]; m; m &= m - 1) {  // the senders of the completed entries
       const int k = __builtin_ctz(m);
