@@ -1,8 +1,9 @@
 // verify: exhaustive, OpenMP-parallel checker of the circulant broadcast schedules and the
-// all-gather and census rounds, for every p in a range.
+// all-gather and census rounds (--family circulant), or of the two-tree broadcast and
+// reduction (--family twotree), for every p in a range.
 //
-//   bazel run -c opt //verify -- --from 1 --to 100000 [--construction paper] [--threads T]
-//                                [--plugin PATH.so] [--json FILE] [--run-to N]
+//   bazel run -c opt //verify -- --from 1 --to 100000 [--family twotree] [--construction paper]
+//                                [--threads T] [--plugin PATH.so] [--json FILE] [--run-to N]
 //
 // Exit status: 0 every p verified, 1 some p failed (the first counterexample and the command
 // that reproduces it are printed), 2 bad arguments or an unloadable plugin.
@@ -34,7 +35,8 @@ constexpr int kMaxReported = 20;  // counterexamples kept for the JSON report
 
 struct Options {
   std::int64_t from = 1, to = 1;
-  std::string construction = "fast", plugin, json, checks = "schedule,structure,runs";
+  std::string family = "circulant", construction = "fast", plugin, json,
+              checks = "schedule,structure,runs";
   int threads = 0;
   bool per_rank = false;
   VerifyOptions verify;
@@ -49,6 +51,12 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "and rangeblocks, the all-gather and census rounds, and (for p <= --run-to) full n-block "
       "broadcasts for n = 1, 2, q-1, q, q+1, 3q+2 and roots 0, p/2, p-1.\n\nOptions");
   desc.add_options()("help,h", "print this help and exit")(
+      "family", po::value<std::string>(&o.family)->default_value("circulant"),
+      "schedule family: circulant (Traff 2022) or twotree (two-tree broadcast and reduction, "
+      "Sanders, Speck, Traff 2009: the trees, the EdgeColor colouring and the reduction order "
+      "for every rank; for p <= --run-to also roots p/2 and p-1 and round-by-round broadcast "
+      "and reduction runs for the same n; reports broadcast rounds against the lecture's "
+      "formula)")(
       "from", po::value<std::int64_t>(&o.from)->default_value(1), "smallest p")(
       "to", po::value<std::int64_t>(&o.to)->required(), "largest p (at most 2^31 - 1)")(
       "construction", po::value<std::string>(&o.construction)->default_value("fast"),
@@ -60,9 +68,10 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "shared object implementing verify/construction_abi.h (replaces --construction)")(
       "threads", po::value<int>(&o.threads)->default_value(0), "OpenMP threads (0: all cores)")(
       "json", po::value<std::string>(&o.json), "also write the results as JSON to this file")(
-      "run-to", po::value<std::int64_t>(&o.verify.run_to)->default_value(5000),
-      "run full broadcasts and check baseblock of every rank and rangeblocks at every start "
-      "for p up to this bound")(
+      "run-to", po::value<std::int64_t>(&o.verify.run_to),
+      "run full broadcasts (and, for twotree, reductions and all three roots) and check "
+      "baseblock of every rank and rangeblocks at every start for p up to this bound "
+      "(default: 5000 for circulant, 1000 for twotree)")(
       "checks", po::value<std::string>(&o.checks)->default_value(o.checks),
       "comma-separated groups to run: schedule (the construction's schedules), structure "
       "(baseblock, rangeblocks, all-gather, census), runs (full broadcasts, p <= --run-to)")(
@@ -89,6 +98,10 @@ std::variant<Options, int> parse(int argc, char** argv) {
               << " to=" << o.to << '\n';
     return 2;
   }
+  if (o.family != "circulant" && o.family != "twotree") {
+    std::cerr << "verify: unknown family '" << o.family << "' (known: circulant, twotree)\n";
+    return 2;
+  }
   o.verify.schedule = o.verify.structure = o.verify.runs = false;
   for (std::size_t at = 0; at <= o.checks.size();) {
     const std::size_t comma = std::min(o.checks.find(',', at), o.checks.size());
@@ -102,6 +115,7 @@ std::variant<Options, int> parse(int argc, char** argv) {
     }
     at = comma + 1;
   }
+  if (!vm.count("run-to")) o.verify.run_to = o.family == "twotree" ? 1000 : 5000;
   if (o.threads < 0 || o.verify.run_to < 0 || o.verify.samples < 1) {
     std::cerr << "verify: --threads and --run-to must not be negative, --samples must be positive\n";
     return 2;
@@ -116,11 +130,14 @@ double work_of(std::int64_t p, const VerifyOptions& v) {
 }
 
 int run(const Options& o) {
+  const bool two_tree = o.family == "twotree";
   std::unique_ptr<ScheduleSource> source;
   try {
-    source = o.plugin.empty()
-                 ? builtin_source(parse_construction(o.construction.c_str()), o.per_rank)
-                 : plugin_source(o.plugin);
+    if (!two_tree) {
+      source = o.plugin.empty()
+                   ? builtin_source(parse_construction(o.construction.c_str()), o.per_rank)
+                   : plugin_source(o.plugin);
+    }
   } catch (const std::exception& e) {
     std::cerr << "verify: " << e.what() << '\n';
     return 2;
@@ -134,12 +151,16 @@ int run(const Options& o) {
   std::vector<Counterexample> failures;
   std::int64_t failed = 0;
   double construct_s = 0, schedule_s = 0, structure_s = 0, run_s = 0;
+  std::int64_t excess_min = INT64_MAX, excess_max = INT64_MIN;
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) \
-    reduction(+ : construct_s, schedule_s, structure_s, run_s, failed)
+    reduction(+ : construct_s, schedule_s, structure_s, run_s, failed) \
+    reduction(min : excess_min) reduction(max : excess_max)
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int64_t p = o.to - i;  // large p first: the longest tasks start early
-    const PResult r = verify_p(p, *source, o.verify);
+    const PResult r = two_tree ? verify_two_tree_p(p, o.verify) : verify_p(p, *source, o.verify);
+    excess_min = std::min(excess_min, r.rounds_excess_min);
+    excess_max = std::max(excess_max, r.rounds_excess_max);
     construct_s += r.construct_seconds;
     schedule_s += r.schedule_seconds;
     structure_s += r.structure_seconds;
@@ -164,24 +185,40 @@ int run(const Options& o) {
     const Counterexample& c = failures.front();
     std::cout << "FAILED " << c.describe() << '\n'
               << "reproduce: bazel run -c opt //verify -- --from " << c.p << " --to " << c.p
-              << ' ' << source->command_line() << '\n';
+              << ' ' << (two_tree ? "--family twotree" : source->command_line()) << '\n';
   }
   char line[512];
-  std::snprintf(line, sizeof line,
-                "verified p=%lld..%lld construction=%s checks=%s: %lld ok, %lld failed, %.1f s, %d threads "
-                "(thread-seconds: construct %.1f, schedule check %.1f, structure checks %.1f, "
-                "broadcast runs %.1f)",
-                static_cast<long long>(o.from), static_cast<long long>(o.to),
-                source->name().c_str(), o.checks.c_str(), static_cast<long long>(count - failed),
-                static_cast<long long>(failed), wall, threads, construct_s, schedule_s,
-                structure_s, run_s);
+  if (two_tree) {
+    std::snprintf(line, sizeof line,
+                  "verified p=%lld..%lld family=twotree checks=%s: %lld ok, %lld failed, %.1f s, "
+                  "%d threads (thread-seconds: trees and colouring %.1f, broadcast and reduction "
+                  "runs %.1f); broadcast rounds minus the lecture's formula: %lld..%lld",
+                  static_cast<long long>(o.from), static_cast<long long>(o.to), o.checks.c_str(),
+                  static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
+                  threads, structure_s, run_s, static_cast<long long>(excess_min),
+                  static_cast<long long>(excess_max));
+  } else {
+    std::snprintf(line, sizeof line,
+                  "verified p=%lld..%lld construction=%s checks=%s: %lld ok, %lld failed, %.1f s, "
+                  "%d threads (thread-seconds: construct %.1f, schedule check %.1f, structure "
+                  "checks %.1f, broadcast runs %.1f)",
+                  static_cast<long long>(o.from), static_cast<long long>(o.to),
+                  source->name().c_str(), o.checks.c_str(),
+                  static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
+                  threads, construct_s, schedule_s, structure_s, run_s);
+  }
   std::cout << line << std::endl;
 
   if (!o.json.empty()) {
     nlohmann::json j;
     j["from"] = o.from;
     j["to"] = o.to;
-    j["construction"] = source->name();
+    j["family"] = o.family;
+    j["construction"] = two_tree ? nlohmann::json(nullptr) : nlohmann::json(source->name());
+    if (two_tree) {
+      j["rounds_minus_formula_min"] = excess_min;
+      j["rounds_minus_formula_max"] = excess_max;
+    }
     j["plugin"] = o.plugin.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.plugin);
     j["threads"] = threads;
     j["run_to"] = o.verify.run_to;

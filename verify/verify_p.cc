@@ -8,6 +8,7 @@
 #include "sched/schedule_check.h"
 #include "verify/bcast_run.h"
 #include "verify/structure_check.h"
+#include "verify/two_tree_check.h"
 
 namespace rosched::verify {
 namespace {
@@ -76,6 +77,37 @@ PResult verify_p(std::int64_t p, const ScheduleSource& source, const VerifyOptio
     }
   }
   lap(result.run_seconds);
+  return result;
+}
+
+PResult verify_two_tree_p(std::int64_t p, const VerifyOptions& options) {
+  PResult result;
+  auto start = std::chrono::steady_clock::now();
+  const auto lap = [&start](double& seconds) {
+    const auto now = std::chrono::steady_clock::now();
+    seconds += std::chrono::duration<double>(now - start).count();
+    start = now;
+  };
+  const bool deep = p <= options.run_to;
+  const std::vector<std::int64_t> all_roots = deep ? roots(p) : std::vector<std::int64_t>{0};
+  const std::vector<std::int64_t> ns = block_counts(ceil_log2(p));
+  auto& ce = result.counterexample;
+  bool first = true;
+  for (const std::int64_t root : all_roots) {
+    if (ce) break;  // the structure check is always run: the runs need its arrivals
+    const TwoTreeStructure s = check_two_tree_structure(p, root);
+    ce = s.counterexample;
+    lap(result.structure_seconds);
+    for (const std::int64_t n : ns) {
+      if (ce) break;
+      const std::int64_t excess = s.rounds(p, n) - two_tree_formula_rounds(p, n);
+      result.rounds_excess_min = first ? excess : std::min(result.rounds_excess_min, excess);
+      result.rounds_excess_max = first ? excess : std::max(result.rounds_excess_max, excess);
+      first = false;
+      if (deep && options.runs) ce = run_two_tree(p, n, root, s);
+    }
+    lap(result.run_seconds);
+  }
   return result;
 }
 

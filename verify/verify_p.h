@@ -28,6 +28,9 @@ struct PResult {
   double schedule_seconds = 0;    // checking it (sched/schedule_check.h)
   double structure_seconds = 0;   // baseblock, rangeblocks, all-gather, census
   double run_seconds = 0;         // broadcast runs
+  // Two-tree family only: broadcast rounds achieved minus the lecture's formula, smallest and
+  // largest over the block counts run (structure check: n of block_counts(q)).
+  std::int64_t rounds_excess_min = 0, rounds_excess_max = 0;
 };
 
 // The block counts of the broadcast runs: 1, 2, q - 1, q, q + 1, 3q + 2 (those >= 1, once each).
@@ -39,6 +42,11 @@ std::vector<std::int64_t> roots(std::int64_t p);
 // (sched/schedule_check.h), baseblock and rangeblocks against the first phase run literally,
 // the all-gather and census rounds, and the broadcast runs.
 PResult verify_p(std::int64_t p, const ScheduleSource& source, const VerifyOptions& options);
+
+// The two-tree family (verify/two_tree_check.h): the structure and colouring for root 0 (and,
+// for p <= run_to, roots p / 2 and p - 1), then for p <= run_to round-by-round broadcast and
+// reduction runs for every n of block_counts(q) and every root of roots(p).
+PResult verify_two_tree_p(std::int64_t p, const VerifyOptions& options);
 
 }  // namespace rosched::verify
 
