@@ -40,6 +40,20 @@ int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype
 int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm);
 
+/* Two-tree collectives (seeds/004, "Two (pipelined) binary trees"; Sanders, Speck, Träff 2009):
+ * the pipelined broadcast over two binary trees with the EdgeColor round colouring, the
+ * reduction (the broadcast run backwards; order-preserving, so any operation, commutative or
+ * not) and the all-reduce (reduction to rank 0, then broadcast). Same semantics as MPI_Bcast,
+ * MPI_Reduce (MPI_IN_PLACE at the root) and MPI_Allreduce (MPI_IN_PLACE). */
+int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
+                           MPI_Comm comm);
+
+int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm);
+
+int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 /* Debug mode: also check the arguments MPI requires to match across ranks (root and message
  * size of Bcast, message size of Allgather, recvcounts of Allgatherv, count of Allreduce), at the cost of one extra
  * MPI_Allreduce per call; a mismatch is an error on every rank instead of a hang. Off by
@@ -68,6 +82,19 @@ inline int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 inline int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm) {
   return Rosched_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+inline int bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm) {
+  return Rosched_Bcast_two_tree(buffer, count, datatype, root, comm);
+}
+inline int reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm) {
+  return Rosched_Reduce_two_tree(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+inline int allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return Rosched_Allreduce_two_tree(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 }  // namespace rosched::mpi

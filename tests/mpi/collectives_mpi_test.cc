@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "mpi_exec/rosched_mpi.h"
+#include "tests/mpi/mpi_test_util.h"
 
-namespace {
+namespace rosched_mpi_test {
 
 int p = 1, rank = 0;
 long passed = 0, failed = 0;
@@ -33,23 +34,29 @@ int ceil_log2(int x) {
 
 int pattern(int root, int i) { return root * 1000003 + i * 7 + 1; }
 
-void test_bcast_ints() {
+}  // namespace rosched_mpi_test
+
+namespace {
+
+using namespace rosched_mpi_test;
+
+void test_bcast_ints(BcastFn bcast, const std::string& name) {
   const int q = ceil_log2(p);
   for (int count : {0, 1, q - 1, q, 2, 7, 13, 101, 1009, 262144}) {
     if (count < 0) continue;
     for (int root = 0; root < p; ++root) {
       std::vector<int> buf(count + 2, -1);  // one guard element on each side
       if (rank == root) for (int i = 0; i < count; ++i) buf[i + 1] = pattern(root, i);
-      const int rc = Rosched_Bcast(buf.data() + 1, count, MPI_INT, root, MPI_COMM_WORLD);
+      const int rc = bcast(buf.data() + 1, count, MPI_INT, root, MPI_COMM_WORLD);
       bool ok = rc == MPI_SUCCESS && buf[0] == -1 && buf[count + 1] == -1;
       for (int i = 0; i < count && ok; ++i) ok = buf[i + 1] == pattern(root, i);
-      expect(ok, "bcast MPI_INT count=" + std::to_string(count) + " root=" + std::to_string(root));
+      expect(ok, name + " MPI_INT count=" + std::to_string(count) + " root=" + std::to_string(root));
     }
   }
 }
 
 // A vector type with gaps: 3 blocks of 2 ints, stride 3; the gaps must stay untouched.
-void test_bcast_derived() {
+void test_bcast_derived(BcastFn bcast, const std::string& name) {
   MPI_Datatype vec;
   MPI_Type_vector(3, 2, 3, MPI_INT, &vec);
   MPI_Type_commit(&vec);
@@ -64,7 +71,7 @@ void test_bcast_derived() {
           for (int b = 0; b < 3; ++b)
             for (int j = 0; j < 2; ++j) buf[e * per + 3 * b + j] = pattern(root, e * 6 + b * 2 + j);
       }
-      const int rc = Rosched_Bcast(buf.data(), count, vec, root, MPI_COMM_WORLD);
+      const int rc = bcast(buf.data(), count, vec, root, MPI_COMM_WORLD);
       bool ok = rc == MPI_SUCCESS;
       for (int e = 0; e < count && ok; ++e) {
         for (int b = 0; b < 3; ++b) {
@@ -72,7 +79,7 @@ void test_bcast_derived() {
           if (b < 2) ok = ok && (rank == root || buf[e * per + 3 * b + 2] == -1);  // gap
         }
       }
-      expect(ok, "bcast vector type count=" + std::to_string(count) + " root=" + std::to_string(root));
+      expect(ok, name + " vector type count=" + std::to_string(count) + " root=" + std::to_string(root));
     }
   }
   MPI_Type_free(&vec);
@@ -255,12 +262,16 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  test_bcast_ints();
-  test_bcast_derived();
+  for (const auto& [bcast, name] : {std::pair<BcastFn, std::string>{Rosched_Bcast, "bcast"},
+                                    {Rosched_Bcast_two_tree, "bcast two-tree"}}) {
+    test_bcast_ints(bcast, name);
+    test_bcast_derived(bcast, name);
+  }
   test_allgather();
   test_allgatherv();
   test_allreduce();
   test_errors();
+  test_two_tree_reductions();
   long local[2] = {passed, failed}, total[2] = {0, 0};
   MPI_Reduce(local, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) std::printf("p=%d: %ld passed, %ld failed\n", p, total[0], total[1]);

@@ -1,0 +1,72 @@
+// What the pipelined broadcasts share: argument checks, the block-size rule, and the walk over
+// a schedule description (BcastSchedule, TwoTreeBcastSchedule: rounds() and round(i) giving at
+// most one block to send and one to receive), one MPI_Sendrecv per round.
+#ifndef ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
+#define ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
+
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+#include "sched/bcast_schedule.h"
+
+namespace rosched::mpi {
+
+// MPI_Bcast's argument rules: count >= 0, 0 <= root < p, a valid committed datatype; in debug
+// mode also the same root and message size on every rank. Throws Error; returns the type.
+TypeInfo check_bcast_args(MPI_Comm comm, int count, MPI_Datatype datatype, int root, int p);
+
+// Number of blocks for count elements of elem_bytes bytes on p processes: blocks of about
+// F * sqrt(m / ceil(log2 p)) bytes for m bytes in all (paper 001 Sec. 3.1; the pipelining
+// lemma of seeds/004 gives the same form), whole elements, between 1 and count. F is read from
+// the environment variable env_factor if set and positive, else default_factor.
+std::int64_t block_count(std::int64_t count, std::int64_t elem_bytes, std::int64_t p,
+                         const char* env_factor, double default_factor);
+
+// First element of block b when count elements are split into n blocks as evenly as possible.
+inline std::int64_t block_first(std::int64_t b, std::int64_t count, std::int64_t n) {
+  return b * count / n;
+}
+
+// The elements of one block of a buffer: where they start and how many.
+struct BlockSpan {
+  char* at;
+  int count;
+};
+inline BlockSpan block_span(void* buffer, std::int64_t b, std::int64_t count, std::int64_t n,
+                            MPI_Aint extent) {
+  const std::int64_t first = block_first(b, count, n);
+  return {static_cast<char*>(buffer) + first * extent,
+          static_cast<int>(block_first(b + 1, count, n) - first)};
+}
+
+// Runs the rounds of schedule over buffer (count elements of datatype, n = schedule.n()
+// blocks) on communicator c.
+template <typename Schedule>
+void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype datatype,
+                MPI_Aint extent, MPI_Comm c) {
+  constexpr int kTag = 7301;
+  for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
+    const BcastRound round = schedule.round(i);
+    if (!round.send && !round.recv) continue;
+    BlockSpan send{static_cast<char*>(buffer), 0}, recv{static_cast<char*>(buffer), 0};
+    int to = MPI_PROC_NULL, from = MPI_PROC_NULL;
+    if (round.send) {
+      send = block_span(buffer, round.send->block, count, schedule.n(), extent);
+      to = static_cast<int>(round.send->peer);
+    }
+    if (round.recv) {
+      recv = block_span(buffer, round.recv->block, count, schedule.n(), extent);
+      from = static_cast<int>(round.recv->peer);
+    }
+    check(MPI_Sendrecv(send.at, send.count, datatype, to, kTag, recv.at, recv.count, datatype,
+                       from, kTag, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+  }
+}
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_

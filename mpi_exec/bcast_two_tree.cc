@@ -1,0 +1,21 @@
+// Rosched_Bcast_two_tree: the pipelined two-tree broadcast (seeds/004, "Two (pipelined) binary
+// trees"; Sanders, Speck, Träff 2009), walking sched/two_tree_schedule.h: the root sends block
+// b in round b to the tree that carries b's parity; every other rank receives one block and
+// forwards one block per round, on the edge colours of the EdgeColor 2-colouring. Block size
+// rule as for Rosched_Bcast (F = 1000, ROSCHED_TWOTREE_F to tune).
+#include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/rosched_mpi.h"
+#include "sched/two_tree_schedule.h"
+
+extern "C" int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
+                                      MPI_Comm comm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Bcast_two_tree", comm, [&] {
+    const auto [p, rank] = comm_info(comm);
+    const TypeInfo type = check_bcast_args(comm, count, datatype, root, p);
+    if (p == 1 || count == 0 || type.size == 0) return;
+    const std::int64_t n = block_count(count, type.size, p, "ROSCHED_TWOTREE_F", 1000.0);
+    walk_bcast(rosched::TwoTreeBcastSchedule(p, n, rank, root), buffer, count, datatype,
+               type.extent, private_comm(comm));
+  });
+}

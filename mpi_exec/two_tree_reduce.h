@@ -1,0 +1,25 @@
+// The pipelined two-tree reduction (seeds/004, "Two (pipelined) binary trees"), shared by
+// Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.
+#ifndef ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_
+#define ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_
+
+#include <mpi.h>
+
+#include "mpi_exec/datatype.h"
+
+namespace rosched::mpi {
+
+// acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
+// on communicator c: per round at most one block of partial results received (combined into
+// acc on the side the schedule names, so rank order is kept) and one sent. On return the
+// sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or p - 1 (any operation),
+// and the same with x_sink moved last for another sink (commutative operations only).
+void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
+                     MPI_Op op, int sink, MPI_Comm c, int p, int rank);
+
+// The number of blocks both two-tree reductions use (ROSCHED_TWOTREE_F to tune).
+std::int64_t two_tree_blocks(int count, const TypeInfo& type, int p);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_

@@ -1,0 +1,28 @@
+// Shared by the MPI test program's files: the process count and rank, result counting, and
+// the data pattern.
+#ifndef ROSCHED_TESTS_MPI_MPI_TEST_UTIL_H_
+#define ROSCHED_TESTS_MPI_MPI_TEST_UTIL_H_
+
+#include <mpi.h>
+
+#include <string>
+
+namespace rosched_mpi_test {
+
+extern int p, rank;
+extern long passed, failed;
+
+// Counts a check; prints the failing ones (with p and rank) on stderr.
+void expect(bool ok, const std::string& what);
+int ceil_log2(int x);
+// The value of element i of root's data.
+int pattern(int root, int i);
+
+using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
+
+// tests/mpi/two_tree_mpi_test.cc: Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.
+void test_two_tree_reductions();
+
+}  // namespace rosched_mpi_test
+
+#endif  // ROSCHED_TESTS_MPI_MPI_TEST_UTIL_H_

@@ -1,0 +1,179 @@
+// The two-tree reduction and all-reduce against their definitions: every root, sizes with 0,
+// a non-commutative user-defined operation whose result depends on the order (composition of
+// affine maps x -> a x + b modulo 2^32), MPI_SUM and MPI_MAX against Open MPI's own,
+// MPI_IN_PLACE, a derived type with gaps, and bad arguments.
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/rosched_mpi.h"
+#include "tests/mpi/mpi_test_util.h"
+
+namespace rosched_mpi_test {
+namespace {
+
+struct Affine {
+  std::uint32_t a, b;  // x -> a x + b
+};
+
+// f op g = "f, then g": x -> a_g (a_f x + b_f) + b_g. Associative, not commutative.
+Affine then(const Affine& f, const Affine& g) { return {g.a * f.a, g.a * f.b + g.b}; }
+
+void compose(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* x = static_cast<Affine*>(in);
+  auto* y = static_cast<Affine*>(inout);
+  for (int i = 0; i < *len; ++i) y[i] = then(x[i], y[i]);  // inout = in op inout
+}
+
+Affine contribution(int r, int i) {
+  return {static_cast<std::uint32_t>(2 * pattern(r, i) + 1), static_cast<std::uint32_t>(r * 7 + i)};
+}
+
+Affine expected_composition(int i) {
+  Affine acc = contribution(0, i);
+  for (int r = 1; r < p; ++r) acc = then(acc, contribution(r, i));
+  return acc;
+}
+
+// MPI_SUM over the ints of the vector type below (8 ints per element, 6 used): predefined
+// operations are for predefined types only, so derived types need a user-defined one.
+void sum_vector(void* in, void* inout, int* len, MPI_Datatype*) {
+  const int used[] = {0, 1, 3, 4, 6, 7};
+  auto* x = static_cast<int*>(in);
+  auto* y = static_cast<int*>(inout);
+  for (int e = 0; e < *len; ++e)
+    for (int at : used) y[8 * e + at] += x[8 * e + at];
+}
+
+bool same(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
+
+const int kCounts[] = {0, 1, 2, 7, 101, 5000};
+
+void test_reduce_non_commutative(MPI_Datatype pair, MPI_Op op) {
+  for (int count : kCounts) {
+    for (int root = 0; root < p; ++root) {
+      for (bool in_place : {false, true}) {
+        std::vector<Affine> send(count), recv(count + 1, Affine{0, 0});
+        for (int i = 0; i < count; ++i) send[i] = contribution(rank, i);
+        if (in_place && rank == root) std::copy(send.begin(), send.end(), recv.begin());
+        const void* from = in_place && rank == root ? MPI_IN_PLACE : send.data();
+        const int rc = Rosched_Reduce_two_tree(from, recv.data(), count, pair, op, root, MPI_COMM_WORLD);
+        bool ok = rc == MPI_SUCCESS && same(recv[count], Affine{0, 0});
+        if (rank == root) {
+          for (int i = 0; i < count && ok; ++i) ok = same(recv[i], expected_composition(i));
+        }
+        expect(ok, "reduce two-tree non-commutative count=" + std::to_string(count) +
+                       " root=" + std::to_string(root) + (in_place ? " in place" : ""));
+      }
+    }
+  }
+}
+
+void test_reduce_sum_and_derived() {
+  for (int count : kCounts) {
+    for (int root = 0; root < p; ++root) {
+      std::vector<int> send(count), mine(count + 1, -1), native(count);
+      for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
+      const int rc = Rosched_Reduce_two_tree(send.data(), mine.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      MPI_Reduce(send.data(), native.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS && mine[count] == -1;
+      for (int i = 0; i < count && ok && rank == root; ++i) ok = mine[i] == native[i];
+      expect(ok, "reduce two-tree MPI_SUM count=" + std::to_string(count) + " root=" + std::to_string(root));
+    }
+  }
+  // A vector type with gaps (3 blocks of 2 ints, stride 3) and a user-defined sum over it: the
+  // gaps stay untouched.
+  MPI_Datatype vec;
+  MPI_Type_vector(3, 2, 3, MPI_INT, &vec);
+  MPI_Type_commit(&vec);
+  MPI_Op vec_sum;
+  MPI_Op_create(sum_vector, 1, &vec_sum);
+  for (int count : {1, 9, 300}) {
+    const int root = p / 2;
+    std::vector<int> send(count * 8, 1), recv(count * 8 + 1, -1);
+    for (int i = 0; i < count * 8; ++i) send[i] = (rank + 1) * (i % 5);
+    const int rc = Rosched_Reduce_two_tree(send.data(), recv.data(), count, vec, vec_sum, root, MPI_COMM_WORLD);
+    bool ok = rc == MPI_SUCCESS;
+    if (rank == root) {
+      for (int i = 0; i < count * 8 && ok; ++i) {
+        const int at = i % 8;
+        const bool gap = at == 2 || at == 5;
+        ok = recv[i] == (gap ? -1 : (p * (p + 1) / 2) * (i % 5));
+      }
+    }
+    expect(ok, "reduce two-tree vector type count=" + std::to_string(count));
+  }
+  MPI_Op_free(&vec_sum);
+  MPI_Type_free(&vec);
+}
+
+void test_allreduce(MPI_Datatype pair, MPI_Op op) {
+  for (int count : kCounts) {
+    for (bool in_place : {false, true}) {
+      std::vector<Affine> send(count), recv(count + 1, Affine{0, 0});
+      for (int i = 0; i < count; ++i) send[i] = contribution(rank, i);
+      if (in_place) std::copy(send.begin(), send.end(), recv.begin());
+      const int rc = Rosched_Allreduce_two_tree(in_place ? MPI_IN_PLACE : send.data(), recv.data(),
+                                                count, pair, op, MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS && same(recv[count], Affine{0, 0});
+      for (int i = 0; i < count && ok; ++i) ok = same(recv[i], expected_composition(i));
+      expect(ok, "allreduce two-tree non-commutative count=" + std::to_string(count) +
+                     (in_place ? " in place" : ""));
+    }
+  }
+  std::vector<double> x(333), mx(333), native(333);
+  for (int i = 0; i < 333; ++i) x[i] = (rank * 37 + i * 11) % 23 - 0.5 * rank;
+  const int rc = Rosched_Allreduce_two_tree(x.data(), mx.data(), 333, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(x.data(), native.data(), 333, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  expect(rc == MPI_SUCCESS && mx == native, "allreduce two-tree MPI_MAX double");
+}
+
+void test_errors() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  int buf[4] = {0, 0, 0, 0};
+  int cls = 0;
+  MPI_Error_class(Rosched_Reduce_two_tree(buf, buf + 2, -1, MPI_INT, MPI_SUM, 0, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, "reduce two-tree negative count gives MPI_ERR_COUNT");
+  MPI_Error_class(Rosched_Reduce_two_tree(buf, buf + 2, 1, MPI_INT, MPI_SUM, p, comm), &cls);
+  expect(cls == MPI_ERR_ROOT, "reduce two-tree root = p gives MPI_ERR_ROOT");
+  MPI_Error_class(Rosched_Reduce_two_tree(buf, buf + 2, 1, MPI_INT, MPI_OP_NULL, 0, comm), &cls);
+  expect(cls == MPI_ERR_OP, "reduce two-tree MPI_OP_NULL gives MPI_ERR_OP");
+  MPI_Error_class(Rosched_Allreduce_two_tree(buf, buf + 2, -3, MPI_INT, MPI_SUM, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, "allreduce two-tree negative count gives MPI_ERR_COUNT");
+  MPI_Error_class(Rosched_Bcast_two_tree(buf, 1, MPI_INT, -1, comm), &cls);
+  expect(cls == MPI_ERR_ROOT, "bcast two-tree root -1 gives MPI_ERR_ROOT");
+  if (p > 1) {
+    // Debug mode: MPI_IN_PLACE at a non-root rank is an error on every rank, not a hang.
+    Rosched_Set_debug(1);
+    MPI_Error_class(Rosched_Reduce_two_tree(rank == 0 ? buf : MPI_IN_PLACE, buf + 2, 1, MPI_INT,
+                                            MPI_SUM, 0, comm),
+                    &cls);
+    expect(cls == MPI_ERR_BUFFER, "debug: MPI_IN_PLACE off the root gives MPI_ERR_BUFFER on every rank");
+    MPI_Error_class(Rosched_Reduce_two_tree(buf, buf + 2, 1, MPI_INT, MPI_SUM, rank == 0 ? 1 : 0, comm), &cls);
+    expect(cls == MPI_ERR_ROOT, "debug: mismatched reduce root gives MPI_ERR_ROOT on every rank");
+    Rosched_Set_debug(0);
+  }
+  MPI_Comm_free(&comm);
+}
+
+}  // namespace
+
+void test_two_tree_reductions() {
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_UINT32_T, &pair);
+  MPI_Type_commit(&pair);
+  MPI_Op op;
+  MPI_Op_create(compose, 0, &op);  // not commutative
+  test_reduce_non_commutative(pair, op);
+  test_reduce_sum_and_derived();
+  test_allreduce(pair, op);
+  test_errors();
+  MPI_Op_free(&op);
+  MPI_Type_free(&pair);
+}
+
+}  // namespace rosched_mpi_test
