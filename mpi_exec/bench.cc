@@ -1,11 +1,15 @@
-// bench: the circulant collectives against the MPI library's own, measured as paper 001 does
+// bench: the collectives of mpi_exec against the MPI library's own, measured as paper 001 does
 // (Sec. 3): per message size, the time of the slowest rank, minimum over the repetitions;
-// schedule computation included. Both implementations run in the same job, interleaved.
+// schedule computation included. All chosen implementations run in the same job, interleaved.
 //
-//   mpirun -np P bazel-bin/mpi_exec/bench --op bcast --impl both [--sizes 1,10,100] [--reps 35]
+//   mpirun -np P bazel-bin/mpi_exec/bench --op bcast --impl native,circulant,twotree
+//                                         [--sizes 1,10,100] [--reps 35] [--check]
 //
-// Output (rank 0, stdout): TSV with header `op impl p bytes usec`; with --impl both also
-// `op ratio p bytes circulant/native`. --check verifies every repetition's result.
+// Implementations per operation: bcast native|circulant|twotree, allgather and allgatherv
+// native|circulant, reduce native|twotree, allreduce native|circulant (census)|twotree;
+// --impl all (the default) takes every one, --impl both native and circulant.
+// Output (rank 0, stdout): TSV with header `op impl p bytes usec`, then for each non-native
+// implementation a row `op ratio-IMPL p bytes IMPL/native`. --check verifies every result.
 #include <mpi.h>
 
 #include <algorithm>
@@ -26,7 +30,7 @@ namespace {
 int p = 1, rank = 0;
 
 struct Options {
-  std::string op = "bcast", impl = "both", sizes, dist = "irregular";
+  std::string op = "bcast", impl = "all", sizes, dist = "irregular";
   int reps = 35;
   bool check = false;
 };
@@ -68,23 +72,34 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   return counts;
 }
 
+enum Impl { kNative, kCirculant, kTwoTree };
+const char* const kImplNames[] = {"native", "circulant", "twotree"};
+
 // One timed operation of m MPI_INT; returns false if --check found a wrong result.
-using Op = std::function<bool(bool circulant, long m, bool check)>;
+using Op = std::function<bool(Impl impl, long m, bool check)>;
+
+// The implementations an operation has.
+std::vector<Impl> impls_of(const std::string& op) {
+  if (op == "bcast" || op == "allreduce") return {kNative, kCirculant, kTwoTree};
+  if (op == "reduce") return {kNative, kTwoTree};
+  return {kNative, kCirculant};
+}
 
 Op make_op(const Options& o) {
   if (o.op == "bcast") {
-    return [](bool circ, long m, bool check) {
+    return [](Impl impl, long m, bool check) {
       std::vector<int> buf(m);
       if (rank == 0) for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
-      if (circ) Rosched_Bcast(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
-      else MPI_Bcast(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
+      const auto bcast = impl == kCirculant ? Rosched_Bcast : impl == kTwoTree ? Rosched_Bcast_two_tree : MPI_Bcast;
+      bcast(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < m; ++i) if (buf[i] != static_cast<int>(i * 31 + 7)) return false;
       return true;
     };
   }
   if (o.op == "allgather") {
-    return [](bool circ, long m, bool check) {
+    return [](Impl impl, long m, bool check) {
+      const bool circ = impl == kCirculant;
       const long c = std::max(1L, m / p);
       std::vector<int> send(c, rank + 1), recv(c * p);
       if (circ) Rosched_Allgather(send.data(), c, MPI_INT, recv.data(), c, MPI_INT, MPI_COMM_WORLD);
@@ -96,7 +111,8 @@ Op make_op(const Options& o) {
   }
   if (o.op == "allgatherv") {
     const std::string dist = o.dist;
-    return [dist](bool circ, long m, bool check) {
+    return [dist](Impl impl, long m, bool check) {
+      const bool circ = impl == kCirculant;
       const std::vector<int> counts = allgatherv_counts(m, dist);
       std::vector<int> displs(p, 0);
       for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + counts[j - 1];
@@ -110,30 +126,66 @@ Op make_op(const Options& o) {
     };
   }
   if (o.op == "allreduce") {
-    return [](bool circ, long m, bool check) {
+    return [](Impl impl, long m, bool check) {
       std::vector<int> send(m, rank + 1), recv(m);
-      if (circ) Rosched_Allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-      else MPI_Allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      const auto allreduce = impl == kCirculant ? Rosched_Allreduce : impl == kTwoTree ? Rosched_Allreduce_two_tree : MPI_Allreduce;
+      allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;
       return true;
     };
   }
-  throw std::invalid_argument("unknown --op " + o.op + " (bcast, allgather, allgatherv, allreduce)");
+  if (o.op == "reduce") {
+    return [](Impl impl, long m, bool check) {
+      std::vector<int> send(m, rank + 1), recv(m);
+      const auto reduce = impl == kTwoTree ? Rosched_Reduce_two_tree : MPI_Reduce;
+      reduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+      if (!check || rank != 0) return true;
+      for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;
+      return true;
+    };
+  }
+  throw std::invalid_argument("unknown --op " + o.op +
+                              " (bcast, allgather, allgatherv, reduce, allreduce)");
+}
+
+// --impl: a comma-separated subset of what the operation has, "all", or "both" (native and
+// circulant). Native first, so the ratios can refer to it.
+std::vector<Impl> parse_impls(const std::string& list, const std::vector<Impl>& available,
+                              const std::string& op) {
+  if (list == "all") return available;
+  std::vector<Impl> out;
+  std::stringstream in(list == "both" ? std::string("native,circulant") : list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    bool found = false;
+    for (Impl impl : available) {
+      if (item != kImplNames[impl]) continue;
+      found = true;
+      if (std::find(out.begin(), out.end(), impl) == out.end()) out.push_back(impl);
+    }
+    if (!found) throw std::invalid_argument("--op " + op + " has no implementation '" + item + "'");
+  }
+  if (out.empty()) throw std::invalid_argument("--impl is empty");
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 int run(int argc, char** argv) {
   Options o;
-  po::options_description desc("bench: circulant collectives against the native MPI ones\n\nOptions");
+  po::options_description desc("bench: the collectives of mpi_exec against the native MPI ones\n\nOptions");
   desc.add_options()("help,h", "print this help")(
-      "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv or allreduce")(
-      "impl", po::value(&o.impl)->default_value(o.impl), "native, circulant or both")(
+      "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv, reduce or allreduce")(
+      "impl", po::value(&o.impl)->default_value(o.impl),
+      "comma-separated implementations (native, circulant, twotree), all, or both (native and "
+      "circulant)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
       "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition");
   po::variables_map vm;
   std::vector<long> sizes;
+  std::vector<Impl> impls;
   Op op;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -142,44 +194,41 @@ int run(int argc, char** argv) {
       if (rank == 0) std::cout << desc << "\nRun under mpirun; output is TSV on stdout.\n";
       return 0;
     }
-    if (o.impl != "native" && o.impl != "circulant" && o.impl != "both") {
-      throw std::invalid_argument("unknown --impl " + o.impl + " (native, circulant, both)");
-    }
     if (o.reps < 1) throw std::invalid_argument("--reps must be positive");
     sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
     op = make_op(o);
+    impls = parse_impls(o.impl, impls_of(o.op), o.op);
   } catch (const std::exception& e) {
     if (rank == 0) std::cerr << "bench: " << e.what() << " (see --help)\n";
     return 2;
   }
-  std::vector<bool> impls;  // true: circulant
-  if (o.impl != "circulant") impls.push_back(false);
-  if (o.impl != "native") impls.push_back(true);
   if (rank == 0) std::printf("op\timpl\tp\tbytes\tusec\n");
   bool all_ok = true;
   for (long m : sizes) {
-    std::vector<double> best(2, 1e30);
+    std::vector<double> best(3, 1e30);
     for (int rep = 0; rep < o.reps; ++rep) {
-      for (bool circ : impls) {  // interleaved
+      for (Impl impl : impls) {  // interleaved
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = MPI_Wtime();
-        const bool ok = op(circ, m, o.check);
+        const bool ok = op(impl, m, o.check);
         const double local = MPI_Wtime() - t0;
         double slowest = 0;
         MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         int good = ok, all_good = 0;
         MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         all_ok = all_ok && all_good;
-        best[circ] = std::min(best[circ], slowest);
+        best[impl] = std::min(best[impl], slowest);
       }
     }
     if (rank == 0) {
-      for (bool circ : impls) {
-        std::printf("%s\t%s\t%d\t%ld\t%.2f\n", o.op.c_str(), circ ? "circulant" : "native", p,
-                    m * 4, best[circ] * 1e6);
+      for (Impl impl : impls) {
+        std::printf("%s\t%s\t%d\t%ld\t%.2f\n", o.op.c_str(), kImplNames[impl], p, m * 4,
+                    best[impl] * 1e6);
       }
-      if (impls.size() == 2) {
-        std::printf("%s\tratio\t%d\t%ld\t%.3f\n", o.op.c_str(), p, m * 4, best[1] / best[0]);
+      const bool with_native = impls.front() == kNative;
+      for (std::size_t k = 1; with_native && k < impls.size(); ++k) {
+        std::printf("%s\tratio-%s\t%d\t%ld\t%.3f\n", o.op.c_str(), kImplNames[impls[k]], p,
+                    m * 4, best[impls[k]] / best[kNative]);
       }
       std::fflush(stdout);
     }

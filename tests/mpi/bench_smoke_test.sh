@@ -4,13 +4,18 @@ set -u
 bin="$(realpath "$1")"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 fail=0
-for op in bcast allgather allgatherv allreduce; do
+# op and its TSV rows for 4 sizes: per size one row per implementation and one ratio row per
+# non-native implementation.
+for case in bcast:20 allgather:12 allgatherv:12 reduce:12 allreduce:20; do
+  op=${case%%:*}; want=${case##*:}
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --sizes 0,1,7,1000 --reps 2 --check 2>&1)
   rc=$?
   rows=$(echo "$out" | grep -c "^$op	")
-  if [ $rc -ne 0 ] || [ "$rows" != 12 ]; then echo "FAIL $op (exit $rc, $rows rows)"; echo "$out"; fail=1
+  if [ $rc -ne 0 ] || [ "$rows" != "$want" ]; then echo "FAIL $op (exit $rc, $rows rows, want $want)"; echo "$out"; fail=1
   else echo "ok   $op"; fi
 done
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
+out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulant 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "no implementation 'circulant'" && echo "ok   bad impl" || { echo "FAIL bad impl"; fail=1; }
 exit $fail
