@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sched/baseblock.h"
+#include "tables/grid.h"
 
 namespace rosched::tables {
 namespace {
@@ -38,14 +39,6 @@ std::string row_label(std::size_t row, int q, const char* rank_label) {
   return "";
 }
 
-void render_separated(const std::vector<std::vector<std::string>>& grid, char sep,
-                      std::ostream& out) {
-  for (const auto& row : grid) {
-    for (std::size_t c = 0; c < row.size(); ++c) out << (c ? std::string(1, sep) : "") << row[c];
-    out << '\n';
-  }
-}
-
 void render_text(const ScheduleTable& t, const std::vector<std::vector<std::string>>& grid,
                  std::ostream& out) {
   const int q = t.skips.q();
@@ -70,16 +63,7 @@ void render_markdown(const ScheduleTable& t, const std::vector<std::vector<std::
   out << "**p = " << t.skips.p() << "** (q = " << t.skips.q()
       << ", skips = " << join_skips(t.skips, ", ") << ", root = " << t.root
       << ", construction = " << construction_name(t.construction) << ")\n\n";
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    out << '|';
-    for (const auto& cell : grid[i]) out << ' ' << cell << " |";
-    out << '\n';
-    if (i == 0) {
-      out << '|';
-      for (std::size_t c = 0; c < grid[i].size(); ++c) out << (c ? " ---: |" : " --- |");
-      out << '\n';
-    }
-  }
+  write_markdown(grid, out);
 }
 
 void render_latex(const ScheduleTable& t, const std::vector<std::vector<std::string>>& grid,
@@ -172,9 +156,9 @@ void render(const ScheduleTable& table, Format format, std::ostream& out) {
     case Format::text:
       return render_text(table, grid, out);
     case Format::tsv:
-      return render_separated(grid, '\t', out);
+      return write_separated(grid, '\t', out);
     case Format::csv:
-      return render_separated(grid, ',', out);
+      return write_separated(grid, ',', out);
     case Format::markdown:
       return render_markdown(table, grid, out);
     case Format::latex:

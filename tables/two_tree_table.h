@@ -1,0 +1,34 @@
+// The two trees of the two-tree broadcast and reduction (seeds/004, "Two (pipelined) binary
+// trees"; sched/two_tree.h) as a table: one row per rank with its parent, edge colour (round
+// parity), first arrival round and children (rank:colour) in the upper and the lower tree.
+#ifndef ROSCHED_TABLES_TWO_TREE_TABLE_H_
+#define ROSCHED_TABLES_TWO_TREE_TABLE_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sched/two_tree.h"
+#include "tables/grid.h"
+#include "tables/schedule_table.h"
+
+namespace rosched::tables {
+
+struct TwoTreeTable {
+  std::int64_t p, root;
+  std::vector<TwoTreeNode> nodes;  // indexed by rank
+  Grid grid() const;
+};
+
+// Throws std::invalid_argument for bad p or root.
+TwoTreeTable make_two_tree_table(std::int64_t p, std::int64_t root);
+
+void render(const TwoTreeTable& table, Format format, std::ostream& out);
+
+// One line: p, root, the relay (if any), the tree roots and the largest arrival round.
+std::string summary_line(const TwoTreeTable& table);
+
+}  // namespace rosched::tables
+
+#endif  // ROSCHED_TABLES_TWO_TREE_TABLE_H_
