@@ -25,6 +25,11 @@ grep -q "^reproduce: bazel run -c opt //verify -- --from 40 --to 40 --plugin $ba
 grep -q "15 ok, 1 failed" out.txt || { echo "FAIL counts"; cat out.txt; fail=1; }
 grep -q '"p": 40' bad.json && grep -q '"rank": 17' bad.json && grep -q '"round": 3' bad.json ||
   { echo "FAIL bad.json"; cat bad.json; fail=1; }
+expect twotree 0 --family twotree --from 1 --to 64 --json tt.json
+grep -q "^verified p=1..64 family=twotree .*: 64 ok, 0 failed, .*broadcast rounds minus the lecture's formula: -1..3$" out.txt ||
+  { echo "FAIL twotree summary"; cat out.txt; fail=1; }
+grep -q '"family": "twotree"' tt.json || { echo "FAIL tt.json"; cat tt.json; fail=1; }
+expect unknown-family 2 --to 5 --family ring
 expect not-a-plugin 2 --to 5 --plugin /nonexistent.so
 expect bad-range 2 --from 10 --to 5
 expect too-large 2 --to 2147483648

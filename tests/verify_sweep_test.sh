@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every p = 1..3000 with every check (schedules, structure, full broadcast runs) for the default
-# construction (fast), and p = 1..1000 for the paper's.
+# construction (fast), p = 1..1000 for the paper's, and the two-tree family for p = 1..1000
+# (trees, colouring and reduction order; broadcast and reduction runs for three roots).
 set -u
 status=0
 for args in "--from 1 --to 3000|fast" "--from 1 --to 1000 --construction paper|paper"; do
@@ -10,4 +11,7 @@ for args in "--from 1 --to 3000|fast" "--from 1 --to 1000 --construction paper|p
   to=$(echo "${args%|*}" | awk '{print $4}')
   echo "$out" | grep -q "^verified p=1..$to construction=${args#*|} checks=schedule,structure,runs: $to ok, 0 failed" || status=1
 done
+out=$("$1" --family twotree --from 1 --to 1000 2>/dev/null) || status=1
+echo "$out"
+echo "$out" | grep -q "^verified p=1..1000 family=twotree checks=schedule,structure,runs: 1000 ok, 0 failed" || status=1
 exit $status
