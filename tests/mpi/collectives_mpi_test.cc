@@ -34,6 +34,13 @@ int ceil_log2(int x) {
 
 int pattern(int root, int i) { return root * 1000003 + i * 7 + 1; }
 
+MPI_Comm errors_return_comm() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  return comm;
+}
+
 }  // namespace rosched_mpi_test
 
 namespace {
@@ -215,9 +222,7 @@ void test_allreduce() {
 
 // Errors come back as MPI error classes on a communicator with MPI_ERRORS_RETURN.
 void test_errors() {
-  MPI_Comm comm;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  MPI_Comm comm = errors_return_comm();
   int buf[4] = {0, 0, 0, 0};
   int cls = 0;
   MPI_Error_class(Rosched_Bcast(buf, -1, MPI_INT, 0, comm), &cls);

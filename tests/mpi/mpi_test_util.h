@@ -18,6 +18,9 @@ int ceil_log2(int x);
 // The value of element i of root's data.
 int pattern(int root, int i);
 
+// A duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN (free it with MPI_Comm_free).
+MPI_Comm errors_return_comm();
+
 using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
 
 // tests/mpi/two_tree_mpi_test.cc: Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.

@@ -131,9 +131,7 @@ void test_allreduce(MPI_Datatype pair, MPI_Op op) {
 }
 
 void test_errors() {
-  MPI_Comm comm;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  MPI_Comm comm = errors_return_comm();
   int buf[4] = {0, 0, 0, 0};
   int cls = 0;
   MPI_Error_class(Rosched_Reduce_two_tree(buf, buf + 2, -1, MPI_INT, MPI_SUM, 0, comm), &cls);
