@@ -1,8 +1,10 @@
 // verify: exhaustive, OpenMP-parallel checker of the circulant broadcast schedules and the
-// all-gather and census rounds (--family circulant), or of the two-tree broadcast and
-// reduction (--family twotree), for every p in a range.
+// all-gather and census rounds (--family circulant), of the two-tree broadcast and reduction
+// (--family twotree), or of Bin Jia's hypercube broadcast (--family hypercube), for every p in
+// a range.
 //
-//   bazel run -c opt //verify -- --from 1 --to 100000 [--family twotree] [--construction paper]
+//   bazel run -c opt //verify -- --from 1 --to 100000 [--family twotree|hypercube]
+//                                [--construction paper]
 //                                [--threads T] [--plugin PATH.so] [--json FILE] [--run-to N]
 //
 // Exit status: 0 every p verified, 1 some p failed (the first counterexample and the command
@@ -56,7 +58,10 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "Sanders, Speck, Traff 2009: the trees, the EdgeColor colouring and the reduction order "
       "for every rank; for p <= --run-to also roots p/2 and p-1 and round-by-round broadcast "
       "and reduction runs for the same n; reports broadcast rounds against the lecture's "
-      "formula)")(
+      "formula) or hypercube (Bin Jia's broadcast with cooperating pairs: the lecture's "
+      "propositions once per floor(log2 p), the units of every p, and round-by-round "
+      "broadcasts for n = 1, 2, q, q+1, 3q+2 with root 0, and roots p/2 and p-1 for "
+      "p <= --run-to)")(
       "from", po::value<std::int64_t>(&o.from)->default_value(1), "smallest p")(
       "to", po::value<std::int64_t>(&o.to)->required(), "largest p (at most 2^31 - 1)")(
       "construction", po::value<std::string>(&o.construction)->default_value("fast"),
@@ -98,8 +103,9 @@ std::variant<Options, int> parse(int argc, char** argv) {
               << " to=" << o.to << '\n';
     return 2;
   }
-  if (o.family != "circulant" && o.family != "twotree") {
-    std::cerr << "verify: unknown family '" << o.family << "' (known: circulant, twotree)\n";
+  if (o.family != "circulant" && o.family != "twotree" && o.family != "hypercube") {
+    std::cerr << "verify: unknown family '" << o.family
+              << "' (known: circulant, twotree, hypercube)\n";
     return 2;
   }
   o.verify.schedule = o.verify.structure = o.verify.runs = false;
@@ -115,7 +121,7 @@ std::variant<Options, int> parse(int argc, char** argv) {
     }
     at = comma + 1;
   }
-  if (!vm.count("run-to")) o.verify.run_to = o.family == "twotree" ? 1000 : 5000;
+  if (!vm.count("run-to")) o.verify.run_to = o.family == "circulant" ? 5000 : 1000;
   if (o.threads < 0 || o.verify.run_to < 0 || o.verify.samples < 1) {
     std::cerr << "verify: --threads and --run-to must not be negative, --samples must be positive\n";
     return 2;
@@ -130,10 +136,10 @@ double work_of(std::int64_t p, const VerifyOptions& v) {
 }
 
 int run(const Options& o) {
-  const bool two_tree = o.family == "twotree";
+  const bool two_tree = o.family == "twotree", hypercube = o.family == "hypercube";
   std::unique_ptr<ScheduleSource> source;
   try {
-    if (!two_tree) {
+    if (!two_tree && !hypercube) {
       source = o.plugin.empty()
                    ? builtin_source(parse_construction(o.construction.c_str()), o.per_rank)
                    : plugin_source(o.plugin);
@@ -158,7 +164,11 @@ int run(const Options& o) {
     reduction(min : excess_min) reduction(max : excess_max)
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int64_t p = o.to - i;  // large p first: the longest tasks start early
-    const PResult r = two_tree ? verify_two_tree_p(p, o.verify) : verify_p(p, *source, o.verify);
+    // The hypercube's cube propositions depend on floor(log2 p) only: once per power of two.
+    const bool cube_checks = p == o.from || (p & (p - 1)) == 0;
+    const PResult r = two_tree    ? verify_two_tree_p(p, o.verify)
+                      : hypercube ? verify_hypercube_p(p, cube_checks, o.verify)
+                                  : verify_p(p, *source, o.verify);
     excess_min = std::min(excess_min, r.rounds_excess_min);
     excess_max = std::max(excess_max, r.rounds_excess_max);
     construct_s += r.construct_seconds;
@@ -185,7 +195,7 @@ int run(const Options& o) {
     const Counterexample& c = failures.front();
     std::cout << "FAILED " << c.describe() << '\n'
               << "reproduce: bazel run -c opt //verify -- --from " << c.p << " --to " << c.p
-              << ' ' << (two_tree ? "--family twotree" : source->command_line()) << '\n';
+              << ' ' << (source ? source->command_line() : "--family " + o.family) << '\n';
   }
   char line[512];
   if (two_tree) {
@@ -197,6 +207,14 @@ int run(const Options& o) {
                   static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
                   threads, structure_s, run_s, static_cast<long long>(excess_min),
                   static_cast<long long>(excess_max));
+  } else if (hypercube) {
+    std::snprintf(line, sizeof line,
+                  "verified p=%lld..%lld family=hypercube checks=%s: %lld ok, %lld failed, %.1f s, "
+                  "%d threads (thread-seconds: cube propositions and units %.1f, broadcast runs "
+                  "%.1f); every broadcast run took n - 1 + ceil(log2 p) rounds",
+                  static_cast<long long>(o.from), static_cast<long long>(o.to), o.checks.c_str(),
+                  static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
+                  threads, structure_s, run_s);
   } else {
     std::snprintf(line, sizeof line,
                   "verified p=%lld..%lld construction=%s checks=%s: %lld ok, %lld failed, %.1f s, "
@@ -214,7 +232,7 @@ int run(const Options& o) {
     j["from"] = o.from;
     j["to"] = o.to;
     j["family"] = o.family;
-    j["construction"] = two_tree ? nlohmann::json(nullptr) : nlohmann::json(source->name());
+    j["construction"] = source ? nlohmann::json(source->name()) : nlohmann::json(nullptr);
     if (two_tree) {
       j["rounds_minus_formula_min"] = excess_min;
       j["rounds_minus_formula_max"] = excess_max;

@@ -6,7 +6,9 @@
 
 #include "sched/baseblock.h"
 #include "sched/schedule_check.h"
+#include "sched/hypercube.h"
 #include "verify/bcast_run.h"
+#include "verify/hypercube_check.h"
 #include "verify/structure_check.h"
 #include "verify/two_tree_check.h"
 
@@ -108,6 +110,33 @@ PResult verify_two_tree_p(std::int64_t p, const VerifyOptions& options) {
     }
     lap(result.run_seconds);
   }
+  return result;
+}
+
+PResult verify_hypercube_p(std::int64_t p, bool cube_checks, const VerifyOptions& options) {
+  PResult result;
+  auto start = std::chrono::steady_clock::now();
+  const auto lap = [&start](double& seconds) {
+    const auto now = std::chrono::steady_clock::now();
+    seconds += std::chrono::duration<double>(now - start).count();
+    start = now;
+  };
+  auto& ce = result.counterexample;
+  if (options.structure) {
+    if (cube_checks) ce = check_hypercube_cube(hypercube_dim(p));
+    if (!ce) ce = check_hypercube_units(p);
+  }
+  lap(result.structure_seconds);
+  if (options.runs) {
+    const std::vector<std::int64_t> all_roots =
+        p <= options.run_to ? roots(p) : std::vector<std::int64_t>{0};
+    for (const std::int64_t n : hypercube_block_counts(p)) {
+      for (const std::int64_t root : all_roots) {
+        if (!ce) ce = run_hypercube(p, n, root);
+      }
+    }
+  }
+  lap(result.run_seconds);
   return result;
 }
 

@@ -48,6 +48,12 @@ PResult verify_p(std::int64_t p, const ScheduleSource& source, const VerifyOptio
 // reduction runs for every n of block_counts(q) and every root of roots(p).
 PResult verify_two_tree_p(std::int64_t p, const VerifyOptions& options);
 
+// The hypercube family (verify/hypercube_check.h): the propositions of the floor(log2 p)-cube
+// if cube_checks (they depend on q only: the caller asks once per q), the units of p, and
+// round-by-round broadcast runs for every n of hypercube_block_counts(p), root 0 and, for
+// p <= run_to, roots p / 2 and p - 1.
+PResult verify_hypercube_p(std::int64_t p, bool cube_checks, const VerifyOptions& options);
+
 }  // namespace rosched::verify
 
 #endif  // ROSCHED_VERIFY_VERIFY_P_H_

@@ -1,0 +1,44 @@
+// Verification of Bin Jia's hypercube broadcast with cooperating pairs (seeds/004, "The power of
+// the hypercube: Optimal Broadcast" through the Main Theorem; sched/hypercube.h,
+// sched/hypercube_schedule.h).
+#ifndef ROSCHED_VERIFY_HYPERCUBE_CHECK_H_
+#define ROSCHED_VERIFY_HYPERCUBE_CHECK_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "verify/counterexample.h"
+
+namespace rosched::verify {
+
+// The lecture's propositions for the q-dimensional hypercube (they depend on q only), for every
+// processor i < 2^q: NEXTBIT(i) equals its definition scanned bit by bit, and
+// NEXTBIT(i)[k] = NEXTBIT(i XOR 2^k)[k]; SWITCH(i) equals the 1-bit counts; over two periods of
+// rounds, s(i, j) = t(partner(i, j), j), s(i, j + 1) = s(i, j) if bit(i, j) = 0 and t(i, j)
+// otherwise, role_swaps(i, j) equals the swaps counted round by round, and the partner's swap
+// parity is (role_swaps(i, j) + floor(j / q)) mod 2; and, simulating the hypercube with
+// unboundedly many blocks for 3q + 2 rounds, the G(j, k) invariant: after round j every
+// processor holds every block <= j - q, and those with NEXTBIT(i)[j mod q] = k hold block
+// j - q + k; no block arrives twice, and only held blocks are sent. O(2^q q^2).
+std::optional<Counterexample> check_hypercube_cube(int q);
+
+// The cooperating units of p: co is an involution on [0, p) that pairs 2^q..p-1 with
+// 1..p-2^q, rep(i) < 2^q is in i's unit, and in every round j < 2q the two roles of a pair
+// are its two processors. O(p q).
+std::optional<Counterexample> check_hypercube_units(std::int64_t p);
+
+// Round-by-round run of HypercubeBcastSchedule over all ranks for n blocks and this root: every
+// send meets its receive, only held blocks are sent, no block arrives twice, every rank ends
+// with all n blocks, the last transfer happens in round n - 2 + ceil(log2 p) (so the broadcast
+// takes exactly n - 1 + ceil(log2 p) rounds); and the lecture's proposition for pairs: before
+// round j the in processor holds block j - q - 1 and the out processor block s(rep, j) (when
+// >= 0, clamped to n - 1). O(p (n + q)) time, O(p n / 8) bytes.
+std::optional<Counterexample> run_hypercube(std::int64_t p, std::int64_t n, std::int64_t root);
+
+// The block counts the verifier runs: 1, 2, q, q + 1, 3q + 2 with q = floor(log2 p), once each.
+std::vector<std::int64_t> hypercube_block_counts(std::int64_t p);
+
+}  // namespace rosched::verify
+
+#endif  // ROSCHED_VERIFY_HYPERCUBE_CHECK_H_
