@@ -2,11 +2,12 @@
 // (Sec. 3): per message size, the time of the slowest rank, minimum over the repetitions;
 // schedule computation included. All chosen implementations run in the same job, interleaved.
 //
-//   mpirun -np P bazel-bin/mpi_exec/bench --op bcast --impl native,circulant,twotree
+//   mpirun -np P bazel-bin/mpi_exec/bench --op bcast --impl native,circulant,twotree,hypercube
 //                                         [--sizes 1,10,100] [--reps 35] [--check]
 //
-// Implementations per operation: bcast native|circulant|twotree, allgather and allgatherv
-// native|circulant, reduce native|twotree, allreduce native|circulant (census)|twotree;
+// Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's),
+// allgather and allgatherv native|circulant, reduce native|twotree, allreduce
+// native|circulant (census)|twotree;
 // --impl all (the default) takes every one, --impl both native and circulant.
 // Output (rank 0, stdout): TSV with header `op impl p bytes usec`, then for each non-native
 // implementation a row `op ratio-IMPL p bytes IMPL/native`. --check verifies every result.
@@ -72,15 +73,16 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   return counts;
 }
 
-enum Impl { kNative, kCirculant, kTwoTree };
-const char* const kImplNames[] = {"native", "circulant", "twotree"};
+enum Impl { kNative, kCirculant, kTwoTree, kHypercube, kImplCount };
+const char* const kImplNames[kImplCount] = {"native", "circulant", "twotree", "hypercube"};
 
 // One timed operation of m MPI_INT; returns false if --check found a wrong result.
 using Op = std::function<bool(Impl impl, long m, bool check)>;
 
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
-  if (op == "bcast" || op == "allreduce") return {kNative, kCirculant, kTwoTree};
+  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube};
+  if (op == "allreduce") return {kNative, kCirculant, kTwoTree};
   if (op == "reduce") return {kNative, kTwoTree};
   return {kNative, kCirculant};
 }
@@ -90,8 +92,10 @@ Op make_op(const Options& o) {
     return [](Impl impl, long m, bool check) {
       std::vector<int> buf(m);
       if (rank == 0) for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
-      const auto bcast = impl == kCirculant ? Rosched_Bcast : impl == kTwoTree ? Rosched_Bcast_two_tree : MPI_Bcast;
-      bcast(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
+      using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
+      const BcastFn bcast[kImplCount] = {MPI_Bcast, Rosched_Bcast, Rosched_Bcast_two_tree,
+                                         Rosched_Bcast_hypercube};
+      bcast[impl](buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < m; ++i) if (buf[i] != static_cast<int>(i * 31 + 7)) return false;
       return true;
@@ -177,8 +181,8 @@ int run(int argc, char** argv) {
   desc.add_options()("help,h", "print this help")(
       "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv, reduce or allreduce")(
       "impl", po::value(&o.impl)->default_value(o.impl),
-      "comma-separated implementations (native, circulant, twotree), all, or both (native and "
-      "circulant)")(
+      "comma-separated implementations (native, circulant, twotree, hypercube), all, or both "
+      "(native and circulant)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
       "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform")(
@@ -205,7 +209,7 @@ int run(int argc, char** argv) {
   if (rank == 0) std::printf("op\timpl\tp\tbytes\tusec\n");
   bool all_ok = true;
   for (long m : sizes) {
-    std::vector<double> best(3, 1e30);
+    std::vector<double> best(kImplCount, 1e30);
     for (int rep = 0; rep < o.reps; ++rep) {
       for (Impl impl : impls) {  // interleaved
         MPI_Barrier(MPI_COMM_WORLD);

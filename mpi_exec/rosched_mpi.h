@@ -54,6 +54,12 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
+/* Bin Jia's hypercube broadcast (seeds/004, "The power of the hypercube: Optimal Broadcast"
+ * through the Main Theorem), extended to any p by cooperating pairs of processors: n blocks in
+ * n - 1 + ceil(log2 p) rounds, like Rosched_Bcast. Same semantics as MPI_Bcast. */
+int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm);
+
 /* Debug mode: also check the arguments MPI requires to match across ranks (root and message
  * size of Bcast, message size of Allgather, recvcounts of Allgatherv, count of Allreduce), at the cost of one extra
  * MPI_Allreduce per call; a mismatch is an error on every rank instead of a hang. Off by
@@ -95,6 +101,11 @@ inline int reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Da
 inline int allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return Rosched_Allreduce_two_tree(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+inline int bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
+                           MPI_Comm comm) {
+  return Rosched_Bcast_hypercube(buffer, count, datatype, root, comm);
 }
 
 }  // namespace rosched::mpi

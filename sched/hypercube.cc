@@ -43,15 +43,17 @@ SwitchCount switch_count(std::int64_t i, int q) {
   return sw;
 }
 
-HypercubeRank::HypercubeRank(std::int64_t p, std::int64_t x)
-    : p_(p), x_(x), q_(hypercube_dim(p)) {
+HypercubeRank::HypercubeRank(std::int64_t p, std::int64_t x) : q_(hypercube_dim(p)) {
   if (x < 0 || x >= p) {
     throw std::invalid_argument("hypercube: rank " + std::to_string(x) + " is outside [0, " +
                                 std::to_string(p) + ")");
   }
-  co_ = hypercube_co(p, q_, x);
-  rep_ = hypercube_rep(p, q_, x);
-  co_of_rep_ = hypercube_co(p, q_, rep_);
+  if (q_ > 0) magic_ = cube_round_magic(q_);
+  p_ = static_cast<std::int32_t>(p);
+  x_ = static_cast<std::int32_t>(x);
+  co_ = static_cast<std::int32_t>(hypercube_co(p, q_, x));
+  rep_ = static_cast<std::int32_t>(hypercube_rep(p, q_, x));
+  co_of_rep_ = static_cast<std::int32_t>(hypercube_co(p, q_, rep_));
   nb_ = rosched::nextbit(rep_, q_);
   sw_ = switch_count(rep_, q_);
 }

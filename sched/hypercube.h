@@ -57,6 +57,18 @@ inline CubeRound cube_round(std::int64_t j, int q) {
   const auto cycle = static_cast<std::int64_t>(static_cast<std::uint64_t>(j) / static_cast<unsigned>(q));
   return {j, cycle, static_cast<int>(j - cycle * q)};
 }
+// The same without a division instruction, for j >= 0, 1 <= q <= 31 and magic =
+// cube_round_magic(q) = ceil(2^64 / q) (0 for q = 1, where it does not fit): floor(j / q) is
+// the high 64 bits of j * magic, exact for j < 2^64 / q (far above any round number).
+inline std::uint64_t cube_round_magic(int q) {
+  return q == 1 ? 0 : ~std::uint64_t{0} / static_cast<unsigned>(q) + 1;
+}
+inline CubeRound cube_round(std::int64_t j, int q, std::uint64_t magic) {
+  if (magic == 0) return {j, j, 0};  // q = 1
+  const auto cycle = static_cast<std::int64_t>(
+      (static_cast<unsigned __int128>(static_cast<std::uint64_t>(j)) * magic) >> 64);
+  return {j, cycle, static_cast<int>(j - cycle * q)};
+}
 
 // bit(i, j): bit j mod q of i.
 inline int jia_bit(std::int64_t i, const CubeRound& r) { return static_cast<int>((i >> r.k) & 1); }
@@ -130,29 +142,35 @@ class HypercubeRank {
   const SwitchCount& switches() const { return sw_; }
 
   // Round j split for this q (p >= 2).
-  CubeRound round(std::int64_t j) const { return cube_round(j, q_); }
+  CubeRound round(std::int64_t j) const { return cube_round(j, q_, magic_); }
   // The unit's hypercube blocks of round j (unclamped, possibly negative): s(rep, j), t(rep, j).
   std::int64_t send_block(const CubeRound& r) const { return jia_send_block(rep_, r, nb_); }
   std::int64_t recv_block(const CubeRound& r) const { return jia_recv_block(rep_, r, nb_); }
   // The representative of the partner unit in round j.
   std::int64_t partner(const CubeRound& r) const { return jia_partner(rep_, r); }
-  // The out and in processors of this unit in round j (both x for a singleton).
-  std::int64_t out(const CubeRound& r) const { return role_swaps(sw_, r) & 1 ? rep_ : co_of_rep_; }
-  std::int64_t in(const CubeRound& r) const { return role_swaps(sw_, r) & 1 ? co_of_rep_ : rep_; }
-  // The out and in processors of the partner unit in round j, from this unit's swap count
-  // (the partner differs from rep in bit j mod q only, counted floor(j / q) times so far).
-  std::int64_t partner_out(const CubeRound& r) const {
-    return partner_swapped(r) ? partner(r) : hypercube_co(p_, q_, partner(r));
+  // Who plays which role in round j: this unit's out and in processors (both x for a
+  // singleton) and the partner unit's, the latter from this unit's swap count (the partner
+  // differs from rep in bit j mod q only, counted floor(j / q) times before round j).
+  struct Roles {
+    std::int64_t out, in, partner_out, partner_in;
+  };
+  Roles roles(const CubeRound& r) const {
+    const std::int64_t swaps = role_swaps(sw_, r), other = partner(r);
+    const std::int64_t other_co = hypercube_co(p_, q_, other);
+    const bool swapped = swaps & 1, partner_swapped = (swaps + r.cycle) & 1;
+    return {swapped ? rep_ : co_of_rep_, swapped ? co_of_rep_ : rep_,
+            partner_swapped ? other : other_co, partner_swapped ? other_co : other};
   }
-  std::int64_t partner_in(const CubeRound& r) const {
-    return partner_swapped(r) ? hypercube_co(p_, q_, partner(r)) : partner(r);
-  }
+  std::int64_t out(const CubeRound& r) const { return roles(r).out; }
+  std::int64_t in(const CubeRound& r) const { return roles(r).in; }
+  std::int64_t partner_out(const CubeRound& r) const { return roles(r).partner_out; }
+  std::int64_t partner_in(const CubeRound& r) const { return roles(r).partner_in; }
 
  private:
-  bool partner_swapped(const CubeRound& r) const { return ((role_swaps(sw_, r) + r.cycle) & 1) != 0; }
-
-  std::int64_t p_, x_, rep_, co_, co_of_rep_;
+  // 32 bits suffice (p < 2^31) and keep the object small: the verifier holds one per rank.
+  std::int32_t p_, x_, rep_, co_, co_of_rep_;
   int q_;
+  std::uint64_t magic_ = 0;
   NextBit nb_;
   SwitchCount sw_;
 };

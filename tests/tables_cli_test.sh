@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The tables command line: help, exit codes, one-line errors, and Table 1 of seeds/001.
+# The tables command line: help, exit codes, one-line errors, Table 1 of seeds/001, the two
+# trees and the hypercube broadcast of seeds/004.
 set -u
 bin="$(realpath "$1")"
 fail=0
@@ -17,6 +18,7 @@ check() {  # check NAME EXPECTED_STATUS ARGS...
 cd "${TEST_TMPDIR:-/tmp}"
 check help 0 --help
 grep -q -- "--format" out.txt || { echo "FAIL help lacks --format"; fail=1; }
+grep -q -- "--blocks" out.txt || { echo "FAIL help lacks --blocks"; fail=1; }
 check table1 0 --p 20
 grep -q "^Recv schedule  *-5 |  0 | -5 | -4   -3 | -5   -2   -5   -4   -3 | -5   -1" out.txt ||
   { echo "FAIL Table 1 first receive row"; cat out.txt; fail=1; }
@@ -36,9 +38,34 @@ for f in csv markdown latex; do
   check "twotree-$f" 0 --p 6,7 --family twotree --format "$f" --root 2
   [ "$(grep -c relay out.txt)" -ge 1 ] || { echo "FAIL two-tree $f has no relay (p = 6)"; fail=1; }
 done
+# The hypercube: the lecture's example p = 8, M = 5 (NEXTBIT(101) = 2,1,1; processor 5 has
+# t(5,3) = 2, s(5,4) = 2, t(5,4) = 1, s(5,6) = 3), and the cooperating pairs of p = 11.
+check hypercube-p8 0 --p 8 --family hypercube --blocks 5 --format tsv
+cell() {  # cell ROW RANK: the cell of the named row in column RANK of out.txt (TSV)
+  awk -F'\t' -v row="$1" -v col="$(($2 + 2))" '$1 == row {print $col}' out.txt
+}
+[ "$(cell 'NEXTBIT[0]' 5) $(cell 'NEXTBIT[1]' 5) $(cell 'NEXTBIT[2]' 5)" = "2 1 1" ] ||
+  { echo "FAIL NEXTBIT(101)"; cat out.txt; fail=1; }
+[ "$(cell 't(rep) 3' 5) $(cell 's(rep) 4' 5) $(cell 't(rep) 4' 5) $(cell 's(rep) 6' 5)" = "2 2 1 3" ] ||
+  { echo "FAIL s/t of processor 5"; cat out.txt; fail=1; }
+[ "$(cell 'recv 6' 5)" = "4<4" ] || { echo "FAIL recv 6 of processor 5"; cat out.txt; fail=1; }
+grep -q "in 7 rounds = M-1+ceil(log2 p) = 5-1+3; 0 cooperating pairs" err.txt ||
+  { echo "FAIL hypercube p = 8 summary"; cat err.txt; fail=1; }
+check hypercube-p11 0 --p 11 --family hypercube
+grep -qE "^co +0 +8 +9 +10 +4 +5 +6 +7 +1 +2 +3$" out.txt || { echo "FAIL co row of p = 11"; cat out.txt; fail=1; }
+grep -q "^hypercube p = 11, q = 3, M = 4, root = 0" out.txt || { echo "FAIL hypercube header"; fail=1; }
+grep -q "3 cooperating pairs" out.txt || { echo "FAIL hypercube summary"; cat out.txt; fail=1; }
+for f in tsv csv markdown latex; do
+  check "hypercube-$f" 0 --p 2,3,8,11 --family hypercube --format "$f" --root 1 --blocks 3
+  grep -q "send 4" out.txt || { echo "FAIL hypercube $f lacks round 4"; cat out.txt; fail=1; }
+  [ "$(grep -c 'family=hypercube: valid' err.txt)" = 4 ] || { echo "FAIL hypercube $f summaries"; cat err.txt; fail=1; }
+done
 for args in "--p 0" "--p 5 --root 5" "--p 5 --root -1" "--p x" "--p 5 --format yaml" \
             "--p 5 --construction magic" "--p 5 --bogus" "--format tsv" \
-            "--p 5 --family ring" "--p 5 --family twotree --root 5"; do
+            "--p 5 --family ring" "--p 5 --family twotree --root 5" \
+            "--p 5 --family hypercube --blocks 0" "--p 5 --family hypercube --blocks -2" \
+            "--p 5 --family hypercube --blocks x" "--p 5 --family hypercube --root 7" \
+            "--p 5 --blocks 3" "--p 100000 --family hypercube --blocks 1000"; do
   # shellcheck disable=SC2086
   check "reject: $args" 2 $args
   [ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL '$args' error is not one line"; cat err.txt; fail=1; }

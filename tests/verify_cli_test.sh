@@ -29,6 +29,10 @@ expect twotree 0 --family twotree --from 1 --to 64 --json tt.json
 grep -q "^verified p=1..64 family=twotree .*: 64 ok, 0 failed, .*broadcast rounds minus the lecture's formula: -1..3$" out.txt ||
   { echo "FAIL twotree summary"; cat out.txt; fail=1; }
 grep -q '"family": "twotree"' tt.json || { echo "FAIL tt.json"; cat tt.json; fail=1; }
+expect hypercube 0 --family hypercube --from 1 --to 64 --json hc.json
+grep -q "^verified p=1..64 family=hypercube .*: 64 ok, 0 failed, .*every broadcast took n - 1 + ceil(log2 p) rounds$" out.txt ||
+  { echo "FAIL hypercube summary"; cat out.txt; fail=1; }
+grep -q '"family": "hypercube"' hc.json || { echo "FAIL hc.json"; cat hc.json; fail=1; }
 expect unknown-family 2 --to 5 --family ring
 expect not-a-plugin 2 --to 5 --plugin /nonexistent.so
 expect bad-range 2 --from 10 --to 5

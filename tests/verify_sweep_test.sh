@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every p = 1..3000 with every check (schedules, structure, full broadcast runs) for the default
-# construction (fast), p = 1..1000 for the paper's, and the two-tree family for p = 1..1000
-# (trees, colouring and reduction order; broadcast and reduction runs for three roots).
+# construction (fast), p = 1..1000 for the paper's, the two-tree family for p = 1..1000
+# (trees, colouring and reduction order; broadcast and reduction runs for three roots), and the
+# hypercube family for p = 1..2000 (cube propositions, units, broadcast runs; three roots up to
+# p = 1000).
 set -u
 status=0
 for args in "--from 1 --to 3000|fast" "--from 1 --to 1000 --construction paper|paper"; do
@@ -14,4 +16,7 @@ done
 out=$("$1" --family twotree --from 1 --to 1000 2>/dev/null) || status=1
 echo "$out"
 echo "$out" | grep -q "^verified p=1..1000 family=twotree checks=schedule,structure,runs: 1000 ok, 0 failed" || status=1
+out=$("$1" --family hypercube --from 1 --to 2000 2>/dev/null) || status=1
+echo "$out"
+echo "$out" | grep -q "^verified p=1..2000 family=hypercube checks=schedule,structure,runs: 2000 ok, 0 failed.*every broadcast took n - 1 + ceil(log2 p) rounds$" || status=1
 exit $status

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "sched/hypercube.h"
 #include "verify/counterexample.h"
 
 namespace rosched::verify {
@@ -35,6 +36,21 @@ std::optional<Counterexample> check_hypercube_units(std::int64_t p);
 // round j the in processor holds block j - q - 1 and the out processor block s(rep, j) (when
 // >= 0, clamped to n - 1). O(p (n + q)) time, O(p n / 8) bytes.
 std::optional<Counterexample> run_hypercube(std::int64_t p, std::int64_t n, std::int64_t root);
+// The same from every rank's HypercubeRank(p, x), x = 0..p-1 (built once, reused for each n and
+// root).
+std::optional<Counterexample> run_hypercube(const std::vector<HypercubeRank>& virtual_ranks,
+                                            std::int64_t n, std::int64_t root);
+std::vector<HypercubeRank> hypercube_virtual_ranks(std::int64_t p);
+
+// The same checks for root 0, rank by rank instead of round by round, for large p: each rank's
+// rounds are walked in order with what it holds, and the transfers are matched as multisets:
+// the sums of a strong 64-bit hash of (round, sender, receiver, block) over all sends and over
+// all receives must agree (a mismatch has probability about 2^-64 of going unnoticed). Each
+// rank sends and receives at most one block per round by construction, so equal multisets
+// mean every send meets its receive. Memory O(n / 8) instead of O(p n / 8), no scattered
+// access. Any failure is located by run_hypercube, whose counterexample is returned.
+std::optional<Counterexample> stream_hypercube(const std::vector<HypercubeRank>& virtual_ranks,
+                                               std::int64_t n);
 
 // The block counts the verifier runs: 1, 2, q, q + 1, 3q + 2 with q = floor(log2 p), once each.
 std::vector<std::int64_t> hypercube_block_counts(std::int64_t p);

@@ -211,10 +211,11 @@ int run(const Options& o) {
     std::snprintf(line, sizeof line,
                   "verified p=%lld..%lld family=hypercube checks=%s: %lld ok, %lld failed, %.1f s, "
                   "%d threads (thread-seconds: cube propositions and units %.1f, broadcast runs "
-                  "%.1f); every broadcast run took n - 1 + ceil(log2 p) rounds",
+                  "%.1f)%s",
                   static_cast<long long>(o.from), static_cast<long long>(o.to), o.checks.c_str(),
                   static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
-                  threads, structure_s, run_s);
+                  threads, structure_s, run_s,
+                  failed == 0 && o.verify.runs ? "; every broadcast took n - 1 + ceil(log2 p) rounds" : "");
   } else {
     std::snprintf(line, sizeof line,
                   "verified p=%lld..%lld construction=%s checks=%s: %lld ok, %lld failed, %.1f s, "

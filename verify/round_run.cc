@@ -32,7 +32,7 @@ std::optional<Counterexample> match(const std::vector<Round>& now, std::int64_t 
 
 RunResult run_bcast_rounds(const std::string& check, const std::string& detail, std::int64_t p,
                            std::int64_t n, std::int64_t root, std::int64_t rounds,
-                           const BcastRoundOf& round_of, const BeforeRoundFn& before_round) {
+                           const BcastRoundOf& round_of) {
   const auto fail = [&](const char* kind, std::int64_t rank, std::int64_t round,
                         std::int64_t expected, std::int64_t actual) {
     return Counterexample{check, kind, p, rank, round, expected, actual, detail};
@@ -41,11 +41,7 @@ RunResult run_bcast_rounds(const std::string& check, const std::string& detail, 
   std::vector<std::uint8_t> held(static_cast<std::size_t>(p * n), 0);  // held[r * n + b]
   for (std::int64_t b = 0; b < n; ++b) held[root * n + b] = 1;
   std::vector<BcastRound> now(p);
-  const HoldsFn holds = [&](std::int64_t r, std::int64_t b) { return held[r * n + b] != 0; };
   for (std::int64_t i = 0; i < rounds; ++i) {
-    if (before_round) {
-      if (auto c = before_round(i, holds)) return {c, 0};
-    }
     for (std::int64_t r = 0; r < p; ++r) now[r] = round_of(r, i);
     if (auto c = match(now, i, fail)) return {c, 0};
     for (std::int64_t r = 0; r < p; ++r) {

@@ -16,11 +16,6 @@ namespace rosched::verify {
 
 using BcastRoundOf = std::function<BcastRound(std::int64_t rank, std::int64_t round)>;
 using ReduceRoundOf = std::function<ReduceRound(std::int64_t rank, std::int64_t round)>;
-// Whether a rank holds a block (during a broadcast run).
-using HoldsFn = std::function<bool(std::int64_t rank, std::int64_t block)>;
-// An extra invariant checked before each round of a broadcast run: a counterexample, or none.
-using BeforeRoundFn =
-    std::function<std::optional<Counterexample>(std::int64_t round, const HoldsFn& holds)>;
 
 struct RunResult {
   std::optional<Counterexample> counterexample;
@@ -30,11 +25,10 @@ struct RunResult {
 // Broadcast of n blocks from root over `rounds` rounds. Checks, per round: every send meets the
 // matching receive (peer and block) and vice versa, a rank sends only blocks it holds, never
 // receives one it holds, the root receives nothing; at the end every rank holds every block.
-// Counterexamples carry `check` and `detail`. O(p (n + rounds)). If given, before_round is
-// called before every round with what the ranks hold then.
+// Counterexamples carry `check` and `detail`. O(p (n + rounds)).
 RunResult run_bcast_rounds(const std::string& check, const std::string& detail, std::int64_t p,
                            std::int64_t n, std::int64_t root, std::int64_t rounds,
-                           const BcastRoundOf& round_of, const BeforeRoundFn& before_round = {});
+                           const BcastRoundOf& round_of);
 
 // Reduction of n blocks to root. Every rank starts with its own contribution to each block,
 // at index order(rank) of the combining order (a permutation of 0..p-1). Checks, per round:

@@ -15,6 +15,19 @@
 namespace rosched::verify {
 namespace {
 
+// lap(seconds) adds the time since the previous lap (or construction) to seconds.
+class Laps {
+ public:
+  void operator()(double& seconds) {
+    const auto now = std::chrono::steady_clock::now();
+    seconds += std::chrono::duration<double>(now - start_).count();
+    start_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 void add_once(std::vector<std::int64_t>& v, std::int64_t x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
@@ -38,12 +51,7 @@ std::vector<std::int64_t> roots(std::int64_t p) {
 PResult verify_p(std::int64_t p, const ScheduleSource& source, const VerifyOptions& options) {
   PResult result;
   const Skips s(p);
-  auto start = std::chrono::steady_clock::now();
-  const auto lap = [&start](double& seconds) {
-    const auto now = std::chrono::steady_clock::now();
-    seconds += std::chrono::duration<double>(now - start).count();
-    start = now;
-  };
+  Laps lap;
   std::optional<FullSchedule> f;
   try {
     f.emplace(source.build(s));
@@ -84,12 +92,7 @@ PResult verify_p(std::int64_t p, const ScheduleSource& source, const VerifyOptio
 
 PResult verify_two_tree_p(std::int64_t p, const VerifyOptions& options) {
   PResult result;
-  auto start = std::chrono::steady_clock::now();
-  const auto lap = [&start](double& seconds) {
-    const auto now = std::chrono::steady_clock::now();
-    seconds += std::chrono::duration<double>(now - start).count();
-    start = now;
-  };
+  Laps lap;
   const bool deep = p <= options.run_to;
   const std::vector<std::int64_t> all_roots = deep ? roots(p) : std::vector<std::int64_t>{0};
   const std::vector<std::int64_t> ns = block_counts(ceil_log2(p));
@@ -115,12 +118,7 @@ PResult verify_two_tree_p(std::int64_t p, const VerifyOptions& options) {
 
 PResult verify_hypercube_p(std::int64_t p, bool cube_checks, const VerifyOptions& options) {
   PResult result;
-  auto start = std::chrono::steady_clock::now();
-  const auto lap = [&start](double& seconds) {
-    const auto now = std::chrono::steady_clock::now();
-    seconds += std::chrono::duration<double>(now - start).count();
-    start = now;
-  };
+  Laps lap;
   auto& ce = result.counterexample;
   if (options.structure) {
     if (cube_checks) ce = check_hypercube_cube(hypercube_dim(p));
@@ -130,9 +128,14 @@ PResult verify_hypercube_p(std::int64_t p, bool cube_checks, const VerifyOptions
   if (options.runs) {
     const std::vector<std::int64_t> all_roots =
         p <= options.run_to ? roots(p) : std::vector<std::int64_t>{0};
+    const std::vector<HypercubeRank> ranks = hypercube_virtual_ranks(p);
     for (const std::int64_t n : hypercube_block_counts(p)) {
+      if (p > options.run_to) {
+        if (!ce) ce = stream_hypercube(ranks, n);
+        continue;
+      }
       for (const std::int64_t root : all_roots) {
-        if (!ce) ce = run_hypercube(p, n, root);
+        if (!ce) ce = run_hypercube(ranks, n, root);
       }
     }
   }

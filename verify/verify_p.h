@@ -49,9 +49,10 @@ PResult verify_p(std::int64_t p, const ScheduleSource& source, const VerifyOptio
 PResult verify_two_tree_p(std::int64_t p, const VerifyOptions& options);
 
 // The hypercube family (verify/hypercube_check.h): the propositions of the floor(log2 p)-cube
-// if cube_checks (they depend on q only: the caller asks once per q), the units of p, and
-// round-by-round broadcast runs for every n of hypercube_block_counts(p), root 0 and, for
-// p <= run_to, roots p / 2 and p - 1.
+// if cube_checks (they depend on q only: the caller asks once per q), the units of p, and full
+// broadcasts for every n of hypercube_block_counts(p): for p <= run_to round by round
+// (run_hypercube) with roots 0, p / 2 and p - 1, above it rank by rank (stream_hypercube) with
+// root 0.
 PResult verify_hypercube_p(std::int64_t p, bool cube_checks, const VerifyOptions& options);
 
 }  // namespace rosched::verify

@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
   if (rank == p - 1) for (i = 0; i < 5; ++i) data[i] = 10 + i;
   if (Rosched_Bcast(data, 5, MPI_INT, p - 1, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
   for (i = 0; i < 5; ++i) if (data[i] != 10 + i) ok = 0;
+  if (rank == 0) for (i = 0; i < 5; ++i) data[i] = 20 + i;
+  if (Rosched_Bcast_hypercube(data, 5, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+  for (i = 0; i < 5; ++i) if (data[i] != 20 + i) ok = 0;
   if (Rosched_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
   if (sum != p * (p - 1) / 2) ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

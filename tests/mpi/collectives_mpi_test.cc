@@ -1,7 +1,9 @@
 // The MPI collectives of mpi_exec/ against their definitions, run under mpirun with p processes
 // (tests/mpi/run_mpi_tests.sh runs p = 1..9): every root, sizes 0, 1, q - 1, q, primes, 1 MiB,
 // irregular counts with zeros and one rank holding almost everything, MPI_IN_PLACE, derived
-// datatypes, user-defined operations, bad arguments and debug-mode mismatches. Every rank checks its own result; rank 0 prints "p=P: N passed, M failed".
+// datatypes, user-defined operations, bad arguments and debug-mode mismatches; the three
+// broadcasts (circulant, two-tree, hypercube) through the same checks. Every rank checks its own
+// result; rank 0 prints "p=P: N passed, M failed".
 #include <mpi.h>
 
 #include <algorithm>
@@ -90,6 +92,31 @@ void test_bcast_derived(BcastFn bcast, const std::string& name) {
     }
   }
   MPI_Type_free(&vec);
+}
+
+// Bad arguments come back as MPI error classes on a communicator with MPI_ERRORS_RETURN; in
+// debug mode a mismatched root or message size is an error on every rank, not a hang.
+void test_bcast_errors(BcastFn bcast, const std::string& name) {
+  MPI_Comm comm = errors_return_comm();
+  int buf[4] = {0, 0, 0, 0};
+  int cls = 0;
+  MPI_Error_class(bcast(buf, -1, MPI_INT, 0, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, name + " negative count gives MPI_ERR_COUNT");
+  for (int root : {-1, p}) {
+    MPI_Error_class(bcast(buf, 1, MPI_INT, root, comm), &cls);
+    expect(cls == MPI_ERR_ROOT, name + " root " + std::to_string(root) + " gives MPI_ERR_ROOT");
+  }
+  MPI_Error_class(bcast(buf, 1, MPI_DATATYPE_NULL, 0, comm), &cls);
+  expect(cls == MPI_ERR_TYPE, name + " MPI_DATATYPE_NULL gives MPI_ERR_TYPE");
+  if (p > 1) {
+    Rosched_Set_debug(1);
+    MPI_Error_class(bcast(buf, 4, MPI_INT, rank == p - 1 ? 1 : 0, comm), &cls);
+    expect(cls == MPI_ERR_ROOT, name + " debug: mismatched root gives MPI_ERR_ROOT on every rank");
+    MPI_Error_class(bcast(buf, rank == 0 ? 3 : 4, MPI_INT, 0, comm), &cls);
+    expect(cls == MPI_ERR_TRUNCATE, name + " debug: mismatched count gives MPI_ERR_TRUNCATE on every rank");
+    Rosched_Set_debug(0);
+  }
+  MPI_Comm_free(&comm);
 }
 
 void test_allgather() {
@@ -220,22 +247,17 @@ void test_allreduce() {
   MPI_Op_free(&op);
 }
 
-// Errors come back as MPI error classes on a communicator with MPI_ERRORS_RETURN.
+// Errors come back as MPI error classes on a communicator with MPI_ERRORS_RETURN (the
+// broadcasts': test_bcast_errors).
 void test_errors() {
   MPI_Comm comm = errors_return_comm();
   int buf[4] = {0, 0, 0, 0};
   int cls = 0;
-  MPI_Error_class(Rosched_Bcast(buf, -1, MPI_INT, 0, comm), &cls);
-  expect(cls == MPI_ERR_COUNT, "bcast negative count gives MPI_ERR_COUNT");
-  MPI_Error_class(Rosched_Bcast(buf, 1, MPI_INT, p, comm), &cls);
-  expect(cls == MPI_ERR_ROOT, "bcast root = p gives MPI_ERR_ROOT");
   std::vector<int> negative(p, 1), displs(p, 0);
   negative[0] = -1;
   MPI_Error_class(Rosched_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, buf, negative.data(), displs.data(),
                                      MPI_INT, comm), &cls);
   expect(cls == MPI_ERR_COUNT, "allgatherv negative recvcount gives MPI_ERR_COUNT");
-  MPI_Error_class(Rosched_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, comm), &cls);
-  expect(cls == MPI_ERR_TYPE, "bcast MPI_DATATYPE_NULL gives MPI_ERR_TYPE");
   MPI_Op op;
   MPI_Op_create(xor_ints, 0, &op);  // declared non-commutative
   MPI_Error_class(Rosched_Allreduce(buf, buf + 2, 2, MPI_INT, op, comm), &cls);
@@ -243,10 +265,6 @@ void test_errors() {
   MPI_Op_free(&op);
   if (p > 1) {  // mismatched arguments in debug mode: an error on every rank, not a hang
     Rosched_Set_debug(1);
-    MPI_Error_class(Rosched_Bcast(buf, 4, MPI_INT, rank == p - 1 ? 1 : 0, comm), &cls);
-    expect(cls == MPI_ERR_ROOT, "debug: mismatched root gives MPI_ERR_ROOT on every rank");
-    MPI_Error_class(Rosched_Bcast(buf, rank == 0 ? 3 : 4, MPI_INT, 0, comm), &cls);
-    expect(cls == MPI_ERR_TRUNCATE, "debug: mismatched count gives MPI_ERR_TRUNCATE on every rank");
     MPI_Error_class(Rosched_Allreduce(buf, buf + 2, rank == 0 ? 1 : 2, MPI_INT, MPI_SUM, comm), &cls);
     expect(cls == MPI_ERR_COUNT, "debug: mismatched allreduce count gives MPI_ERR_COUNT");
     std::vector<int> counts(p, 1), displs(p);
@@ -268,9 +286,11 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   for (const auto& [bcast, name] : {std::pair<BcastFn, std::string>{Rosched_Bcast, "bcast"},
-                                    {Rosched_Bcast_two_tree, "bcast two-tree"}}) {
+                                    {Rosched_Bcast_two_tree, "bcast two-tree"},
+                                    {Rosched_Bcast_hypercube, "bcast hypercube"}}) {
     test_bcast_ints(bcast, name);
     test_bcast_derived(bcast, name);
+    test_bcast_errors(bcast, name);
   }
   test_allgather();
   test_allgatherv();
