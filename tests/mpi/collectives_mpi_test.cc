@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -24,7 +25,9 @@ void expect(bool ok, const std::string& what) {
     ++passed;
   } else {
     ++failed;
-    std::fprintf(stderr, "FAIL p=%d rank=%d: %s\n", p, rank, what.c_str());
+    const char* f = std::getenv("ROSCHED_BCAST_F");  // set for the many-blocks pass
+    std::fprintf(stderr, "FAIL p=%d rank=%d: %s%s%s\n", p, rank, what.c_str(),
+                 f ? " with block-size factor F=" : "", f ? f : "");
   }
 }
 
@@ -285,9 +288,10 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  for (const auto& [bcast, name] : {std::pair<BcastFn, std::string>{Rosched_Bcast, "bcast"},
-                                    {Rosched_Bcast_two_tree, "bcast two-tree"},
-                                    {Rosched_Bcast_hypercube, "bcast hypercube"}}) {
+  const std::pair<BcastFn, std::string> broadcasts[] = {{Rosched_Bcast, "bcast"},
+                                                        {Rosched_Bcast_two_tree, "bcast two-tree"},
+                                                        {Rosched_Bcast_hypercube, "bcast hypercube"}};
+  for (const auto& [bcast, name] : broadcasts) {
     test_bcast_ints(bcast, name);
     test_bcast_derived(bcast, name);
     test_bcast_errors(bcast, name);
@@ -296,6 +300,16 @@ int main(int argc, char** argv) {
   test_allgatherv();
   test_allreduce();
   test_errors();
+  test_two_tree_reductions();
+  // Again with many blocks: with the default block-size factors (F = 1000) most test messages
+  // are a single block, so the pipelines would hardly be exercised.
+  for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F"}) {
+    setenv(var, "3", 1);
+  }
+  for (const auto& [bcast, name] : broadcasts) {
+    test_bcast_ints(bcast, name);
+    test_bcast_derived(bcast, name);
+  }
   test_two_tree_reductions();
   long local[2] = {passed, failed}, total[2] = {0, 0};
   MPI_Reduce(local, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
