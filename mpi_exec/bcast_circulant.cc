@@ -9,13 +9,6 @@
 
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm) {
-  using namespace rosched::mpi;
-  return run_collective("Rosched_Bcast", comm, [&] {
-    const auto [p, rank] = comm_info(comm);
-    const TypeInfo type = check_bcast_args(comm, count, datatype, root, p);
-    if (p == 1 || count == 0 || type.size == 0) return;
-    const std::int64_t n = block_count(count, type.size, p, "ROSCHED_BCAST_F", 1000.0);
-    walk_bcast(rosched::BcastSchedule(p, n, rank, root), buffer, count, datatype, type.extent,
-               private_comm(comm));
-  });
+  return rosched::mpi::pipelined_bcast<rosched::BcastSchedule>(
+      "Rosched_Bcast", "ROSCHED_BCAST_F", buffer, count, datatype, root, comm);
 }

@@ -1,6 +1,6 @@
 // What the pipelined broadcasts share: argument checks, the block-size rule, and the walk over
-// a schedule description (BcastSchedule, TwoTreeBcastSchedule: rounds() and round(i) giving at
-// most one block to send and one to receive), one MPI_Sendrecv per round.
+// a schedule description (BcastSchedule, TwoTreeBcastSchedule, HypercubeBcastSchedule: rounds()
+// and round(i) giving at most one block to send and one to receive), one MPI_Sendrecv per round.
 #ifndef ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
 #define ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
 
@@ -65,6 +65,23 @@ void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype 
                        from, kTag, c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
   }
+}
+
+// A whole MPI_Bcast over the schedule family Schedule, built as Schedule(p, n, rank, root):
+// MPI_Bcast's argument checks, the block count (block_count with env_factor, default
+// F = 1000), the walk on the communicator's private duplicate, and errors to the communicator's
+// error handler under the name `name`.
+template <typename Schedule>
+int pipelined_bcast(const char* name, const char* env_factor, void* buffer, int count,
+                    MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return run_collective(name, comm, [&] {
+    const auto [p, rank] = comm_info(comm);
+    const TypeInfo type = check_bcast_args(comm, count, datatype, root, p);
+    if (p == 1 || count == 0 || type.size == 0) return;
+    const std::int64_t n = block_count(count, type.size, p, env_factor, 1000.0);
+    walk_bcast(Schedule(p, n, rank, root), buffer, count, datatype, type.extent,
+               private_comm(comm));
+  });
 }
 
 }  // namespace rosched::mpi

@@ -9,13 +9,6 @@
 
 extern "C" int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
                                       MPI_Comm comm) {
-  using namespace rosched::mpi;
-  return run_collective("Rosched_Bcast_two_tree", comm, [&] {
-    const auto [p, rank] = comm_info(comm);
-    const TypeInfo type = check_bcast_args(comm, count, datatype, root, p);
-    if (p == 1 || count == 0 || type.size == 0) return;
-    const std::int64_t n = block_count(count, type.size, p, "ROSCHED_TWOTREE_F", 1000.0);
-    walk_bcast(rosched::TwoTreeBcastSchedule(p, n, rank, root), buffer, count, datatype,
-               type.extent, private_comm(comm));
-  });
+  return rosched::mpi::pipelined_bcast<rosched::TwoTreeBcastSchedule>(
+      "Rosched_Bcast_two_tree", "ROSCHED_TWOTREE_F", buffer, count, datatype, root, comm);
 }

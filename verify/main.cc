@@ -197,36 +197,32 @@ int run(const Options& o) {
               << "reproduce: bazel run -c opt //verify -- --from " << c.p << " --to " << c.p
               << ' ' << (source ? source->command_line() : "--family " + o.family) << '\n';
   }
-  char line[512];
+  const std::string what = two_tree    ? "family=twotree"
+                           : hypercube ? "family=hypercube"
+                                       : "construction=" + source->name();
+  char head[256], tail[256];
+  std::snprintf(head, sizeof head,
+                "verified p=%lld..%lld %s checks=%s: %lld ok, %lld failed, %.1f s, %d threads "
+                "(thread-seconds: ",
+                static_cast<long long>(o.from), static_cast<long long>(o.to), what.c_str(),
+                o.checks.c_str(), static_cast<long long>(count - failed),
+                static_cast<long long>(failed), wall, threads);
   if (two_tree) {
-    std::snprintf(line, sizeof line,
-                  "verified p=%lld..%lld family=twotree checks=%s: %lld ok, %lld failed, %.1f s, "
-                  "%d threads (thread-seconds: trees and colouring %.1f, broadcast and reduction "
-                  "runs %.1f); broadcast rounds minus the lecture's formula: %lld..%lld",
-                  static_cast<long long>(o.from), static_cast<long long>(o.to), o.checks.c_str(),
-                  static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
-                  threads, structure_s, run_s, static_cast<long long>(excess_min),
+    std::snprintf(tail, sizeof tail,
+                  "trees and colouring %.1f, broadcast and reduction runs %.1f); broadcast rounds "
+                  "minus the lecture's formula: %lld..%lld",
+                  structure_s, run_s, static_cast<long long>(excess_min),
                   static_cast<long long>(excess_max));
   } else if (hypercube) {
-    std::snprintf(line, sizeof line,
-                  "verified p=%lld..%lld family=hypercube checks=%s: %lld ok, %lld failed, %.1f s, "
-                  "%d threads (thread-seconds: cube propositions and units %.1f, broadcast runs "
-                  "%.1f)%s",
-                  static_cast<long long>(o.from), static_cast<long long>(o.to), o.checks.c_str(),
-                  static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
-                  threads, structure_s, run_s,
+    std::snprintf(tail, sizeof tail, "cube propositions and units %.1f, broadcast runs %.1f)%s",
+                  structure_s, run_s,
                   failed == 0 && o.verify.runs ? "; every broadcast took n - 1 + ceil(log2 p) rounds" : "");
   } else {
-    std::snprintf(line, sizeof line,
-                  "verified p=%lld..%lld construction=%s checks=%s: %lld ok, %lld failed, %.1f s, "
-                  "%d threads (thread-seconds: construct %.1f, schedule check %.1f, structure "
-                  "checks %.1f, broadcast runs %.1f)",
-                  static_cast<long long>(o.from), static_cast<long long>(o.to),
-                  source->name().c_str(), o.checks.c_str(),
-                  static_cast<long long>(count - failed), static_cast<long long>(failed), wall,
-                  threads, construct_s, schedule_s, structure_s, run_s);
+    std::snprintf(tail, sizeof tail,
+                  "construct %.1f, schedule check %.1f, structure checks %.1f, broadcast runs %.1f)",
+                  construct_s, schedule_s, structure_s, run_s);
   }
-  std::cout << line << std::endl;
+  std::cout << head << tail << std::endl;
 
   if (!o.json.empty()) {
     nlohmann::json j;
