@@ -24,7 +24,7 @@
 // swap after every round j with bit(rep, j) = 1 (the out processor must hold s(rep, j + 1),
 // which is then t(rep, j), received by `in`): the lecture's rule with bit j, not bit j + 1 of
 // its proof, settled by exhaustive simulation. The number of swaps before round j is
-//     u(rep, j) = popcount(rep) * floor(j / q) + SWITCH(rep)[(j - 1) mod q]   (0 for j = 0),
+//     u(rep, j) = popcount(rep) * floor((j - 1) / q) + SWITCH(rep)[(j - 1) mod q]   (0 for j = 0),
 // SWITCH(rep)[k] = number of 1-bits of rep at positions 0..k, so a processor knows its role and
 // the partner unit's role in O(1) per round: the partner differs from rep in bit j mod q only,
 // which has been counted floor(j / q) times, so its swap parity is (u + floor(j / q)) mod 2.
