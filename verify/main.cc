@@ -51,7 +51,8 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "verify: checks the round-optimal circulant broadcast schedules (Traff 2022) for every p "
       "in [from, to] by symbolic simulation: every rank's receive and send schedule, baseblock "
       "and rangeblocks, the all-gather and census rounds, and (for p <= --run-to) full n-block "
-      "broadcasts for n = 1, 2, q-1, q, q+1, 3q+2 and roots 0, p/2, p-1.\n\nOptions");
+      "broadcasts for n = 1, 2, q-1, q, q+1, 3q+2 and roots 0, p/2, p-1. --family twotree and "
+      "--family hypercube check the other two schedule families instead.\n\nOptions");
   desc.add_options()("help,h", "print this help and exit")(
       "family", po::value<std::string>(&o.family)->default_value("circulant"),
       "schedule family: circulant (Traff 2022) or twotree (two-tree broadcast and reduction, "
@@ -59,9 +60,9 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "for every rank; for p <= --run-to also roots p/2 and p-1 and round-by-round broadcast "
       "and reduction runs for the same n; reports broadcast rounds against the lecture's "
       "formula) or hypercube (Bin Jia's broadcast with cooperating pairs: the lecture's "
-      "propositions once per floor(log2 p), the units of every p, and round-by-round "
-      "broadcasts for n = 1, 2, q, q+1, 3q+2 with root 0, and roots p/2 and p-1 for "
-      "p <= --run-to)")(
+      "propositions once per floor(log2 p), the units of every p, and full broadcasts for "
+      "n = 1, 2, q, q+1, 3q+2: round by round with roots 0, p/2 and p-1 for p <= --run-to, "
+      "rank by rank with root 0 above)")(
       "from", po::value<std::int64_t>(&o.from)->default_value(1), "smallest p")(
       "to", po::value<std::int64_t>(&o.to)->required(), "largest p (at most 2^31 - 1)")(
       "construction", po::value<std::string>(&o.construction)->default_value("fast"),
