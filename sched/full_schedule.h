@@ -5,6 +5,8 @@
 #define ROSCHED_SCHED_FULL_SCHEDULE_H_
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "sched/phase_schedule.h"
@@ -16,6 +18,9 @@ class FullSchedule {
  public:
   // All entries 0. Memory: 2 * p * q bytes.
   explicit FullSchedule(const Skips& s);
+  // Re-shapes for s, keeping the storage if it is large enough. The entries are unspecified
+  // until written (no zeroing: builders write every entry).
+  void reset(const Skips& s);
 
   const Skips& skips() const { return skips_; }
   std::int64_t p() const { return skips_.p(); }
@@ -41,19 +46,28 @@ class FullSchedule {
     return static_cast<std::size_t>(k) * static_cast<std::size_t>(skips_.p()) +
            static_cast<std::size_t>(r);
   }
+  // Like std::allocator, but resize() leaves new bytes uninitialised.
+  struct NoInit : std::allocator<std::int8_t> {
+    template <class U>
+    struct rebind {
+      using other = NoInit;
+    };
+    template <class U, class... A>
+    void construct(U* at, A&&... a) {
+      if constexpr (sizeof...(A) > 0) ::new (static_cast<void*>(at)) U(std::forward<A>(a)...);
+    }
+  };
   Skips skips_;
-  std::vector<std::int8_t> recv_, send_;
+  std::vector<std::int8_t, NoInit> recv_, send_;
 };
 
 // The schedules of all p ranks under construction c, computed the fastest way known:
-//  * fast: every rank's send schedule by the local rule of fast_schedule.h, which also gives
-//    the receivers' entries (recv[k] of r + skips[k] = send[k] of r); the few entries the rule
-//    leaves open are completed from the receive set every rank must have (its baseblock in its
-//    homerange round, and when one entry is left, the one block missing), or by that rank's
-//    receive walk. O(p log p).
+//  * fast: fast_full_schedule.h (the local send rule level by level over all ranks). O(p log p).
 //  * paper: full_schedule_from_receives (O(p log^2 p)).
 // This is what an irregular all-gather uses, and what the verifier checks for a construction.
 FullSchedule full_schedule(const Skips& s, Construction c);
+// The same into f, reusing its storage (f is reset to s first).
+void full_schedule(const Skips& s, Construction c, FullSchedule& f);
 
 // Every rank's schedule built independently, with rank_schedule (as each process would).
 FullSchedule full_schedule_per_rank(const Skips& s, Construction c);

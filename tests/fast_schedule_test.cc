@@ -56,6 +56,33 @@ TEST(FastSchedule, AllRanksConstructionEqualsPerRank) {
   }
 }
 
+// The all-ranks construction writes every entry: built into storage filled with two different
+// patterns, the results agree everywhere (also when the storage is reused for another p).
+TEST(FastSchedule, AllRanksConstructionWritesEveryEntry) {
+  const auto filled = [](std::int8_t value) {
+    const Skips big(5000);
+    FullSchedule f(big);
+    for (std::int64_t r = 0; r < big.p(); ++r) {
+      for (int k = 0; k < big.q(); ++k) f.recv(r, k) = f.send(r, k) = value;
+    }
+    return f;
+  };
+  FullSchedule a = filled(77), b = filled(-55);
+  for (std::int64_t p : {4999, 1, 2, 3, 1024, 1025, 2049, 3000, 1152, 7, 4097, 20}) {
+    const Skips s(p);
+    full_schedule(s, Construction::fast, a);
+    full_schedule(s, Construction::fast, b);
+    ASSERT_EQ(a.p(), p);
+    for (std::int64_t r = 0; r < p; ++r) {
+      for (int k = 0; k < s.q(); ++k) {
+        ASSERT_EQ(a.recv(r, k), b.recv(r, k)) << "p=" << p << " r=" << r << " k=" << k;
+        ASSERT_EQ(a.send(r, k), b.send(r, k)) << "p=" << p << " r=" << r << " k=" << k;
+      }
+    }
+    ASSERT_FALSE(check_schedule(a).has_value()) << "p=" << p;
+  }
+}
+
 TEST(FastSchedule, PartsAgreeWithRankSchedule) {
   for (std::int64_t p : {1, 2, 3, 20, 33, 1000, 65537}) {
     const Skips s(p);

@@ -22,8 +22,12 @@ class BuiltinSource : public ScheduleSource {
   std::string command_line() const override {
     return std::string("--construction ") + construction_name(c_) + (per_rank_ ? " --per-rank" : "");
   }
-  FullSchedule build(const Skips& s) const override {
-    return per_rank_ ? full_schedule_per_rank(s, c_) : full_schedule(s, c_);
+  void build(const Skips& s, FullSchedule& f) const override {
+    if (per_rank_) {
+      f = full_schedule_per_rank(s, c_);
+    } else {
+      full_schedule(s, c_, f);
+    }
   }
 
  private:
@@ -62,8 +66,8 @@ class PluginSource : public ScheduleSource {
   std::string name() const override { return name_; }
   std::string command_line() const override { return "--plugin " + path_; }
 
-  FullSchedule build(const Skips& s) const override {
-    FullSchedule f(s);
+  void build(const Skips& s, FullSchedule& f) const override {
+    f.reset(s);
     std::int32_t out[32];
     for (std::int64_t r = 0; r < s.p(); ++r) {
       for (const auto& [fn, which] : {std::pair{recv_, "recv"}, std::pair{send_, "send"}}) {
@@ -78,7 +82,6 @@ class PluginSource : public ScheduleSource {
         }
       }
     }
-    return f;
   }
 
  private:

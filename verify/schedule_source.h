@@ -17,9 +17,10 @@ class ScheduleSource {
   virtual std::string name() const = 0;
   // Options that select this source again on the command line, e.g. "--construction paper".
   virtual std::string command_line() const = 0;
-  // The schedule of all ranks; throws std::runtime_error if the construction reports an error.
-  // Must be safe to call from several threads at once.
-  virtual FullSchedule build(const Skips& s) const = 0;
+  // The schedule of all ranks, into f (reset to s, its storage reused); throws
+  // std::runtime_error if the construction reports an error. Must be safe to call from several
+  // threads at once (with different f).
+  virtual void build(const Skips& s, FullSchedule& f) const = 0;
 };
 
 // A construction of this project: its schedule of all ranks as full_schedule() computes it
