@@ -28,8 +28,9 @@ struct Chunk {
 };
 
 // Level k >= 1 of the local rule for ranks 0 .. n-1 of the chunk. Branch-free, so that the
-// compiler vectorises it.
-void level(Chunk& c, int n, std::uint32_t sk, std::uint32_t below, int k, int q) {
+// compiler vectorises it; compiled twice, for AVX2 and for the baseline, and picked at load
+// time by the CPU it runs on.
+__attribute__((target_clones("avx2", "default"))) void level(Chunk& c, int n, std::uint32_t sk, std::uint32_t below, int k, int q) {
   const std::uint32_t previous_k = static_cast<std::uint32_t>(k - q);  // previous-phase block k
   const std::uint32_t last = k == 1;
   for (int i = 0; i < n; ++i) {
