@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sched/baseblock.h"
+#include "sched/fast_rule.h"
 #include "sched/fast_schedule.h"
 
 namespace rosched {
@@ -15,41 +16,31 @@ namespace {
 
 constexpr int kChunk = 1024;
 
-// The local rule's state for up to kChunk consecutive ranks (see fast::detail::local_sends, of
-// which level() is the same arithmetic, one level for many ranks). Unsigned 32-bit: every
-// value is below 2^31, and rest + skips[k] below 2^32.
+// The rule's state (fast_rule.h) for up to kChunk consecutive ranks, as arrays. Unsigned 32-bit:
+// every value is below 2^31, and rest + skips[k] below 2^32.
 struct Chunk {
-  std::uint32_t rest[kChunk];   // the rank minus the skips of its decomposition taken so far
-  std::uint32_t end[kChunk];    // the end of the enclosing subtree, relative to rest
-  std::int32_t block[kChunk];   // the block passed on
+  std::uint32_t rest[kChunk];
+  std::uint32_t end[kChunk];
+  std::int32_t block[kChunk];
   std::int32_t own[kChunk];     // the baseblock
   std::uint32_t open[kChunk];   // rounds the rule leaves undecided, as bits
   std::int8_t out[kChunk];      // this level's send entries
 };
 
-// Level k >= 1 of the local rule for ranks 0 .. n-1 of the chunk. Branch-free, so that the
-// compiler vectorises it; compiled twice, for AVX2 and for the baseline, and picked at load
-// time by the CPU it runs on.
-__attribute__((target_clones("avx2", "default"))) void level(Chunk& c, int n, std::uint32_t sk, std::uint32_t below, int k, int q) {
-  const std::uint32_t previous_k = static_cast<std::uint32_t>(k - q);  // previous-phase block k
-  const std::uint32_t last = k == 1;
+// Level k >= 1 of the rule for ranks 0 .. n-1 of the chunk. The rule is branch-free, so the
+// compiler vectorises this loop; compiled twice, for AVX2 and for the baseline, and picked at
+// load time by the CPU it runs on.
+__attribute__((target_clones("avx2", "default"))) void level(Chunk& c, int n, std::uint32_t sk,
+                                                            std::uint32_t below, int k, int q) {
   for (int i = 0; i < n; ++i) {
-    const std::uint32_t rest = c.rest[i], end = c.end[i];
-    // All ones if skips[k] is part of the decomposition. Masks, not branches, throughout.
-    const std::uint32_t in = 0U - static_cast<std::uint32_t>(rest >= sk);
-    const std::uint32_t end_in = end - sk;
-    const std::uint32_t local_out = static_cast<std::uint32_t>(rest + sk < end) |
-                                    static_cast<std::uint32_t>(end < below) |
-                                    (last & static_cast<std::uint32_t>(c.own[i] > 0));
-    const std::uint32_t local_in = static_cast<std::uint32_t>(rest > sk) |
-                                   static_cast<std::uint32_t>(rest <= end_in) | last |
-                                   static_cast<std::uint32_t>(end_in < below);
-    const std::uint32_t local = (in & local_in) | (~in & local_out);
-    c.block[i] = static_cast<std::int32_t>((in & previous_k) |
-                                           (~in & static_cast<std::uint32_t>(c.block[i])));
-    c.end[i] = (in & end_in) | (~in & (end < sk ? end : sk));
-    c.rest[i] = rest - (in & sk);
-    c.open[i] |= (local ^ 1U) << k;
+    rule::State<std::uint32_t> x{c.rest[i], c.end[i], c.block[i]};
+    std::uint32_t decided;
+    rule::send(sk, below, k == 1, k - q, x, decided);
+    rule::take(sk, k - q, x);
+    c.rest[i] = x.rest;
+    c.end[i] = x.end;
+    c.block[i] = x.block;
+    c.open[i] |= (decided ^ 1U) << k;
   }
   for (int i = 0; i < n; ++i) c.out[i] = static_cast<std::int8_t>(c.block[i]);
 }
@@ -87,35 +78,15 @@ void run_chunk(const Skips& s, const std::int8_t* own, std::int64_t a, int n, Fu
   }
 }
 
-// Completes the open entries `rounds` (bits) of receiver t from its receive set or, if that
-// does not decide them, from t's receive walk; then copies them to their senders' entries.
+// Completes the open entries `rounds` (bits) of receiver t (fast_schedule.h,
+// detail::complete_recvs), then copies them to their senders' entries.
 void complete_receiver(const Skips& s, std::int64_t t, int own, std::uint32_t rounds,
                        FullSchedule& f) {
-  const int q = s.q();
-  const std::uint32_t all = rounds;
-  int home = 0;  // the homerange round: skips[home] <= t < skips[home + 1]
-  while (s[home + 1] <= t) ++home;
-  if ((rounds >> home) & 1U) {
-    f.recv(t, home) = static_cast<std::int8_t>(own);
-    rounds &= ~(std::uint32_t{1} << home);
-  }
-  if (rounds && (rounds & (rounds - 1)) == 0) {  // one entry left: the block still missing
-    const int left = __builtin_ctz(rounds);
-    std::uint64_t seen = std::uint64_t{1} << own;  // previous-phase block b as bit b
-    for (int k = 0; k < q; ++k) {
-      if (k != left && f.recv(t, k) < 0) seen |= std::uint64_t{1} << (f.recv(t, k) + q);
-    }
-    const std::uint64_t missing = ((std::uint64_t{1} << q) - 1) & ~seen;
-    f.recv(t, left) = static_cast<std::int8_t>(__builtin_ctzll(missing) - q);
-  } else if (rounds) {  // several left: t's own receive walk, up to the last open round
-    const PhaseSchedule walk = detail::recv_walk(s, t, own, 32 - __builtin_clz(rounds));
-    for (std::uint32_t m = rounds; m; m &= m - 1) {
-      const int k = __builtin_ctz(m);
-      f.recv(t, k) = static_cast<std::int8_t>(walk[k]);
-    }
-  }
-  for (std::uint32_t m = all; m; m &= m - 1) {
+  PhaseSchedule recv = f.rank(t).recv;
+  detail::complete_recvs(s, t, own, rounds, recv);
+  for (std::uint32_t m = rounds; m; m &= m - 1) {
     const int k = __builtin_ctz(m);
+    f.recv(t, k) = static_cast<std::int8_t>(recv[k]);
     f.send(s.from(t, k), k) = f.recv(t, k);
   }
 }

@@ -4,7 +4,7 @@
 //
 // Idea (this project's; the per-rank pieces are those of fast_schedule.h, after Träff,
 // arXiv 2312.11236): every rank's send schedule follows from the local rule along its
-// decomposition by the skips (fast::detail::local_sends), and send[k] of r is recv[k] of
+// decomposition by the skips (fast_rule.h), and send[k] of r is recv[k] of
 // r + skips[k], so one pass of the rule over all ranks fills both tables. The rule walks the
 // levels k = q-1 .. 1 with three small integers of state per rank (the rest of the
 // decomposition, the end of the enclosing subtree, the block passed on), and the same

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sched/baseblock.h"
+#include "sched/fast_rule.h"
 
 namespace rosched {
 namespace fast {
@@ -79,49 +80,152 @@ PhaseSchedule recv_walk(const Skips& s, std::int64_t r, int own, int rounds) {
   }
 }
 
-std::uint64_t local_sends(const Skips& s, std::int64_t r, int own, PhaseSchedule& sched) {
+void complete_recvs(const Skips& s, std::int64_t t, int own, std::uint32_t rounds,
+                    PhaseSchedule& recv) {
   const int q = s.q();
-  sched.q = q;
-  std::uint64_t undecided = 0;  // rounds that need the neighbour's receive schedule
-  std::int64_t rest = r;        // r minus the skips of its decomposition taken so far
-  std::int64_t end = s.p();     // end of the subtree r lies in, relative to rest
-  std::int32_t block = own;     // what r passes on by default
-  for (int k = q - 1; k >= 1; --k) {
-    const std::int64_t sk = s[k], below = s[k - 1];
-    // All ones if skips[k] is part of r's decomposition (a mask, not a branch: the condition is
-    // data-dependent and would be mispredicted about half the time).
-    const std::int64_t in = -static_cast<std::int64_t>(rest >= sk);
-    // r outside: it passes on its block unless r + skips[k] reaches the end of its subtree.
-    const bool local_out = (rest + sk < end) | (end < below) | ((k == 1) & (own > 0));
-    const std::int64_t end_in = end - sk;
-    // r inside: it passes on previous-phase block k unless it sits exactly on skips[k].
-    const bool local_in = (rest > sk) | (rest <= end_in) | (k == 1) | (end_in < below);
-    const bool local = (in & local_in) | (~in & local_out);
-    block = static_cast<std::int32_t>((in & (k - q)) | (~in & block));
-    end = (in & end_in) | (~in & std::min(end, sk));
-    rest -= in & sk;
-    sched[k] = block;
-    undecided |= static_cast<std::uint64_t>(!local) << k;
+  int home = 0;  // the homerange round: skips[home] <= t < skips[home + 1]
+  while (s[home + 1] <= t) ++home;
+  if ((rounds >> home) & 1U) {
+    recv[home] = own;
+    rounds &= ~(std::uint32_t{1} << home);
   }
-  sched[0] = own - q;  // in round 0, r holds only its previous baseblock
-  return undecided;
+  if (rounds && (rounds & (rounds - 1)) == 0) {  // one entry left: the block still missing
+    const int left = __builtin_ctz(rounds);
+    std::uint64_t seen = std::uint64_t{1} << own;  // previous-phase block b as bit b
+    for (int k = 0; k < q; ++k) {
+      if (k != left && recv[k] < 0) seen |= std::uint64_t{1} << (recv[k] + q);
+    }
+    const std::uint64_t missing = ((std::uint64_t{1} << q) - 1) & ~seen;
+    recv[left] = __builtin_ctzll(missing) - q;
+  } else if (rounds) {  // several left: t's own receive walk, up to the last open round
+    const PhaseSchedule walk = recv_walk(s, t, own, 32 - __builtin_clz(rounds));
+    for (std::uint32_t m = rounds; m; m &= m - 1) {
+      const int k = __builtin_ctz(m);
+      recv[k] = walk[k];
+    }
+  }
 }
 
 }  // namespace detail
 
 namespace {
 
-// The send schedule of rank r != 0 with baseblock `own`: the local rule, and the neighbours'
-// receive walks for the rounds it leaves undecided.
-PhaseSchedule send_walk(const Skips& s, std::int64_t r, int own, int* fallbacks) {
-  PhaseSchedule sched;
-  std::uint64_t undecided = detail::local_sends(s, r, own, sched);
-  if (fallbacks) *fallbacks = __builtin_popcountll(undecided);
-  for (; undecided; undecided &= undecided - 1) {
-    const int k = __builtin_ctzll(undecided);
-    const std::int64_t t = s.to(r, k);
-    sched[k] = detail::recv_walk(s, t, baseblock(s, t), k + 1)[k];  // rounds 0..k suffice
+// Stands for "the sender's own baseblock of the current phase" while no skip has been taken.
+constexpr std::int32_t kOwnBlock = 1 << 20;
+
+using RuleState = rule::State<std::uint64_t>;
+
+inline void take_level(const Skips& s, int k, int q, RuleState& x) {
+  rule::take(static_cast<std::uint64_t>(s[k]), k - q, x);
+}
+
+inline std::int32_t send_rule(const Skips& s, int k, int q, const RuleState& x, bool& decided) {
+  std::uint64_t d;
+  const std::int32_t b = rule::send(static_cast<std::uint64_t>(s[k]),
+                                    static_cast<std::uint64_t>(s[k - 1]), k == 1, k - q, x, d);
+  decided = d != 0;
+  return b;
+}
+
+// The decomposition of a rank by the skips, level by level: the rule's state before each level.
+struct Decomposition {
+  std::uint64_t rest[kMaxQ], end[kMaxQ];
+  std::int32_t block[kMaxQ];
+  std::uint32_t included = 0;  // bit k: skips[k] is taken
+  int own = 0;                 // the baseblock: the smallest skip taken
+};
+
+// Rank r's decomposition (r != 0) and, in the same pass, its send schedule by the rule;
+// returns the rounds the rule leaves undecided.
+std::uint32_t decompose(const Skips& s, std::int64_t r, Decomposition& d, PhaseSchedule& send) {
+  const int q = s.q();
+  send.q = q;
+  RuleState x{static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(s.p()), kOwnBlock};
+  std::uint32_t included = 0, undecided = 0;
+  for (int k = q - 1; k >= 1; --k) {
+    d.rest[k] = x.rest;
+    d.end[k] = x.end;
+    d.block[k] = x.block;
+    bool decided;
+    send[k] = send_rule(s, k, q, x, decided);
+    undecided |= static_cast<std::uint32_t>(!decided) << k;
+    included |= static_cast<std::uint32_t>(x.rest >= static_cast<std::uint64_t>(s[k])) << k;
+    take_level(s, k, q, x);
   }
+  d.rest[0] = x.rest;
+  d.end[0] = x.end;
+  d.block[0] = x.block;
+  included |= static_cast<std::uint32_t>(x.rest >= 1);
+  d.included = included;
+  d.own = __builtin_ctz(included);
+  // Above the largest skip taken, r passes on its own baseblock.
+  for (int k = q - 1; k > 31 - __builtin_clz(included); --k) send[k] = d.own;
+  send[0] = d.own - q;  // in round 0, r holds only its previous baseblock
+  return undecided;
+}
+
+// Rank t's receive schedule (t != 0, baseblock own) as its senders' rule gives it: recv[k] is
+// send[k] of f_k = t - skips[k] (mod p). f_k's rule state before level k comes from t's
+// decomposition d in O(1) in the common cases (see the header); returns the undecided rounds.
+std::uint32_t rule_recvs(const Skips& s, std::int64_t t, const Decomposition& d,
+                         PhaseSchedule& recv) {
+  const int own = d.own;
+  const int q = s.q();
+  recv.q = q;
+  std::uint32_t undecided = 0;
+  RuleState prev{0, 0, 0};  // f_{k+1} before level k+1 (end 0: none yet)
+  for (int k = q - 1; k >= 0; --k) {
+    RuleState f;
+    const std::uint64_t sk = static_cast<std::uint64_t>(s[k]);
+    const std::uint64_t step = static_cast<std::uint64_t>(s[k + 1]) - sk;  // f_k - f_{k+1}
+    if ((d.included >> k) & 1U) {  // f_k = t without skips[k]: t's state, the rest reduced
+      f = RuleState{d.rest[k] - sk, d.end[k], d.block[k]};
+    } else if (prev.rest + step < prev.end) {  // f_k in the same subtree as f_{k+1} at level k+1
+      f = RuleState{prev.rest + step, prev.end, prev.block};
+      take_level(s, k + 1, q, f);
+    } else {
+      const std::uint32_t above = d.included >> (k + 1);
+      int from;
+      if (above) {  // borrow from the next skip j > k that t takes: f_k does not take it
+        const int j = k + 1 + __builtin_ctz(above);
+        f = RuleState{d.rest[j] - sk, std::min(d.end[j], static_cast<std::uint64_t>(s[j])),
+                      d.block[j]};
+        from = j - 1;
+      } else {  // t < skips[k]: f_k = p + t - skips[k], decomposed from the top
+        f = RuleState{static_cast<std::uint64_t>(s.p() + t) - sk,
+                      static_cast<std::uint64_t>(s.p()), kOwnBlock};
+        from = q - 1;
+      }
+      for (int i = from; i > k; --i) take_level(s, i, q, f);
+    }
+    prev = f;
+    std::int32_t b;
+    if (k > 0) {
+      bool decided;
+      b = send_rule(s, k, q, f, decided);
+      undecided |= static_cast<std::uint32_t>(!decided) << k;
+    } else {  // round 0: f_0 = t - 1 sends its previous baseblock (block 0 if it takes skips[0])
+      b = f.rest >= 1 ? -q : f.block;
+    }
+    recv[k] = b == kOwnBlock ? own : b;
+  }
+  return undecided;
+}
+
+// Completes the send rounds the rule left undecided with the receivers' walks.
+void complete_sends(const Skips& s, std::int64_t r, std::uint32_t undecided, PhaseSchedule& send) {
+  for (; undecided; undecided &= undecided - 1) {
+    const int k = __builtin_ctz(undecided);
+    const std::int64_t t = s.to(r, k);
+    send[k] = detail::recv_walk(s, t, baseblock(s, t), k + 1)[k];  // rounds 0..k suffice
+  }
+}
+
+// The receive schedule of rank t != 0 from its decomposition.
+PhaseSchedule recv_from(const Skips& s, std::int64_t t, const Decomposition& d) {
+  PhaseSchedule sched;
+  const std::uint32_t undecided = rule_recvs(s, t, d, sched);
+  if (undecided) detail::complete_recvs(s, t, d.own, undecided, sched);
   return sched;
 }
 
@@ -135,18 +239,35 @@ PhaseSchedule root_sends(int q) {  // the root sends block k of the phase in rou
 }  // namespace
 
 PhaseSchedule recv_schedule(const Skips& s, std::int64_t r) {
-  return detail::recv_walk(s, r, baseblock(s, r), s.q());  // baseblock checks r
+  check_rank(s, r, "rank");
+  if (r == 0) return detail::recv_walk(s, 0, s.q(), s.q());  // the root's dummy
+  Decomposition d;
+  PhaseSchedule send;
+  decompose(s, r, d, send);
+  return recv_from(s, r, d);
 }
 
 PhaseSchedule send_schedule(const Skips& s, std::int64_t r, int* fallbacks) {
-  const int own = baseblock(s, r);  // checks r
+  check_rank(s, r, "rank");
   if (fallbacks) *fallbacks = 0;
-  return r == 0 ? root_sends(s.q()) : send_walk(s, r, own, fallbacks);
+  if (r == 0) return root_sends(s.q());
+  Decomposition d;
+  PhaseSchedule send;
+  const std::uint32_t undecided = decompose(s, r, d, send);
+  if (fallbacks) *fallbacks = __builtin_popcount(undecided);
+  complete_sends(s, r, undecided, send);
+  return send;
 }
 
 RankSchedule rank_schedule(const Skips& s, std::int64_t r) {
-  const int own = baseblock(s, r);  // checks r
-  return {detail::recv_walk(s, r, own, s.q()), r == 0 ? root_sends(s.q()) : send_walk(s, r, own, nullptr)};
+  check_rank(s, r, "rank");
+  if (r == 0) return {detail::recv_walk(s, 0, s.q(), s.q()), root_sends(s.q())};
+  Decomposition d;
+  RankSchedule out;
+  const std::uint32_t undecided = decompose(s, r, d, out.send);
+  complete_sends(s, r, undecided, out.send);
+  out.recv = recv_from(s, r, d);
+  return out;
 }
 
 }  // namespace fast

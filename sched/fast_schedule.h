@@ -28,7 +28,25 @@
 // are rare: at most 4 per rank, 0.8 on average, for every rank of every p <= 20,000, for
 // random ranks of 200,000 random p < 2^31 and of p = 2^k + 1 (k = 20..30); so the send
 // schedule costs O(log p) as well (tests/fast_schedule_test.cc checks the bound of 4 for every
-// rank of every p <= 3,000).
+// rank of every p <= 3,000). The rule itself is in fast_rule.h.
+//
+// The receive schedule as computed: the walk above is the definition, but its ~2q steps are
+// data-dependent branches. recv_schedule() instead evaluates the send rule at each sender
+// f_k = t - skips[k] (recv[k] of t = send[k] of f_k), which needs f_k's rule state before level
+// k, i.e. f_k's decomposition above k. It comes from t's decomposition, computed once:
+//  * if t's decomposition takes skips[k], f_k's is the same without it: t's state at level k
+//    with skips[k] taken off the rest (O(1));
+//  * else, f_k = f_{k+1} + (skips[k+1] - skips[k]); if that stays inside the subtree interval
+//    of f_{k+1} at level k+1 (rest + step < end), f_k has the same decomposition above k + 1,
+//    and one more level gives its state (O(1));
+//  * else f_k borrows: with j > k the smallest skip t takes above k, f_k takes what t takes
+//    above j, not j, and continues from rest skips[j] + (t's rest below k) - skips[k] at level
+//    j - 1; if t takes nothing above k, f_k = p + t - skips[k] is decomposed from the top. These
+//    loops are short (the steps are the levels between k and j).
+// Rounds the rule leaves undecided are completed from what t must receive (its baseblock in
+// its homerange round; a single open round gets the one block still missing) or, when more
+// remain, by t's walk. The result equals the walk's for every rank of every p <= 3,000 and for
+// random (p, rank) up to 2^31 - 1 (tests/fast_schedule_test.cc).
 //
 // The schedules are exactly the paper's (Algorithms 4 and 5 with the correction noted in
 // paper_schedule.h) for every rank of every p <= 3,000 and for 300,000 random (p, rank) with
@@ -58,13 +76,16 @@ PhaseSchedule send_schedule(const Skips& s, std::int64_t r, int* fallbacks = nul
 // Both, sharing the work they have in common.
 RankSchedule rank_schedule(const Skips& s, std::int64_t r);
 
-// The pieces, for the all-ranks construction (full_schedule.h). Unchecked arguments.
+// The pieces, for the all-ranks construction (fast_full_schedule.h) and the tests. Unchecked
+// arguments.
 namespace detail {
-// The send schedule of rank r != 0 (baseblock `own`) by the local rule; returns the bit mask of
-// the rounds the rule leaves undecided (their entries in `sched` are not valid).
-std::uint64_t local_sends(const Skips& s, std::int64_t r, int own, PhaseSchedule& sched);
 // The receive walk of rank r (baseblock `own`), stopped after the first `rounds` rounds.
 PhaseSchedule recv_walk(const Skips& s, std::int64_t r, int own, int rounds);
+// Completes the rounds `rounds` (bits) of rank t's receive schedule `recv` (t != 0, baseblock
+// own; the other rounds are final): the homerange round gets t's baseblock, a single round
+// left the one block still missing, several are taken from t's walk.
+void complete_recvs(const Skips& s, std::int64_t t, int own, std::uint32_t rounds,
+                    PhaseSchedule& recv);
 }  // namespace detail
 
 }  // namespace fast

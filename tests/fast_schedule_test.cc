@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sched/baseblock.h"
 #include "sched/full_schedule.h"
 #include "sched/paper_schedule.h"
 #include "sched/schedule_check.h"
@@ -28,6 +29,18 @@ TEST(FastSchedule, EqualsPaperConstructionUpTo700) {
     for (std::int64_t r = 1; r < p; ++r) {
       ASSERT_EQ(fast::recv_schedule(s, r), paper::recv_schedule(s, r)) << "p=" << p << " r=" << r;
       ASSERT_EQ(fast::send_schedule(s, r), paper::send_schedule(s, r)) << "p=" << p << " r=" << r;
+    }
+  }
+}
+
+// recv_schedule() evaluates the send rule at each sender (fast_schedule.h); the receive walk is
+// the definition it must reproduce, for every rank.
+TEST(FastSchedule, ReceivesFromSendersEqualWalkUpTo2500) {
+  for (std::int64_t p = 1; p <= 2500; ++p) {
+    const Skips s(p);
+    for (std::int64_t r = 0; r < p; ++r) {
+      ASSERT_EQ(fast::recv_schedule(s, r), fast::detail::recv_walk(s, r, baseblock(s, r), s.q()))
+          << "p=" << p << " r=" << r;
     }
   }
 }
@@ -124,7 +137,7 @@ RC_GTEST_PROP(FastSchedule, AllRanksValid, ()) {
 }
 
 // Random p up to 2^31 - 1, sampled ranks and rounds: the receive set, sends of held blocks only,
-// send[k] of r = recv[k] of (r + skips[k]) mod p, and the paper's schedules.
+// send[k] of r = recv[k] of (r + skips[k]) mod p, the paper's schedules, and the receive walk.
 RC_GTEST_PROP(FastSchedule, SampledRanksValidLargeP, ()) {
   const std::int64_t p = *gen_p(kMaxProcesses);
   const Skips s(p);
@@ -137,6 +150,7 @@ RC_GTEST_PROP(FastSchedule, SampledRanksValidLargeP, ()) {
       RC_ASSERT(sched.recv == paper::recv_schedule(s, r));
       RC_ASSERT(sched.send == paper::send_schedule(s, r));
     }
+    RC_ASSERT(sched.recv == fast::detail::recv_walk(s, r, baseblock(s, r), s.q()));
     const int k = *rc::gen::inRange(0, s.q());
     const std::int64_t to = s.to(r, k);
     if (to != 0) RC_ASSERT(sched.send[k] == fast::recv_schedule(s, to)[k]);
