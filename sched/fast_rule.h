@@ -67,6 +67,16 @@ inline std::int32_t send(U sk, U below, bool k_is_1, std::int32_t block_k, const
   return select(static_cast<std::uint32_t>(in), block_k, x.block);
 }
 
+// Whether the rule may leave level k undecided for x: only where the receiver x + skips[k]
+// lands on or beyond the end of x's subtree (x outside the block-k subtree) or x sits exactly
+// on skips[k] (inside). A cheap necessary condition of decided == 0, for scalar code that
+// evaluates send()'s full condition only then.
+template <class U>
+inline bool on_edge(U sk, const State<U>& x) {
+  const bool in = x.rest >= sk;
+  return (in & (x.rest == sk)) | (!in & (x.rest + sk >= x.end));
+}
+
 }  // namespace rule
 }  // namespace fast
 }  // namespace rosched

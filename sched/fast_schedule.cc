@@ -120,17 +120,23 @@ inline void take_level(const Skips& s, int k, int q, RuleState& x) {
 }
 
 inline std::int32_t send_rule(const Skips& s, int k, int q, const RuleState& x, bool& decided) {
+  const std::uint64_t sk = static_cast<std::uint64_t>(s[k]);
+  if (!rule::on_edge(sk, x)) {  // the common case: decided, no need for the full condition
+    decided = true;
+    return rule::select(static_cast<std::uint32_t>(rule::mask<std::uint64_t>(x.rest >= sk)), k - q,
+                        x.block);
+  }
   std::uint64_t d;
-  const std::int32_t b = rule::send(static_cast<std::uint64_t>(s[k]),
-                                    static_cast<std::uint64_t>(s[k - 1]), k == 1, k - q, x, d);
+  const std::int32_t b =
+      rule::send(sk, static_cast<std::uint64_t>(s[k - 1]), k == 1, k - q, x, d);
   decided = d != 0;
   return b;
 }
 
 // The decomposition of a rank by the skips, level by level: the rule's state before each level.
 struct Decomposition {
-  std::uint64_t rest[kMaxQ], end[kMaxQ];
-  std::int32_t block[kMaxQ];
+  std::uint64_t rest[kMaxQ + 1], end[kMaxQ + 1];  // [q]: before any level
+  std::int32_t block[kMaxQ + 1];
   std::uint32_t included = 0;  // bit k: skips[k] is taken
   int own = 0;                 // the baseblock: the smallest skip taken
 };
@@ -141,6 +147,9 @@ std::uint32_t decompose(const Skips& s, std::int64_t r, Decomposition& d, PhaseS
   const int q = s.q();
   send.q = q;
   RuleState x{static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(s.p()), kOwnBlock};
+  d.rest[q] = x.rest;
+  d.end[q] = x.end;
+  d.block[q] = x.block;
   std::uint32_t included = 0, undecided = 0;
   for (int k = q - 1; k >= 1; --k) {
     d.rest[k] = x.rest;
@@ -173,15 +182,23 @@ std::uint32_t rule_recvs(const Skips& s, std::int64_t t, const Decomposition& d,
   const int q = s.q();
   recv.q = q;
   std::uint32_t undecided = 0;
-  RuleState prev{0, 0, 0};  // f_{k+1} before level k+1 (end 0: none yet)
+  RuleState prev{0, 0, 0};  // f_{k+1} before level k+1, if t does not take skips[k+1]
   for (int k = q - 1; k >= 0; --k) {
-    RuleState f;
     const std::uint64_t sk = static_cast<std::uint64_t>(s[k]);
-    const std::uint64_t step = static_cast<std::uint64_t>(s[k + 1]) - sk;  // f_k - f_{k+1}
-    if ((d.included >> k) & 1U) {  // f_k = t without skips[k]: t's state, the rest reduced
-      f = RuleState{d.rest[k] - sk, d.end[k], d.block[k]};
-    } else if (prev.rest + step < prev.end) {  // f_k in the same subtree as f_{k+1} at level k+1
-      f = RuleState{prev.rest + step, prev.end, prev.block};
+    if ((d.included >> k) & 1U) {
+      // f_k is t without skips[k]: outside the block-k subtree, inside the one t's state at
+      // level k gives; the rule decides, and f_k passes on t's block.
+      recv[k] = d.block[k] == kOwnBlock ? own : d.block[k];
+      continue;
+    }
+    const std::uint64_t next_skip = static_cast<std::uint64_t>(s[k + 1]);
+    RuleState f;
+    if ((d.included >> (k + 1)) & 1U) {  // t takes skips[k+1]: f_k borrows from it
+      f = RuleState{d.rest[k + 1] - sk, std::min(d.end[k + 1], next_skip), d.block[k + 1]};
+    } else if (prev.rest + next_skip - sk < prev.end) {
+      // f_k = f_{k+1} + (skips[k+1] - skips[k]) stays in f_{k+1}'s subtree at level k+1:
+      // f_{k+1}'s state, one more level.
+      f = RuleState{prev.rest + next_skip - sk, prev.end, prev.block};
       take_level(s, k + 1, q, f);
     } else {
       const std::uint32_t above = d.included >> (k + 1);
@@ -222,11 +239,9 @@ void complete_sends(const Skips& s, std::int64_t r, std::uint32_t undecided, Pha
 }
 
 // The receive schedule of rank t != 0 from its decomposition.
-PhaseSchedule recv_from(const Skips& s, std::int64_t t, const Decomposition& d) {
-  PhaseSchedule sched;
-  const std::uint32_t undecided = rule_recvs(s, t, d, sched);
-  if (undecided) detail::complete_recvs(s, t, d.own, undecided, sched);
-  return sched;
+void recv_from(const Skips& s, std::int64_t t, const Decomposition& d, PhaseSchedule& recv) {
+  const std::uint32_t undecided = rule_recvs(s, t, d, recv);
+  if (undecided) detail::complete_recvs(s, t, d.own, undecided, recv);
 }
 
 PhaseSchedule root_sends(int q) {  // the root sends block k of the phase in round k
@@ -242,9 +257,10 @@ PhaseSchedule recv_schedule(const Skips& s, std::int64_t r) {
   check_rank(s, r, "rank");
   if (r == 0) return detail::recv_walk(s, 0, s.q(), s.q());  // the root's dummy
   Decomposition d;
-  PhaseSchedule send;
+  PhaseSchedule send, recv;
   decompose(s, r, d, send);
-  return recv_from(s, r, d);
+  recv_from(s, r, d, recv);
+  return recv;
 }
 
 PhaseSchedule send_schedule(const Skips& s, std::int64_t r, int* fallbacks) {
@@ -266,7 +282,7 @@ RankSchedule rank_schedule(const Skips& s, std::int64_t r) {
   RankSchedule out;
   const std::uint32_t undecided = decompose(s, r, d, out.send);
   complete_sends(s, r, undecided, out.send);
-  out.recv = recv_from(s, r, d);
+  recv_from(s, r, d, out.recv);
   return out;
 }
 
