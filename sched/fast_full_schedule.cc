@@ -82,7 +82,9 @@ void run_chunk(const Skips& s, const std::int8_t* own, std::int64_t a, int n, Fu
 // detail::complete_recvs), then copies them to their senders' entries.
 void complete_receiver(const Skips& s, std::int64_t t, int own, std::uint32_t rounds,
                        FullSchedule& f) {
-  PhaseSchedule recv = f.rank(t).recv;
+  PhaseSchedule recv;
+  recv.q = s.q();
+  for (int k = 0; k < s.q(); ++k) recv[k] = f.recv(t, k);
   detail::complete_recvs(s, t, own, rounds, recv);
   for (std::uint32_t m = rounds; m; m &= m - 1) {
     const int k = __builtin_ctz(m);
