@@ -46,12 +46,15 @@ class FullSchedule {
     return static_cast<std::size_t>(k) * static_cast<std::size_t>(skips_.p()) +
            static_cast<std::size_t>(r);
   }
-  // Like std::allocator, but resize() leaves new bytes uninitialised.
+  // Like std::allocator, but resize() leaves new bytes uninitialised, and large tables get huge
+  // pages where the kernel offers them (full_schedule.cc).
   struct NoInit : std::allocator<std::int8_t> {
     template <class U>
     struct rebind {
       using other = NoInit;
     };
+    std::int8_t* allocate(std::size_t n);
+    void deallocate(std::int8_t* at, std::size_t n) noexcept;
     template <class U, class... A>
     void construct(U* at, A&&... a) {
       if constexpr (sizeof...(A) > 0) ::new (static_cast<void*>(at)) U(std::forward<A>(a)...);
