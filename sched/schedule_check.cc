@@ -1,5 +1,6 @@
 #include "sched/schedule_check.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -60,35 +61,88 @@ std::optional<Violation> check_own(std::int64_t r, int k, int q, int own, std::i
   return std::nullopt;
 }
 
-// True if every rank other than the root meets its own conditions in every round. Rank by rank
-// with the state in a register (fast); check_schedule() then locates a failure round by round.
-bool all_ranks_own_conditions(const FullSchedule& f, const std::vector<std::int8_t>& own) {
+// The fast pass's state of a rank, 32 bits (q <= 30): bit b + q for a block -q <= b < 0 of the
+// previous phase (as check_own()'s), kOwnBit for its baseblock of this phase, and kInvalidBit
+// for any other block, which no rank ever holds unless it received an invalid block.
+constexpr int kFastMaxQ = 30;
+constexpr std::uint32_t kOwnBit = std::uint32_t{1} << 30;
+constexpr std::uint32_t kInvalidBit = std::uint32_t{1} << 31;
+
+inline std::uint32_t block_bit(std::int32_t b, std::int32_t own, std::int32_t q) {
+  const std::uint32_t i = static_cast<std::uint32_t>(b + q);  // below q iff -q <= b < 0
+  return i < static_cast<std::uint32_t>(q) ? std::uint32_t{1} << (i & 31)
+         : b == own                        ? kOwnBit
+                                           : kInvalidBit;
+}
+
+constexpr std::int64_t kTile = 1024;
+
+// Ranks lo .. lo + n - 1 (1 <= lo, n <= kTile) of the fast pass below, whose baseblocks are
+// own[0 .. n - 1]; nonzero if one of them breaks a condition. Round by round across the tile,
+// the tile's state in an array. The loops have no branches, so that the compiler vectorises
+// them; compiled for AVX-512, AVX2 and the baseline (picked at load time by the CPU), with
+// GCC's dynamic vectoriser cost model (at -O2 it otherwise vectorises only loops with a trip
+// count known to be a multiple of the vector length).
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"),
+               optimize("vect-cost-model=dynamic"))) std::uint32_t
+own_conditions_tile(const FullSchedule& f, const std::int8_t* own, std::int64_t lo,
+                    std::int64_t n) {
   const Skips& s = f.skips();
   const std::int64_t p = s.p();
-  const int q = s.q();
-  const std::int8_t* send[kMaxQ];
-  const std::int8_t* recv[kMaxQ];
-  std::int64_t root_sender[kMaxQ];
-  for (int k = 0; k < q; ++k) {
-    send[k] = f.send_round(k);
-    recv[k] = f.recv_round(k);
-    root_sender[k] = p - s[k];
-  }
-  bool ok = true;
-  for (std::int64_t r = 1; r < p; ++r) {
-    const int o = own[r];
-    std::uint64_t h = std::uint64_t{1} << o;
-    for (int k = 0; k < q; ++k) {
-      const int sd = send[k][r], rv = recv[k][r];
-      const bool has = sd < 0 ? (sd >= -q && ((h >> ((sd + q) & 63)) & 1U))
-                              : (sd == o && (h & kOwn) != 0);
-      const std::uint64_t bit = rv >= 0 ? kOwn : std::uint64_t{1} << ((rv + q) & 63);
-      ok &= (has || r == root_sender[k]) && (rv >= 0 ? rv == o : rv >= -q) && !(h & bit);
-      h |= bit;
+  const std::int32_t q = s.q();
+  std::uint32_t held[kTile];
+  for (std::int64_t j = 0; j < n; ++j) held[j] = std::uint32_t{1} << (own[j] & 31);
+  std::uint32_t missing = 0;
+  // Ranks j0 .. j1 - 1 of the tile in round k: the send check, and what they receive.
+  const auto round = [&](const std::int8_t* send, const std::int8_t* recv, std::int64_t j0,
+                         std::int64_t j1) __attribute__((always_inline)) {
+    for (std::int64_t j = j0; j < j1; ++j) {
+      const std::uint32_t h = held[j];
+      missing |= static_cast<std::uint32_t>((h & block_bit(send[j], own[j], q)) == 0);
+      held[j] = h | block_bit(recv[j], own[j], q);
     }
-    ok &= (h & kOwn) != 0;
+  };
+  for (int k = 0; k < q; ++k) {
+    const std::int8_t* send = f.send_round(k) + lo;
+    const std::int8_t* recv = f.recv_round(k) + lo;
+    // The rank sending to the root, if in this tile, is exempt from the send check.
+    const std::int64_t root_sender = p - s[k] - lo;
+    if (root_sender < 0 || root_sender >= n) {
+      round(send, recv, 0, n);
+    } else {
+      round(send, recv, 0, root_sender);
+      held[root_sender] |= block_bit(recv[root_sender], own[root_sender], q);
+      round(send, recv, root_sender + 1, n);
+    }
   }
-  return ok;
+  const std::uint32_t complete = ((std::uint32_t{1} << q) - 1) | kOwnBit;
+  std::uint32_t wrong = 0;
+  for (std::int64_t j = 0; j < n; ++j) wrong |= held[j] ^ complete;
+  return missing | wrong;
+}
+
+// True if every rank other than the root meets its own conditions in every round (a yes/no
+// pass; check_schedule() locates a failure round by round with check_own()). The same
+// conditions as check_own(), in another form. With H the state a rank holds before round k (the
+// bit of its previous-phase baseblock, own - q, and the bits of the blocks it received so far):
+//  * it sends a block it holds: H & block_bit(send[k]) != 0, unless it sends to the root. For a
+//    block of the previous phase, the same test as check_own()'s; for this phase's baseblock,
+//    kOwnBit, set once it arrived; any other block has kInvalidBit, set only if the rank
+//    received an invalid block (and then fails the next condition anyway);
+//  * its q received blocks are valid (within [-q, -1] or own), new (distinct, and not own - q),
+//    and include own exactly once; i.e. their q bits with the initial one are q + 1 distinct
+//    bits other than kInvalidBit: the final H is all q low bits and kOwnBit. (Conversely, if the
+//    final H is that, the q received blocks set q distinct bits, none the initial one nor
+//    kInvalidBit: all valid, none held before, own once.)
+// For q > kFastMaxQ (p > 2^30) it answers no, and check_schedule() checks round by round.
+bool all_ranks_own_conditions(const FullSchedule& f, const std::vector<std::int8_t>& own) {
+  if (f.q() > kFastMaxQ) return false;
+  const std::int64_t p = f.p();
+  std::uint32_t bad = 0;
+  for (std::int64_t lo = 1; lo < p; lo += kTile) {
+    bad |= own_conditions_tile(f, own.data() + lo, lo, std::min(kTile, p - lo));
+  }
+  return bad == 0;
 }
 
 // send[r] == recv[(r + skips[k]) mod p] for all r but the root's sender (r = p - skips[k]).

@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+#include <vector>
+
+#include "sched/baseblock.h"
+
 namespace rosched {
 namespace {
 
@@ -98,6 +104,83 @@ TEST(FullSchedule, SendsDerivedFromReceivesEqualAlgorithm5) {
         // Algorithm 5 computes the dummy entry for senders to the root too.
         ASSERT_EQ(a.send(r, k), b.send(r, k)) << "p=" << p << " r=" << r << " k=" << k;
       }
+    }
+  }
+}
+
+// check_schedule() as its header specifies it, literally: round by round, rank by rank, with
+// each rank's blocks in a set. Slow; the reference for the fast pass check_schedule() runs first.
+std::optional<Violation> reference_check(const FullSchedule& f) {
+  const Skips& s = f.skips();
+  const std::int64_t p = s.p();
+  const int q = s.q();
+  const std::vector<std::int8_t> own = all_baseblocks(s);
+  std::vector<std::set<int>> held(p);  // previous-phase blocks held
+  std::vector<bool> got_own(p, false);
+  for (std::int64_t r = 1; r < p; ++r) held[r].insert(own[r] - q);
+  for (int k = 0; k < q; ++k) {
+    for (std::int64_t r = 1; r < p; ++r) {
+      const int send = f.send(r, k), recv = f.recv(r, k);
+      const std::int64_t t = s.to(r, k);
+      if (t != 0) {  // not sending to the root
+        const bool has = send < 0 ? held[r].count(send) > 0 : send == own[r] && got_own[r];
+        if (!has) return Violation{ViolationKind::kSendBeforeReceive, r, k, f.recv(t, k), send};
+      }
+      if (recv >= 0) {
+        if (recv != own[r] || got_own[r]) {
+          return Violation{ViolationKind::kMissingBaseblock, r, k, own[r], recv};
+        }
+        got_own[r] = true;
+      } else if (recv < -q) {
+        return Violation{ViolationKind::kBlockOutOfRange, r, k, -q, recv};
+      } else if (!held[r].insert(recv).second) {
+        return Violation{ViolationKind::kDuplicateBlock, r, k, -1, recv};
+      }
+    }
+    for (std::int64_t r = 0; r < p; ++r) {
+      const std::int64_t t = s.to(r, k);
+      if (t != 0 && f.send(r, k) != f.recv(t, k)) {
+        return Violation{ViolationKind::kSendMismatch, r, k, f.recv(t, k), f.send(r, k)};
+      }
+    }
+  }
+  for (std::int64_t r = 1; r < p; ++r) {
+    if (!got_own[r]) return Violation{ViolationKind::kMissingBaseblock, r, q - 1, own[r], -1};
+  }
+  return std::nullopt;
+}
+
+std::string describe(const std::optional<Violation>& v, std::int64_t p) {
+  return v ? v->describe(p) : "valid";
+}
+
+// Random corruptions of one to three entries (some consistent: receiver and sender changed
+// alike), for p with several tiles of the fast pass and with ranks sending to the root in the
+// middle of a tile: check_schedule() reports what the literal reference does.
+TEST(CheckSchedule, AgreesWithLiteralReferenceOnCorruptedSchedules) {
+  std::mt19937_64 rng(2024);
+  for (std::int64_t p : {2, 3, 5, 20, 33, 1024, 1025, 1100, 2049, 3000}) {
+    const Skips s(p);
+    const int q = s.q();
+    const FullSchedule good = full_schedule(s, Construction::fast);
+    ASSERT_EQ(describe(check_schedule(good), p), "valid");
+    for (int trial = 0; trial < 150; ++trial) {
+      FullSchedule bad = good;
+      for (int m = 1 + static_cast<int>(rng() % 3); m > 0; --m) {
+        const std::int64_t r = static_cast<std::int64_t>(rng() % p);
+        const int k = static_cast<int>(rng() % q);
+        const int v = rng() % 8 == 0 ? static_cast<int>(rng() % 256) - 128
+                                     : static_cast<int>(rng() % (2 * q + 4)) - q - 2;
+        switch (rng() % 3) {
+          case 0: bad.send(r, k) = static_cast<std::int8_t>(v); break;
+          case 1: bad.recv(r, k) = static_cast<std::int8_t>(v); break;
+          default:
+            bad.recv(r, k) = static_cast<std::int8_t>(v);
+            bad.send(s.from(r, k), k) = static_cast<std::int8_t>(v);
+        }
+      }
+      ASSERT_EQ(describe(check_schedule(bad), p), describe(reference_check(bad), p))
+          << "p=" << p << " trial " << trial;
     }
   }
 }

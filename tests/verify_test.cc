@@ -2,7 +2,9 @@
 // that names the right kind, rank and round.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -93,6 +95,47 @@ TEST(Verifier, StructureChecksPassForSmallP) {
     EXPECT_FALSE(check_rangeblocks_sampled(s, bb, 7).has_value());
     EXPECT_FALSE(check_allgather(s).has_value());
     EXPECT_FALSE(check_census(s).has_value());
+  }
+}
+
+// check_rangeblocks_sampled() against the definition, range by range, on corrupted baseblocks:
+// the same first counterexample (lengths in order, then starts).
+TEST(Verifier, SampledRangeblocksAgreeWithDirectScan) {
+  std::uint64_t seed = 7;
+  const auto next = [&] { return seed = seed * 6364136223846793005ULL + 1442695040888963407ULL; };
+  for (std::int64_t p : {1, 2, 3, 20, 64, 65, 200, 1000}) {
+    const Skips s(p);
+    const auto good = all_baseblocks(s);
+    for (int trial = 0; trial < 30; ++trial) {
+      auto bb = good;
+      if (trial > 0) {
+        const std::int64_t r = static_cast<std::int64_t>((next() >> 33) % p);
+        bb[r] = static_cast<std::int8_t>((next() >> 33) % (s.q() + 1));
+      }
+      for (std::int64_t samples : {1, 3, 7, 64, 5000}) {
+        std::optional<Counterexample> want;
+        const std::int64_t n = std::min(samples, p);
+        for (std::int64_t len : rangeblock_lengths(s)) {
+          for (std::int64_t i = 0; i < n && !want; ++i) {
+            const std::int64_t a = i * p / n, b = (a + len - 1) % p;
+            std::uint64_t set = 0;
+            for (std::int64_t j = 0; j < len; ++j) set |= std::uint64_t{1} << bb[(a + j) % p];
+            const std::uint64_t got = rangeblocks(s, a, b).bits();
+            if (got != set) {
+              want = Counterexample{"rangeblocks", "wrong-block-set", p, a, len,
+                                    static_cast<std::int64_t>(set),
+                                    static_cast<std::int64_t>(got),
+                                    "rank is the range start, round the range length; sets as "
+                                    "bit masks"};
+            }
+          }
+          if (want) break;
+        }
+        const auto have = check_rangeblocks_sampled(s, bb, samples);
+        ASSERT_EQ(have.has_value(), want.has_value()) << "p=" << p << " samples=" << samples;
+        if (want) EXPECT_EQ(have->describe(), want->describe());
+      }
+    }
   }
 }
 

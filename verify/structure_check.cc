@@ -1,6 +1,10 @@
 #include "verify/structure_check.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <vector>
 
 #include "sched/allgather_schedule.h"
 #include "sched/baseblock.h"
@@ -73,45 +77,55 @@ std::optional<Counterexample> check_rangeblocks_sampled(const Skips& s,
                                                         const std::vector<std::int8_t>& bb,
                                                         std::int64_t samples) {
   const std::int64_t p = s.p();
-  // The ranks of each block, ascending: block b's are where[first[b] .. first[b + 1]).
-  std::vector<std::int64_t> first(s.q() + 2, 0), where(p);
-  for (std::int64_t r = 0; r < p; ++r) ++first[bb[r] + 1];
-  for (int b = 0; b <= s.q(); ++b) first[b + 1] += first[b];
-  std::vector<std::int64_t> next(first.begin(), first.end() - 1);
-  for (std::int64_t r = 0; r < p; ++r) where[next[bb[r]]++] = r;
-  // Is some rank of block b in [lo, hi] (no wrap)?
-  const auto any_in = [&](int b, std::int64_t lo, std::int64_t hi) {
-    const auto end = where.begin() + first[b + 1];
-    const auto it = std::lower_bound(where.begin() + first[b], end, lo);
-    return it != end && *it <= hi;
-  };
+  const std::vector<std::int64_t> lengths = rangeblock_lengths(s);
   const std::int64_t n = std::min(samples, p);
-  for (std::int64_t len : rangeblock_lengths(s)) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::int64_t a = i * p / n, b = (a + len - 1) % p;
+  // Block blk is in the cyclic range of length len from a iff some rank of blk is within
+  // distance len - 1 after a. So one sweep over the ranks, downwards, keeping next[blk]: the first
+  // rank >= the sweep's position holding blk, or, if none, the first rank holding blk plus p
+  // (found by a first sweep). At each sample start a every length is checked at once, with
+  // rangeblocks() asked about every sampled start and length as before; the counterexample
+  // reported is the first in the old order, length by length, then start by start.
+  // (Indexed by the byte: bb holds 0..q, as all_baseblocks() makes it.)
+  std::int64_t next[256];
+  std::fill(std::begin(next), std::end(next), 3 * p);  // no rank holds the block
+  for (std::int64_t r = p - 1; r >= 0; --r) next[static_cast<std::uint8_t>(bb[r])] = r + p;
+  std::optional<Counterexample> first;
+  std::size_t first_key = 0;
+  for (std::int64_t i = n - 1, r = p; i >= 0; --i) {
+    const std::int64_t a = i * p / n;
+    while (r > a) {
+      --r;
+      next[static_cast<std::uint8_t>(bb[r])] = r;
+    }
+    for (std::size_t l = 0; l < lengths.size(); ++l) {
+      const std::int64_t len = lengths[l], b = (a + len - 1) % p;
+      const std::int64_t span = a <= b ? b - a + 1 : p - a + b + 1;  // [a, b] cyclic: len
       std::uint64_t set = 0;
       for (int blk = 0; blk <= s.q(); ++blk) {
-        const bool in = a <= b ? any_in(blk, a, b) : any_in(blk, a, p - 1) || any_in(blk, 0, b);
-        if (in) set |= std::uint64_t{1} << blk;
+        if (next[blk] - a < span) set |= std::uint64_t{1} << blk;
       }
       const std::uint64_t got = rangeblocks(s, a, b).bits();
-      if (got != set) return wrong_set(s, a, len, set, got);
+      const std::size_t key = l * static_cast<std::size_t>(n) + static_cast<std::size_t>(i);
+      if (got != set && (!first || key < first_key)) {
+        first = wrong_set(s, a, len, set, got);
+        first_key = key;
+      }
     }
   }
-  return std::nullopt;
+  return first;
 }
 
 namespace {
 
-// a == b (mod p) for a, b in (-2p, 2p), without a division.
+// a == b (mod p) for a, b in (-2p, 2p), without a division (and without a branch).
 bool congruent(std::int64_t a, std::int64_t b, std::int64_t p) {
   const std::int64_t d = a - b;
-  return d == 0 || d == p || d == -p || d == 2 * p || d == -2 * p;
+  return (d == 0) | (d == p) | (d == -p) | (d == 2 * p) | (d == -2 * p);
 }
 
-}  // namespace
-
-std::optional<Counterexample> check_allgather(const Skips& s) {
+// The exact checks, round by round with every rank's state: the reference the fast passes
+// below stand in for, and what locates the first counterexample when one of them fails.
+std::optional<Counterexample> locate_allgather(const Skips& s) {
   const std::int64_t p = s.p();
   // Rank r holds the contributions of ranks r .. r + held[r] - 1 (mod p) in buffer order.
   std::vector<std::int64_t> held(p, 1), next(p);
@@ -147,7 +161,7 @@ std::optional<Counterexample> check_allgather(const Skips& s) {
   return std::nullopt;
 }
 
-std::optional<Counterexample> check_census(const Skips& s) {
+std::optional<Counterexample> locate_census(const Skips& s) {
   const std::int64_t p = s.p();
   // The partial result of rank r combines the contributions of ranks r+1 .. r+len[r] (mod p).
   std::vector<std::int64_t> len(p, 0), next(p);
@@ -175,6 +189,170 @@ std::optional<Counterexample> check_census(const Skips& s) {
     if (len[r] != p - 1) return fail("missing-contributions", r, s.q(), p - 1, len[r]);
   }
   return std::nullopt;
+}
+
+// The fast passes: yes/no, the same conditions for every rank and round on the same
+// allgather_round() / census_round() results as locate_*(), but each rank's round computed once
+// (not once as receiver and again as sender) and no per-rank state. They also require what makes
+// that possible, and exact:
+//  * the state is uniform: before round k every rank holds as many contributions (all-gather) or
+//    combines as many (census) as rank 0, so held[me.from] = held[r] = one number per round;
+//  * rank r receives from (r + c) mod p, c = where rank 0 receives from: so the sender of r is
+//    known without asking it, and the sender's `to` (stored per rank, 32 bits, after checking it
+//    is within [0, p)) is compared with r in a second pass, in order;
+//  * every rank sends as rank 0 does: the same offset and count (all-gather), or its own
+//    contribution or not (census); so the sender's other fields are rank 0's, and each rank's
+//    own are checked against them.
+// If a fast pass fails (a condition fails, or a rule breaks these requirements), locate_*() runs
+// from the start and reports exactly what it always has.
+//
+// The loops have no branches (the rules' range checks are redundant and folded away: every rank
+// they are asked about is a loop index within [0, p)), so that the compiler vectorises them:
+// compiled for AVX-512 and AVX2 (picked at load time by the CPU; the baseline clone that
+// target_clones requires goes unused, see worth_fast_pass()), with GCC's dynamic vectoriser cost
+// model (at -O2 it otherwise vectorises only loops with a trip count known to be a multiple of
+// the vector length).
+#define ROSCHED_VECTORISED \
+  __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), \
+                 optimize("vect-cost-model=dynamic")))
+
+// (r + c) mod p for 0 <= r, c < p.
+inline std::int64_t add_mod(std::int64_t r, std::int64_t c, std::int64_t p) {
+  return r + c >= p ? r + c - p : r + c;
+}
+
+// Second pass: to[(r + c) mod p] == r for every rank r (the sender of r sends to r). Nonzero
+// otherwise.
+ROSCHED_VECTORISED std::uint32_t senders_send_back(
+    const std::int32_t* to, std::int64_t p, std::int64_t c) {
+  std::uint32_t bad = 0;
+  const std::int64_t wrap = p - c;  // r >= wrap receives from r + c - p
+  for (std::int64_t r = 0; r < wrap; ++r) {
+    bad |= static_cast<std::uint32_t>(to[r + c] != static_cast<std::int32_t>(r));
+  }
+  for (std::int64_t r = wrap; r < p; ++r) {
+    bad |= static_cast<std::uint32_t>(to[r - wrap] != static_cast<std::int32_t>(r));
+  }
+  return bad;
+}
+
+// Round k of every rank: u is rank 0's round (c = u.from, its sender), and every rank holds
+// `held` contributions before the round and must hold `next` after it. Stores each rank's `to`
+// in to[]. Nonzero if a condition fails.
+ROSCHED_VECTORISED std::uint64_t allgather_rounds(
+    const Skips& skips, int k, AllgatherRound u, std::int64_t held, std::int64_t next,
+    std::int32_t* to) {
+  const Skips s = skips;  // a local copy, which the stores to to[] cannot change
+  check_round(s, k);
+  const std::int64_t p = s.p(), c = u.from;
+  if (c < 0 || c >= p) return 1;
+  std::uint64_t bad = 0;
+  for (std::int64_t r = 0; r < p; ++r) {
+    const AllgatherRound me = allgather_round(s, r, k);
+    // As a sender: to (checked against its receiver in the second pass), and the offset and
+    // count every sender uses (those of rank 0), within what it holds.
+    to[r] = static_cast<std::int32_t>(me.to);
+    bad |= static_cast<std::uint64_t>(
+        (static_cast<std::uint64_t>(me.to) >= static_cast<std::uint64_t>(p)) |  // fits to[]
+        (me.send_offset != u.send_offset) | (me.send_count != u.send_count) |  // as rank 0
+        (me.send_offset < 0) | (me.send_offset + me.send_count > held));  // send-before-receive
+    // As a receiver, from me.from = (r + c) mod p, whose offset and count are u's.
+    bad |= static_cast<std::uint64_t>(
+        (me.from != add_mod(r, c, p)) |                                   // the sender
+        (me.recv_count != u.send_count) |                                 // count-mismatch
+        !congruent(r + me.recv_offset, me.from + u.send_offset, p) |     // wrong-contributions
+        (me.recv_offset != held) |                                        // gap-or-overlap
+        (held + me.recv_count != next));                                  // uniform state
+  }
+  return bad;
+}
+
+// Without AVX2 the fast passes do not pay: their baseline code evaluates every condition
+// without branches, and is slower than locate_*() itself (about 3 times for the all-gather at
+// p = 10^5), which then runs alone, as before.
+bool worth_fast_pass() { return __builtin_cpu_supports("avx2"); }
+
+bool allgather_fast(const Skips& s) {
+  const std::int64_t p = s.p();
+  std::vector<std::int32_t> to(p);
+  std::int64_t held = 1;  // of every rank, before round k
+  for (int k = 0; k < s.q(); ++k) {
+    const AllgatherRound u = allgather_round(s, 0, k);
+    const std::int64_t next = held + u.recv_count;
+    if (allgather_rounds(s, k, u, held, next, to.data()) != 0) return false;
+    if (senders_send_back(to.data(), p, u.from) != 0) return false;
+    held = next;
+  }
+  return held == p;
+}
+
+// Census, round k of every rank: c is where rank 0 receives from, own whether every sender sends
+// its own contribution (as rank 0's sender does); every rank combines `len` contributions
+// before the round and must combine `next` after it. Stores each rank's `to` in to[].
+__attribute__((always_inline)) inline std::uint64_t census_rounds_loop(
+    const Skips& s, int k, std::int64_t c, bool own, std::int64_t len, std::int64_t next,
+    std::int32_t* to) {
+  const std::int64_t p = s.p();
+  const std::uint64_t up = static_cast<std::uint64_t>(p);
+  const std::int64_t own1 = own ? 1 : 0;
+  const std::uint64_t own_bit = static_cast<std::uint64_t>(own1);
+  std::uint64_t bad = 0, other_own = 0;
+  for (std::int64_t r = 0; r < p; ++r) {
+    const CensusRound me = census_round(s, r, k);
+    // As a sender: to, and whether it sends its own contribution, as rank 0's sender does.
+    // (Not part of `bad`'s expression: GCC 12 vectorises no bool invariant in it.)
+    to[r] = static_cast<std::int32_t>(me.to);
+    other_own |= static_cast<std::uint64_t>(me.send_includes_own) ^ own_bit;
+    // As a receiver, from me.from = (r + c) mod p, which sends its own contribution iff own.
+    const std::int64_t first = (me.from >= r ? me.from - r : me.from - r + p) + (1 - own1);
+    const std::int64_t count = len + own1;
+    bad |= static_cast<std::uint64_t>((static_cast<std::uint64_t>(me.to) >= up) |  // fits to[]
+                                      (me.from != add_mod(r, c, p)) |  // the sender
+                                      (first != len + 1) |             // gap-or-overlap
+                                      (first + count - 1 > p - 1) |    // counts-own-contribution
+                                      (len + count != next));          // uniform state
+  }
+  return bad | other_own;
+}
+
+ROSCHED_VECTORISED std::uint64_t census_rounds(
+    const Skips& skips, int k, std::int64_t c, bool own, std::int64_t len, std::int64_t next,
+    std::int32_t* to) {
+  const Skips s = skips;  // a local copy, which the stores to to[] cannot change
+  check_round(s, k);
+  if (c < 0 || c >= s.p()) return 1;
+  // census_round() distinguishes two cases by k alone; testing its condition here lets the
+  // compiler specialise each loop (and vectorise it: it takes no select on a scalar condition).
+  if (s[k] + s[k] > s[k + 1]) return census_rounds_loop(s, k, c, own, len, next, to);
+  return census_rounds_loop(s, k, c, own, len, next, to);
+}
+
+bool census_fast(const Skips& s) {
+  const std::int64_t p = s.p();
+  std::vector<std::int32_t> to(p);
+  std::int64_t len = 0;  // of every rank, before round k
+  for (int k = 0; k < s.q(); ++k) {
+    const std::int64_t c = census_round(s, 0, k).from;
+    if (c < 0 || c >= p) return false;
+    const bool own = census_round(s, c, k).send_includes_own;  // rank 0's sender's
+    const std::int64_t next = len + len + (own ? 1 : 0);
+    if (census_rounds(s, k, c, own, len, next, to.data()) != 0) return false;
+    if (senders_send_back(to.data(), p, c) != 0) return false;
+    len = next;
+  }
+  return len == p - 1;
+}
+
+}  // namespace
+
+std::optional<Counterexample> check_allgather(const Skips& s) {
+  if (worth_fast_pass() && allgather_fast(s)) return std::nullopt;
+  return locate_allgather(s);
+}
+
+std::optional<Counterexample> check_census(const Skips& s) {
+  if (worth_fast_pass() && census_fast(s)) return std::nullopt;
+  return locate_census(s);
 }
 
 }  // namespace rosched::verify
