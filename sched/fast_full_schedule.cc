@@ -22,7 +22,6 @@ struct Chunk {
   std::uint32_t rest[kChunk];
   std::uint32_t end[kChunk];
   std::int32_t block[kChunk];
-  std::int32_t own[kChunk];     // the baseblock
   std::uint32_t open[kChunk];   // rounds the rule leaves undecided, as bits
   std::int8_t out[kChunk];      // this level's send entries
 };
@@ -61,14 +60,14 @@ void run_chunk(const Skips& s, const std::int8_t* own, std::int64_t a, int n, Fu
   for (int i = 0; i < n; ++i) {
     c.rest[i] = static_cast<std::uint32_t>(a + i);
     c.end[i] = static_cast<std::uint32_t>(s.p());
-    c.own[i] = c.block[i] = own[a + i];
+    c.block[i] = own[a + i];
     c.open[i] = 0;
   }
   for (int k = q - 1; k >= 1; --k) {
     level(c, n, static_cast<std::uint32_t>(s[k]), static_cast<std::uint32_t>(s[k - 1]), k, q);
     store(s, f, k, a, n, c.out);
   }
-  for (int i = 0; i < n; ++i) c.out[i] = static_cast<std::int8_t>(c.own[i] - q);  // round 0
+  for (int i = 0; i < n; ++i) c.out[i] = static_cast<std::int8_t>(own[a + i] - q);  // round 0
   store(s, f, 0, a, n, c.out);
   for (int i = a == 0 ? 1 : 0; i < n; ++i) {  // the root's entries are set by the caller
     for (std::uint32_t m = c.open[i]; m; m &= m - 1) {

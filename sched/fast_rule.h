@@ -45,6 +45,13 @@ inline void take(U sk, std::int32_t block_k, State<U>& x) {
   x.rest -= in & sk;
 }
 
+// What x passes on in round k: previous-phase block k if x lies in the subtree that received
+// it (x takes skips[k]), else its block.
+template <class U>
+inline std::int32_t passed_on(U sk, std::int32_t block_k, const State<U>& x) {
+  return select(static_cast<std::uint32_t>(mask<U>(x.rest >= sk)), block_k, x.block);
+}
+
 // The rule at level k >= 1 (sk = skips[k], below = skips[k - 1], block_k = k - q): the block x
 // sends in round k, to x + skips[k]. `decided` becomes 1 if the rule decides it, 0 where the
 // receiver lands exactly on the edge of x's subtree and only the receiver's own schedule can
@@ -64,7 +71,7 @@ inline std::int32_t send(U sk, U below, bool k_is_1, std::int32_t block_k, const
   const U in_decided = static_cast<U>(x.rest > sk) | static_cast<U>(x.rest <= end_in) | first |
                        static_cast<U>(end_in < below);
   decided = (in & in_decided) | (~in & out_decided);
-  return select(static_cast<std::uint32_t>(in), block_k, x.block);
+  return passed_on(sk, block_k, x);
 }
 
 // Whether the rule may leave level k undecided for x: only where the receiver x + skips[k]

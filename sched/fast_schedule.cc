@@ -123,8 +123,7 @@ inline std::int32_t send_rule(const Skips& s, int k, int q, const RuleState& x, 
   const std::uint64_t sk = static_cast<std::uint64_t>(s[k]);
   if (!rule::on_edge(sk, x)) {  // the common case: decided, no need for the full condition
     decided = true;
-    return rule::select(static_cast<std::uint32_t>(rule::mask<std::uint64_t>(x.rest >= sk)), k - q,
-                        x.block);
+    return rule::passed_on(sk, k - q, x);
   }
   std::uint64_t d;
   const std::int32_t b =
@@ -173,6 +172,13 @@ std::uint32_t decompose(const Skips& s, std::int64_t r, Decomposition& d, PhaseS
   return undecided;
 }
 
+// The state after level j of f_k = t - skips[k], where j > k is a skip t takes and none
+// between k and j: f_k takes what t takes above j but not skips[j] (the rest skips[j] + t's rest
+// below k - skips[k] stays below it).
+inline RuleState borrowing(const Skips& s, const Decomposition& d, int j, std::uint64_t sk) {
+  return {d.rest[j] - sk, std::min(d.end[j], static_cast<std::uint64_t>(s[j])), d.block[j]};
+}
+
 // Rank t's receive schedule (t != 0, baseblock own) as its senders' rule gives it: recv[k] is
 // send[k] of f_k = t - skips[k] (mod p). f_k's rule state before level k comes from t's
 // decomposition d in O(1) in the common cases (see the header); returns the undecided rounds.
@@ -191,22 +197,23 @@ std::uint32_t rule_recvs(const Skips& s, std::int64_t t, const Decomposition& d,
       recv[k] = d.block[k] == kOwnBlock ? own : d.block[k];
       continue;
     }
-    const std::uint64_t next_skip = static_cast<std::uint64_t>(s[k + 1]);
+    const std::uint64_t step = static_cast<std::uint64_t>(s[k + 1]) - sk;  // f_k - f_{k+1}
     RuleState f;
+    // (The case j = k + 1 of the borrow below, tested first: it is common, and its own branch
+    // is about 3% faster at p = 2^20 than going through the general one.)
     if ((d.included >> (k + 1)) & 1U) {  // t takes skips[k+1]: f_k borrows from it
-      f = RuleState{d.rest[k + 1] - sk, std::min(d.end[k + 1], next_skip), d.block[k + 1]};
-    } else if (prev.rest + next_skip - sk < prev.end) {
-      // f_k = f_{k+1} + (skips[k+1] - skips[k]) stays in f_{k+1}'s subtree at level k+1:
-      // f_{k+1}'s state, one more level.
-      f = RuleState{prev.rest + next_skip - sk, prev.end, prev.block};
+      f = borrowing(s, d, k + 1, sk);
+    } else if (prev.rest + step < prev.end) {
+      // f_k = f_{k+1} + step stays in f_{k+1}'s subtree at level k+1: f_{k+1}'s state, one
+      // more level.
+      f = RuleState{prev.rest + step, prev.end, prev.block};
       take_level(s, k + 1, q, f);
     } else {
       const std::uint32_t above = d.included >> (k + 1);
       int from;
-      if (above) {  // borrow from the next skip j > k that t takes: f_k does not take it
+      if (above) {  // borrow from the next skip j > k that t takes
         const int j = k + 1 + __builtin_ctz(above);
-        f = RuleState{d.rest[j] - sk, std::min(d.end[j], static_cast<std::uint64_t>(s[j])),
-                      d.block[j]};
+        f = borrowing(s, d, j, sk);
         from = j - 1;
       } else {  // t < skips[k]: f_k = p + t - skips[k], decomposed from the top
         f = RuleState{static_cast<std::uint64_t>(s.p() + t) - sk,
@@ -244,6 +251,10 @@ void recv_from(const Skips& s, std::int64_t t, const Decomposition& d, PhaseSche
   if (undecided) detail::complete_recvs(s, t, d.own, undecided, recv);
 }
 
+PhaseSchedule root_recvs(const Skips& s) {  // a dummy: the root never receives
+  return detail::recv_walk(s, 0, s.q(), s.q());
+}
+
 PhaseSchedule root_sends(int q) {  // the root sends block k of the phase in round k
   PhaseSchedule sched;
   sched.q = q;
@@ -255,7 +266,7 @@ PhaseSchedule root_sends(int q) {  // the root sends block k of the phase in rou
 
 PhaseSchedule recv_schedule(const Skips& s, std::int64_t r) {
   check_rank(s, r, "rank");
-  if (r == 0) return detail::recv_walk(s, 0, s.q(), s.q());  // the root's dummy
+  if (r == 0) return root_recvs(s);
   Decomposition d;
   PhaseSchedule send, recv;
   decompose(s, r, d, send);
@@ -277,7 +288,7 @@ PhaseSchedule send_schedule(const Skips& s, std::int64_t r, int* fallbacks) {
 
 RankSchedule rank_schedule(const Skips& s, std::int64_t r) {
   check_rank(s, r, "rank");
-  if (r == 0) return {detail::recv_walk(s, 0, s.q(), s.q()), root_sends(s.q())};
+  if (r == 0) return {root_recvs(s), root_sends(s.q())};
   Decomposition d;
   RankSchedule out;
   const std::uint32_t undecided = decompose(s, r, d, out.send);
