@@ -9,6 +9,7 @@
 #include "sched/baseblock.h"
 #include "sched/fast_rule.h"
 #include "sched/fast_schedule.h"
+#include "sched/vectorise.h"
 
 namespace rosched {
 namespace fast {
@@ -27,10 +28,9 @@ struct Chunk {
 };
 
 // Level k >= 1 of the rule for ranks 0 .. n-1 of the chunk. The rule is branch-free, so the
-// compiler vectorises this loop; compiled twice, for AVX2 and for the baseline, and picked at
-// load time by the CPU it runs on.
-__attribute__((target_clones("avx2", "default"))) void level(Chunk& c, int n, std::uint32_t sk,
-                                                            std::uint32_t below, int k, int q) {
+// compiler vectorises this loop.
+ROSCHED_VECTORISED void level(Chunk& c, int n, std::uint32_t sk, std::uint32_t below, int k,
+                              int q) {
   for (int i = 0; i < n; ++i) {
     rule::State<std::uint32_t> x{c.rest[i], c.end[i], c.block[i]};
     std::uint32_t decided;

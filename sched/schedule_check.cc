@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sched/baseblock.h"
+#include "sched/vectorise.h"
 
 namespace rosched {
 
@@ -80,11 +81,8 @@ constexpr std::int64_t kTile = 1024;
 // Ranks lo .. lo + n - 1 (1 <= lo, n <= kTile) of the fast pass below, whose baseblocks are
 // own[0 .. n - 1]; nonzero if one of them breaks a condition. Round by round across the tile,
 // the tile's state in an array. The loops have no branches, so that the compiler vectorises
-// them; compiled for AVX-512, AVX2 and the baseline (picked at load time by the CPU), with
-// GCC's dynamic vectoriser cost model (at -O2 it otherwise vectorises only loops with a trip
-// count known to be a multiple of the vector length).
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"),
-               optimize("vect-cost-model=dynamic"))) std::uint32_t
+// them (sched/vectorise.h).
+ROSCHED_VECTORISED std::uint32_t
 own_conditions_tile(const FullSchedule& f, const std::int8_t* own, std::int64_t lo,
                     std::int64_t n) {
   const Skips& s = f.skips();

@@ -9,6 +9,7 @@
 #include "sched/allgather_schedule.h"
 #include "sched/baseblock.h"
 #include "sched/census_schedule.h"
+#include "sched/vectorise.h"
 
 namespace rosched::verify {
 
@@ -207,14 +208,8 @@ std::optional<Counterexample> locate_census(const Skips& s) {
 // from the start and reports exactly what it always has.
 //
 // The loops have no branches (the rules' range checks are redundant and folded away: every rank
-// they are asked about is a loop index within [0, p)), so that the compiler vectorises them:
-// compiled for AVX-512 and AVX2 (picked at load time by the CPU; the baseline clone that
-// target_clones requires goes unused, see worth_fast_pass()), with GCC's dynamic vectoriser cost
-// model (at -O2 it otherwise vectorises only loops with a trip count known to be a multiple of
-// the vector length).
-#define ROSCHED_VECTORISED \
-  __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), \
-                 optimize("vect-cost-model=dynamic")))
+// they are asked about is a loop index within [0, p)), so that the compiler vectorises them
+// (sched/vectorise.h; the baseline clone goes unused, see worth_fast_pass()).
 
 // (r + c) mod p for 0 <= r, c < p.
 inline std::int64_t add_mod(std::int64_t r, std::int64_t c, std::int64_t p) {
