@@ -133,7 +133,9 @@ TEST(Verifier, SampledRangeblocksAgreeWithDirectScan) {
         }
         const auto have = check_rangeblocks_sampled(s, bb, samples);
         ASSERT_EQ(have.has_value(), want.has_value()) << "p=" << p << " samples=" << samples;
-        if (want) EXPECT_EQ(have->describe(), want->describe());
+        if (want) {
+          EXPECT_EQ(have->describe(), want->describe());
+        }
       }
     }
   }
