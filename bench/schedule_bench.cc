@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sched/full_schedule.h"
-#include "sched/phase_schedule.h"
+#include "sched/circulant/full_schedule.h"
+#include "sched/circulant/phase_schedule.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sched/two_tree.h"
-#include "sched/two_tree_schedule.h"
+#include "sched/two_tree/two_tree.h"
+#include "sched/two_tree/two_tree_schedule.h"
 
 namespace {
 

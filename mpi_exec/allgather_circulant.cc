@@ -9,7 +9,7 @@
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "sched/allgather_schedule.h"
+#include "sched/circulant/allgather_schedule.h"
 
 extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,

@@ -20,7 +20,7 @@
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "sched/full_schedule.h"
+#include "sched/circulant/full_schedule.h"
 
 namespace rosched::mpi {
 namespace {

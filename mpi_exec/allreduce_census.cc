@@ -8,7 +8,7 @@
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "sched/census_schedule.h"
+#include "sched/circulant/census_schedule.h"
 
 extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {

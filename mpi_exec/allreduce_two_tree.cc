@@ -8,7 +8,7 @@
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/two_tree_reduce.h"
-#include "sched/two_tree_schedule.h"
+#include "sched/two_tree/two_tree_schedule.h"
 
 extern "C" int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {

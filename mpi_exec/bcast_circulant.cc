@@ -5,7 +5,7 @@
 // a cluster. Set ROSCHED_BCAST_F to tune. Blocks are whole elements of the user's datatype.
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "sched/bcast_schedule.h"
+#include "sched/circulant/bcast_schedule.h"
 
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm) {

@@ -6,7 +6,7 @@
 // tune).
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "sched/hypercube_schedule.h"
+#include "sched/hypercube/hypercube_schedule.h"
 
 extern "C" int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                                        MPI_Comm comm) {

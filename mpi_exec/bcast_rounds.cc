@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "sched/skips.h"
+#include "sched/circulant/skips.h"
 
 namespace rosched::mpi {
 

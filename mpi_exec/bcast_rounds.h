@@ -10,7 +10,7 @@
 
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
-#include "sched/bcast_schedule.h"
+#include "sched/circulant/bcast_schedule.h"
 
 namespace rosched::mpi {
 

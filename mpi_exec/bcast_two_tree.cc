@@ -5,7 +5,7 @@
 // rule as for Rosched_Bcast (F = 1000, ROSCHED_TWOTREE_F to tune).
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "sched/two_tree_schedule.h"
+#include "sched/two_tree/two_tree_schedule.h"
 
 extern "C" int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
                                       MPI_Comm comm) {

@@ -12,7 +12,7 @@
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "sched/two_tree_schedule.h"
+#include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {
 

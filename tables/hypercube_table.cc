@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "verify/hypercube_check.h"
+#include "sim/hypercube_run.h"
 
 namespace rosched::tables {
 namespace {
@@ -98,7 +98,7 @@ HypercubeTable make_hypercube_table(std::int64_t p, std::int64_t blocks, std::in
   HypercubeTable t{p, blocks, root, hypercube_dim(p), {}, std::nullopt};
   t.ranks.reserve(p);
   for (std::int64_t r = 0; r < p; ++r) t.ranks.emplace_back(p, blocks, r, root);
-  t.violation = verify::run_hypercube(p, blocks, root);
+  t.violation = sim::run_hypercube(p, blocks, root);
   return t;
 }
 

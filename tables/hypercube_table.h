@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "sched/hypercube_schedule.h"
+#include "sched/hypercube/hypercube_schedule.h"
 #include "tables/grid.h"
 #include "tables/schedule_table.h"
-#include "verify/counterexample.h"
+#include "sim/counterexample.h"
 
 namespace rosched::tables {
 
@@ -34,7 +34,7 @@ struct HypercubeTable {
   std::int64_t p, blocks, root;
   int q;                                         // floor(log2 p)
   std::vector<HypercubeBcastSchedule> ranks;     // indexed by real rank
-  std::optional<verify::Counterexample> violation;  // result of the broadcast run
+  std::optional<sim::Counterexample> violation;  // result of the broadcast run
 
   // M - 1 + ceil(log2 p) (0 for p = 1).
   std::int64_t rounds() const { return ranks[0].rounds(); }

@@ -119,7 +119,9 @@ int run(int argc, char** argv) {
   for (std::size_t i = 0; i < ps.size(); ++i) {
     if (i > 0) std::cout << '\n';
     if (family == "twotree") {
-      print(tables::make_two_tree_table(ps[i], root));
+      const auto table = tables::make_two_tree_table(ps[i], root);
+      print(table);
+      if (table.violation) status = 1;
     } else if (family == "hypercube") {
       const std::int64_t m = vm.count("blocks") ? blocks : tables::default_hypercube_blocks(ps[i]);
       const auto table = tables::make_hypercube_table(ps[i], m, root);

@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <stdexcept>
 
-#include "sched/baseblock.h"
+#include "sched/circulant/baseblock.h"
 #include "tables/grid.h"
 
 namespace rosched::tables {
@@ -124,7 +124,7 @@ ScheduleTable make_table(std::int64_t p, std::int64_t root, Construction c) {
   const Skips s(p);
   check_rank(s, root, "root");
   ScheduleTable t{s, root, c, full_schedule(s, c), std::nullopt};
-  t.violation = check_schedule(t.virtual_ranks);
+  t.violation = sim::check_schedule(t.virtual_ranks);
   return t;
 }
 

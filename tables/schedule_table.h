@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "sched/full_schedule.h"
-#include "sched/phase_schedule.h"
-#include "sched/schedule_check.h"
-#include "sched/skips.h"
+#include "sched/circulant/full_schedule.h"
+#include "sched/circulant/phase_schedule.h"
+#include "sim/schedule_check.h"
+#include "sched/circulant/skips.h"
 
 namespace rosched::tables {
 
@@ -33,7 +33,7 @@ struct ScheduleTable {
   std::int64_t root;
   Construction construction;
   FullSchedule virtual_ranks;               // indexed by virtual rank
-  std::optional<Violation> violation;       // result of check_schedule
+  std::optional<sim::Violation> violation;       // result of check_schedule
 
   // The grid: first row the rank numbers, then baseblock, recv[k], send[k]; first column the
   // row names used by the machine-readable formats.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iomanip>
 
+#include "sim/two_tree_run.h"
+
 namespace rosched::tables {
 namespace {
 
@@ -36,8 +38,11 @@ std::string title(const TwoTreeTable& t) {
 }  // namespace
 
 TwoTreeTable make_two_tree_table(std::int64_t p, std::int64_t root) {
-  TwoTreeTable t{p, root, {}};
+  TwoTreeTable t{p, root, {}, std::nullopt};
   for (std::int64_t r = 0; r < p; ++r) t.nodes.push_back(two_tree_node(p, root, r));
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{2}, ceil_log2(p) + std::int64_t{2}}) {
+    if (!t.violation) t.violation = sim::run_two_tree(p, n, root).counterexample;
+  }
   return t;
 }
 
@@ -109,7 +114,9 @@ std::string summary_line(const TwoTreeTable& t) {
     if (t.nodes[up].role != TwoTreeRole::member) upper_root = v.rank;
     if (t.nodes[lo].role != TwoTreeRole::member) lower_root = v.rank;
   }
-  return "p=" + std::to_string(t.p) + " root=" + std::to_string(t.root) + " family=twotree: relay " +
+  const std::string head = "p=" + std::to_string(t.p) + " root=" + std::to_string(t.root) + " family=twotree: ";
+  if (t.violation) return head + "INVALID " + t.violation->describe();
+  return head + "relay " +
          relay + ", upper tree root " + (upper_root == kNoRank ? "-" : std::to_string(upper_root)) +
          ", lower tree root " + (lower_root == kNoRank ? "-" : std::to_string(lower_root)) +
          ", last first-arrival round " + std::to_string(last) +

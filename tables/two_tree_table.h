@@ -5,11 +5,13 @@
 #define ROSCHED_TABLES_TWO_TREE_TABLE_H_
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "sched/two_tree.h"
+#include "sched/two_tree/two_tree.h"
+#include "sim/counterexample.h"
 #include "tables/grid.h"
 #include "tables/schedule_table.h"
 
@@ -18,6 +20,9 @@ namespace rosched::tables {
 struct TwoTreeTable {
   std::int64_t p, root;
   std::vector<TwoTreeNode> nodes;  // indexed by rank
+  // The first failure of round-by-round broadcast and reduction runs over these trees
+  // (sim/two_tree_run.h) for n = 1, 2 and ceil(log2 p) + 2 blocks, if any.
+  std::optional<sim::Counterexample> violation;
   Grid grid() const;
 };
 

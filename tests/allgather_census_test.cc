@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "sched/allgather_schedule.h"
-#include "sched/census_schedule.h"
+#include "sched/circulant/allgather_schedule.h"
+#include "sched/circulant/census_schedule.h"
 #include "tests/gen_p.h"
 #include "tests/reference.h"
 

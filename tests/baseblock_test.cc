@@ -1,6 +1,6 @@
 // Algorithm 2 (BASEBLOCK) and Algorithm 3 (RANGEBLOCKS) of seeds/001 against the linear-time
 // first-phase simulation and brute force over the range.
-#include "sched/baseblock.h"
+#include "sched/circulant/baseblock.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,14 +1,14 @@
 // Algorithm 6 of seeds/001 as a schedule description, simulated round by round.
-#include "sched/bcast_schedule.h"
+#include "sched/circulant/bcast_schedule.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <stdexcept>
 
-#include "sched/full_schedule.h"
+#include "sched/circulant/full_schedule.h"
 #include "tests/gen_p.h"
-#include "verify/bcast_run.h"
+#include "sim/circulant_run.h"
 
 namespace rosched {
 namespace {
@@ -19,7 +19,7 @@ using rosched_test::gen_p;
 // process does), run round by round by the verifier's simulation (itself tested on broken
 // schedules in verify_test.cc). "" or the failure.
 std::string simulate_bcast(std::int64_t p, std::int64_t n, std::int64_t root, Construction c) {
-  const auto failure = verify::run_bcast(full_schedule_per_rank(Skips(p), c), n, root);
+  const auto failure = sim::run_bcast(full_schedule_per_rank(Skips(p), c), n, root);
   return failure ? failure->describe() : "";
 }
 

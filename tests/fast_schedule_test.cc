@@ -1,6 +1,6 @@
 // The O(log p) construction (sched/fast_schedule.h): valid for every rank of every p checked,
 // locally valid for sampled ranks of random p up to 2^31 - 1, and consistent with the paper's.
-#include "sched/fast_schedule.h"
+#include "sched/circulant/fast_schedule.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -8,15 +8,17 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "sched/baseblock.h"
-#include "sched/full_schedule.h"
-#include "sched/paper_schedule.h"
-#include "sched/schedule_check.h"
+#include "sched/circulant/baseblock.h"
+#include "sched/circulant/full_schedule.h"
+#include "sched/circulant/paper_schedule.h"
+#include "sim/schedule_check.h"
 #include "tests/gen_p.h"
 #include "tests/reference.h"
 
 namespace rosched {
 namespace {
+
+using sim::check_schedule;
 
 using rosched_test::gen_p;
 

@@ -1,7 +1,7 @@
 // Bin Jia's hypercube broadcast (sched/hypercube.h, sched/hypercube_schedule.h) against the
 // lecture's worked examples, a reference that follows the lecture's recursive role definitions
 // round by round, the verifier's checks, and local properties for p up to 2^31 - 1.
-#include "sched/hypercube.h"
+#include "sched/hypercube/hypercube.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -10,10 +10,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sched/hypercube_schedule.h"
+#include "sched/hypercube/hypercube_schedule.h"
 #include "tests/gen_p.h"
+#include "sim/hypercube_run.h"
 #include "verify/hypercube_check.h"
-#include "verify/round_run.h"
+#include "sim/round_run.h"
 
 namespace rosched {
 namespace {
@@ -132,7 +133,7 @@ TEST(Hypercube, VerifierPassesSmallPEveryRootAndN) {
     ASSERT_FALSE(u) << u->describe();
     for (std::int64_t root = 0; root < p; ++root) {
       for (const std::int64_t n : {1, 2, 3, 4, 9}) {
-        const auto c = verify::run_hypercube(p, n, root);
+        const auto c = sim::run_hypercube(p, n, root);
         ASSERT_FALSE(c) << c->describe();
       }
     }
@@ -147,7 +148,7 @@ TEST(Hypercube, RunsCatchCorruptedSchedules) {
   for (std::int64_t r = 0; r < p; ++r) s.emplace_back(p, n, r, root);
   for (int mutation = 0; mutation < 2; ++mutation) {
     int seen = 0;
-    const auto run = verify::run_bcast_rounds(
+    const auto run = sim::run_bcast_rounds(
         "test", "", p, n, root, s[0].rounds(), [&](std::int64_t r, std::int64_t i) {
           BcastRound round = s[r].round(i);
           if (r == victim && round.recv && seen++ == 2) {

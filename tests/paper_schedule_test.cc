@@ -1,5 +1,5 @@
 // Algorithms 4 and 5 of seeds/001: golden tables and the validity conditions.
-#include "sched/paper_schedule.h"
+#include "sched/circulant/paper_schedule.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -7,12 +7,14 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sched/schedule_check.h"
+#include "sim/schedule_check.h"
 #include "tests/gen_p.h"
 #include "tests/reference.h"
 
 namespace rosched {
 namespace {
+
+using sim::check_schedule;
 
 using rosched_test::gen_p;
 using Rows = std::vector<std::vector<int>>;  // row k, column r, as printed in the paper

@@ -3,10 +3,10 @@
 #include <optional>
 #include <set>
 
-#include "sched/allgather_schedule.h"
-#include "sched/baseblock.h"
-#include "sched/census_schedule.h"
-#include "sched/skips.h"
+#include "sched/circulant/allgather_schedule.h"
+#include "sched/circulant/baseblock.h"
+#include "sched/circulant/census_schedule.h"
+#include "sched/circulant/skips.h"
 
 namespace rosched_test {
 

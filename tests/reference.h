@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sched/phase_schedule.h"
-#include "sched/skips.h"
+#include "sched/circulant/phase_schedule.h"
+#include "sched/circulant/skips.h"
 
 namespace rosched_test {
 

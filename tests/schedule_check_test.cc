@@ -1,5 +1,5 @@
 // The schedule checker catches hand-broken schedules, with the right diagnosis.
-#include "sched/schedule_check.h"
+#include "sim/schedule_check.h"
 
 #include <gtest/gtest.h>
 
@@ -7,10 +7,14 @@
 #include <set>
 #include <vector>
 
-#include "sched/baseblock.h"
+#include "sched/circulant/baseblock.h"
 
 namespace rosched {
 namespace {
+
+using sim::check_schedule;
+using sim::Violation;
+using sim::ViolationKind;
 
 class BrokenSchedule : public ::testing::Test {
  protected:

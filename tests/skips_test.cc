@@ -1,5 +1,5 @@
 // Algorithm 1 and Lemma 1 of seeds/001.
-#include "sched/skips.h"
+#include "sched/circulant/skips.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

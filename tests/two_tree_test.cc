@@ -1,7 +1,7 @@
 // The two-tree broadcast and reduction (sched/two_tree.h, sched/two_tree_schedule.h) against
 // simple references: the slide's EdgeColor examples, the lecture's recursive EdgeColor as
 // printed, the in-order property of the tree, and round-by-round runs of every rank.
-#include "sched/two_tree.h"
+#include "sched/two_tree/two_tree.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -10,9 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sched/two_tree_schedule.h"
+#include "sched/two_tree/two_tree_schedule.h"
 #include "tests/gen_p.h"
-#include "verify/round_run.h"
+#include "sim/round_run.h"
+#include "sim/two_tree_run.h"
 #include "verify/two_tree_check.h"
 
 namespace rosched {
@@ -134,7 +135,7 @@ TEST(TwoTree, RunsCatchCorruptedSchedules) {
   const std::int64_t victim = 9;
   for (int mutation = 0; mutation < 2; ++mutation) {
     int changed = 0;
-    const auto run = verify::run_bcast_rounds(
+    const auto run = sim::run_bcast_rounds(
         "test", "", p, n, root, rounds, [&](std::int64_t r, std::int64_t i) {
           BcastRound round = b[r].round(i);
           if (r == victim && round.recv && changed++ == 1) {
@@ -151,14 +152,14 @@ TEST(TwoTree, RunsCatchCorruptedSchedules) {
         << c.describe();
   }
   int changed = 0;
-  const auto run = verify::run_reduce_rounds(
+  const auto run = sim::run_reduce_rounds(
       "test", "", p, n, root, rounds,
       [&](std::int64_t r, std::int64_t i) {
         ReduceRound round = red[r].round(i);
         if (r == victim && round.recv && changed++ == 0) round.recv_before_own ^= true;
         return round;
       },
-      [&](std::int64_t r) { return verify::two_tree_order(p, root, r); });
+      [&](std::int64_t r) { return sim::two_tree_order(p, root, r); });
   ASSERT_TRUE(run.counterexample);
   EXPECT_EQ(run.counterexample->kind, "out-of-order");
   EXPECT_EQ(run.counterexample->rank, victim);

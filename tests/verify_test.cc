@@ -8,16 +8,20 @@
 #include <set>
 #include <string>
 
-#include "sched/baseblock.h"
-#include "sched/schedule_check.h"
-#include "verify/bcast_run.h"
+#include "sched/circulant/baseblock.h"
+#include "sim/schedule_check.h"
+#include "sim/circulant_run.h"
 #include "verify/progress.h"
 #include "verify/schedule_source.h"
 #include "verify/structure_check.h"
-#include "verify/verify_p.h"
+#include "verify/families.h"
 
 namespace rosched::verify {
 namespace {
+
+using sim::check_schedule;
+using sim::ViolationKind;
+using sim::run_bcast;
 
 // Every consistent corruption of one transfer: rank t receives v in round k and its sender
 // sends v. Both the schedule check and the broadcast run must reject each one.
@@ -153,15 +157,29 @@ TEST(Verifier, WrongBaseblocksAreCaught) {
   EXPECT_TRUE(check_rangeblocks(s, bb).has_value());
 }
 
+// A family configured with these check groups and run_to.
+std::unique_ptr<Family> configured(const std::string& name, std::int64_t run_to,
+                                   std::set<std::string> checks, const std::string& construction = "fast") {
+  std::unique_ptr<Family> f = make_family(name);
+  FamilyOptions o;
+  o.run_to = run_to;
+  o.checks = f->effective_checks(checks);
+  o.construction = construction;
+  f->configure(o);
+  return f;
+}
+
 TEST(Verifier, VerifyPAndItsParameters) {
   const auto source = builtin_source(Construction::paper);
   EXPECT_EQ(source->command_line(), "--construction paper");
+  const auto paper = configured("circulant", 5000, {"schedule", "structure", "runs"}, "paper");
+  EXPECT_EQ(paper->label(), "construction=paper");
+  EXPECT_EQ(paper->reproduce_options(), "--construction paper");
   for (std::int64_t p : {1, 2, 31, 32, 33, 600}) {
-    EXPECT_FALSE(verify_p(p, *source, VerifyOptions{}).counterexample.has_value()) << p;
+    EXPECT_FALSE(paper->verify_p(p).counterexample.has_value()) << p;
   }
-  VerifyOptions sampled;
-  sampled.run_to = 0;
-  EXPECT_FALSE(verify_p(5000, *source, sampled).counterexample.has_value());
+  const auto sampled = configured("circulant", 0, {"schedule", "structure", "runs"}, "paper");
+  EXPECT_FALSE(sampled->verify_p(5000).counterexample.has_value());
   EXPECT_EQ(block_counts(1), (std::vector<std::int64_t>{1, 2, 5}));  // q - 1 = 0 left out
   EXPECT_EQ(block_counts(5), (std::vector<std::int64_t>{1, 2, 4, 5, 6, 17}));
   EXPECT_EQ(roots(1), (std::vector<std::int64_t>{0}));

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "sched/hypercube.h"
-#include "sched/hypercube_schedule.h"
+#include "sched/hypercube/hypercube.h"
+#include "sched/hypercube/hypercube_schedule.h"
+#include "sim/hypercube_run.h"
 
 namespace rosched::verify {
 namespace {
@@ -126,100 +127,6 @@ std::optional<Counterexample> check_hypercube_units(std::int64_t p) {
   return std::nullopt;
 }
 
-std::vector<HypercubeRank> hypercube_virtual_ranks(std::int64_t p) {
-  std::vector<HypercubeRank> out;
-  out.reserve(p);
-  for (std::int64_t x = 0; x < p; ++x) out.emplace_back(p, x);
-  return out;
-}
-
-std::optional<Counterexample> run_hypercube(std::int64_t p, std::int64_t n, std::int64_t root) {
-  return run_hypercube(hypercube_virtual_ranks(p), n, root);
-}
-
-std::optional<Counterexample> run_hypercube(const std::vector<HypercubeRank>& virtual_ranks,
-                                            std::int64_t n, std::int64_t root) {
-  const auto p = static_cast<std::int64_t>(virtual_ranks.size());
-  const std::string detail = "n=" + std::to_string(n) + " root=" + std::to_string(root);
-  const auto fail = [&](const char* kind, std::int64_t rank, std::int64_t round,
-                        std::int64_t expected, std::int64_t actual) {
-    return Counterexample{"hypercube-run", kind, p, rank, round, expected, actual, detail};
-  };
-  std::vector<HypercubeBcastSchedule> ranks;  // indexed by real rank
-  ranks.reserve(p);
-  for (std::int64_t r = 0; r < p; ++r) {
-    ranks.emplace_back(virtual_ranks[r >= root ? r - root : r - root + p], n, root);
-  }
-  const std::int64_t rounds = ranks[0].rounds();
-  const int q = hypercube_dim(p);
-  const std::int64_t pairs = p - (std::int64_t{1} << q);
-  const std::uint64_t magic = q > 0 ? cube_round_magic(q) : 0;
-  const auto real = [&](std::int64_t v) { return v + root >= p ? v + root - p : v + root; };
-
-  // What each rank holds: a bit per block, `words` 64-bit words per rank.
-  const std::int64_t words = (n + 63) / 64;
-  std::vector<std::uint64_t> held(static_cast<std::size_t>(p * words), 0);
-  const auto holds = [&](std::int64_t r, std::int64_t b) {
-    return (held[r * words + (b >> 6)] >> (b & 63)) & 1;
-  };
-  for (std::int64_t b = 0; b < n; ++b) held[root * words + (b >> 6)] |= std::uint64_t{1} << (b & 63);
-  constexpr std::int32_t kNone = -1;
-  struct Move {
-    std::int32_t send_peer, send_block, recv_peer, recv_block;
-  };
-  std::vector<Move> now(p);
-  std::int64_t last = -1;
-  for (std::int64_t j = 0; j < rounds; ++j) {
-    // The lecture's proposition for pairs, before the hypercube rounds: in(j) holds block
-    // j - q - 1, out(j) holds s(rep, j) (clamped), when they are >= 0.
-    for (std::int64_t v = 1; v <= pairs && j < n - 1 + q; ++v) {
-      const HypercubeRank& me = ranks[real(v)].virtual_rank();
-      const CubeRound cr = me.round(j);
-      const std::int64_t in_block = j - q - 1, out_block = std::min(me.send_block(cr), n - 1);
-      if (in_block >= 0 && !holds(real(me.in(cr)), in_block)) return fail("in-lacks-block", real(me.in(cr)), j, in_block, -1);
-      if (out_block >= 0 && !holds(real(me.out(cr)), out_block)) return fail("out-lacks-block", real(me.out(cr)), j, out_block, -1);
-    }
-    const CubeRound cr = cube_round(j, q, magic);
-    for (std::int64_t r = 0; r < p; ++r) {
-      const BcastRound m = ranks[r].round_at(cr);
-      now[r] = Move{m.send ? static_cast<std::int32_t>(m.send->peer) : kNone,
-                    m.send ? static_cast<std::int32_t>(m.send->block) : kNone,
-                    m.recv ? static_cast<std::int32_t>(m.recv->peer) : kNone,
-                    m.recv ? static_cast<std::int32_t>(m.recv->block) : kNone};
-    }
-    for (std::int64_t r = 0; r < p; ++r) {
-      const Move& m = now[r];
-      if (m.send_peer != kNone) {
-        if (m.send_peer < 0 || m.send_peer >= p || m.send_peer == r) return fail("bad-peer", r, j, -1, m.send_peer);
-        if (m.send_block < 0 || m.send_block >= n) return fail("block-out-of-range", r, j, n, m.send_block);
-        const Move& to = now[m.send_peer];
-        if (to.recv_peer != r) return fail("send-without-receive", r, j, m.send_peer, to.recv_peer);
-        if (to.recv_block != m.send_block) return fail("send-mismatch", r, j, to.recv_block, m.send_block);
-        if (!holds(r, m.send_block)) return fail("send-before-receive", r, j, -1, m.send_block);
-        last = j;
-      }
-      if (m.recv_peer != kNone) {
-        if (m.recv_peer < 0 || m.recv_peer >= p || m.recv_peer == r) return fail("bad-peer", r, j, -1, m.recv_peer);
-        if (now[m.recv_peer].send_peer != r) return fail("receive-without-send", r, j, m.recv_peer, now[m.recv_peer].send_peer);
-        if (r == root) return fail("root-receives", r, j, -1, m.recv_block);
-        if (holds(r, m.recv_block)) return fail("duplicate-block", r, j, -1, m.recv_block);
-      }
-    }
-    for (std::int64_t r = 0; r < p; ++r) {
-      const std::int32_t b = now[r].recv_block;
-      if (now[r].recv_peer != kNone) held[r * words + (b >> 6)] |= std::uint64_t{1} << (b & 63);
-    }
-  }
-  for (std::int64_t r = 0; r < p; ++r) {
-    for (std::int64_t b = 0; b < n; ++b) {
-      if (!holds(r, b)) return fail("missing-block", r, rounds, b, -1);
-    }
-  }
-  const std::int64_t optimal = p == 1 ? 0 : n - 1 + ceil_log2(p);
-  if (rounds != optimal || last + 1 != optimal) return fail("round-count", -1, rounds, optimal, last + 1);
-  return std::nullopt;
-}
-
 namespace {
 
 // A strong 64-bit mix (the splitmix64 finaliser) of one transfer (round, from, to, block).
@@ -243,7 +150,7 @@ std::optional<Counterexample> stream_hypercube(const std::vector<HypercubeRank>&
   const std::int64_t optimal = p == 1 ? 0 : n - 1 + ceil_log2(p);
   // Anything wrong: the round-synchronous run finds and names it.
   const auto locate = [&]() -> std::optional<Counterexample> {
-    if (auto c = run_hypercube(virtual_ranks, n, 0)) return c;
+    if (auto c = sim::run_hypercube(virtual_ranks, n, 0)) return c;
     return Counterexample{"hypercube-run", "transfer-fingerprints-differ", p, -1, -1, 0, 0,
                           "n=" + std::to_string(n) + " root=0"};
   };

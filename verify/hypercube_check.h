@@ -8,10 +8,12 @@
 #include <optional>
 #include <vector>
 
-#include "sched/hypercube.h"
-#include "verify/counterexample.h"
+#include "sched/hypercube/hypercube.h"
+#include "sim/counterexample.h"
 
 namespace rosched::verify {
+
+using sim::Counterexample;
 
 // The lecture's propositions for the q-dimensional hypercube (they depend on q only), for every
 // processor i < 2^q: NEXTBIT(i) equals its definition scanned bit by bit, and
@@ -29,26 +31,13 @@ std::optional<Counterexample> check_hypercube_cube(int q);
 // are its two processors. O(p q).
 std::optional<Counterexample> check_hypercube_units(std::int64_t p);
 
-// Round-by-round run of HypercubeBcastSchedule over all ranks for n blocks and this root: every
-// send meets its receive, only held blocks are sent, no block arrives twice, every rank ends
-// with all n blocks, the last transfer happens in round n - 2 + ceil(log2 p) (so the broadcast
-// takes exactly n - 1 + ceil(log2 p) rounds); and the lecture's proposition for pairs: before
-// round j the in processor holds block j - q - 1 and the out processor block s(rep, j) (when
-// >= 0, clamped to n - 1). O(p (n + q)) time, O(p n / 8) bytes.
-std::optional<Counterexample> run_hypercube(std::int64_t p, std::int64_t n, std::int64_t root);
-// The same from every rank's HypercubeRank(p, x), x = 0..p-1 (built once, reused for each n and
-// root).
-std::optional<Counterexample> run_hypercube(const std::vector<HypercubeRank>& virtual_ranks,
-                                            std::int64_t n, std::int64_t root);
-std::vector<HypercubeRank> hypercube_virtual_ranks(std::int64_t p);
-
 // The same checks for root 0, rank by rank instead of round by round, for large p: each rank's
 // rounds are walked in order with what it holds, and the transfers are matched as multisets:
 // the sums of a strong 64-bit hash of (round, sender, receiver, block) over all sends and over
 // all receives must agree (a mismatch has probability about 2^-64 of going unnoticed). Each
 // rank sends and receives at most one block per round by construction, so equal multisets
 // mean every send meets its receive. Memory O(n / 8) instead of O(p n / 8), no scattered
-// access. Any failure is located by run_hypercube, whose counterexample is returned.
+// access. Any failure is located by sim::run_hypercube, whose counterexample is returned.
 std::optional<Counterexample> stream_hypercube(const std::vector<HypercubeRank>& virtual_ranks,
                                                std::int64_t n);
 

@@ -1,11 +1,8 @@
-// verify: exhaustive, OpenMP-parallel checker of the circulant broadcast schedules and the
-// all-gather and census rounds (--family circulant), of the two-tree broadcast and reduction
-// (--family twotree), or of Bin Jia's hypercube broadcast (--family hypercube), for every p in
-// a range.
+// verify: exhaustive, OpenMP-parallel checker of the schedule families for every p in a range.
+// The families and what each checks are in verify/families.cc; this file knows none by name.
 //
-//   bazel run -c opt //verify -- --from 1 --to 100000 [--family twotree|hypercube]
-//                                [--construction paper]
-//                                [--threads T] [--plugin PATH.so] [--json FILE] [--run-to N]
+//   bazel run -c opt //verify -- --from 1 --to 100000 [--family NAME] [--checks GROUPS]
+//                                [--threads T] [--json FILE] [--run-to N] [family options]
 //
 // Exit status: 0 every p verified, 1 some p failed (the first counterexample and the command
 // that reproduces it are printed), 2 bad arguments or an unloadable plugin.
@@ -19,13 +16,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <variant>
 
-#include "sched/skips.h"
+#include "sched/round.h"
+#include "verify/families.h"
 #include "verify/progress.h"
-#include "verify/schedule_source.h"
-#include "verify/verify_p.h"
 
 namespace po = boost::program_options;
 using namespace rosched;
@@ -36,53 +31,74 @@ namespace {
 constexpr int kMaxReported = 20;  // counterexamples kept for the JSON report
 
 struct Options {
-  std::int64_t from = 1, to = 1;
-  std::string family = "circulant", construction = "fast", plugin, json,
-              checks = "schedule,structure,runs";
+  std::int64_t to = 1;
+  std::string family_name = "circulant", checks, json;
   int threads = 0;
-  bool per_rank = false;
-  VerifyOptions verify;
+  FamilyOptions family;
+  std::unique_ptr<Family> chosen;
 };
+
+std::string join(const std::vector<std::string>& names, const char* sep) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : sep) + n;
+  return out;
+}
+
+// Splits "a,b,c" into the check groups, in the family's order; false on an unknown name.
+bool parse_checks(const std::string& list, const Family& f, std::set<std::string>& out,
+                  std::string& bad) {
+  const std::vector<std::string> known = f.check_groups();
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string name = list.substr(at, comma - at);
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      bad = name;
+      return false;
+    }
+    out.insert(name);
+    at = comma + 1;
+  }
+  return true;
+}
 
 // Returns the options, or the exit status to end with.
 std::variant<Options, int> parse(int argc, char** argv) {
   Options o;
+  std::string families_help;
+  std::vector<std::string> family_names;
+  for (const auto& f : all_families()) {
+    families_help += "\n  " + f->help() + ";";
+    family_names.push_back(f->name());
+  }
   po::options_description desc(
-      "verify: checks the round-optimal circulant broadcast schedules (Traff 2022) for every p "
-      "in [from, to] by symbolic simulation: every rank's receive and send schedule, baseblock "
-      "and rangeblocks, the all-gather and census rounds, and (for p <= --run-to) full n-block "
-      "broadcasts for n = 1, 2, q-1, q, q+1, 3q+2 and roots 0, p/2, p-1. --family twotree and "
-      "--family hypercube check the other two schedule families instead.\n\nOptions");
+      "verify: checks round-optimal collective schedules by symbolic simulation, for every p "
+      "in [from, to]. The families:" + families_help + "\n\nOptions");
   desc.add_options()("help,h", "print this help and exit")(
-      "family", po::value<std::string>(&o.family)->default_value("circulant"),
-      "schedule family: circulant (Traff 2022) or twotree (two-tree broadcast and reduction, "
-      "Sanders, Speck, Traff 2009: the trees, the EdgeColor colouring and the reduction order "
-      "for every rank; for p <= --run-to also roots p/2 and p-1 and round-by-round broadcast "
-      "and reduction runs for the same n; reports broadcast rounds against the lecture's "
-      "formula) or hypercube (Bin Jia's broadcast with cooperating pairs: the lecture's "
-      "propositions once per floor(log2 p), the units of every p, and full broadcasts for "
-      "n = 1, 2, q, q+1, 3q+2: round by round with roots 0, p/2 and p-1 for p <= --run-to, "
-      "rank by rank with root 0 above)")(
-      "from", po::value<std::int64_t>(&o.from)->default_value(1), "smallest p")(
+      "family", po::value<std::string>(&o.family_name)->default_value("circulant"),
+      ("schedule family: " + join(family_names, ", ")).c_str())(
+      "from", po::value<std::int64_t>(&o.family.from)->default_value(1), "smallest p")(
       "to", po::value<std::int64_t>(&o.to)->required(), "largest p (at most 2^31 - 1)")(
-      "construction", po::value<std::string>(&o.construction)->default_value("fast"),
-      "built-in construction: fast (O(log p) per rank) or paper (Algorithms 4 and 5)")(
-      "per-rank", po::bool_switch(&o.per_rank),
-      "build each rank's schedules independently (rank_schedule, as a broadcast does) instead "
-      "of the all-ranks construction (full_schedule, as an all-gather-v does)")(
-      "plugin", po::value<std::string>(&o.plugin),
-      "shared object implementing verify/construction_abi.h (replaces --construction)")(
+      "construction", po::value<std::string>(&o.family.construction)->default_value("fast"),
+      "circulant: built-in construction, fast (O(log p) per rank) or paper (Algorithms 4 and 5)")(
+      "per-rank", po::bool_switch(&o.family.per_rank),
+      "circulant: build each rank's schedules independently (rank_schedule, as a broadcast "
+      "does) instead of the all-ranks construction (full_schedule, as an all-gather-v does)")(
+      "plugin", po::value<std::string>(&o.family.plugin),
+      "circulant: shared object implementing verify/construction_abi.h (replaces "
+      "--construction)")(
       "threads", po::value<int>(&o.threads)->default_value(0), "OpenMP threads (0: all cores)")(
       "json", po::value<std::string>(&o.json), "also write the results as JSON to this file")(
-      "run-to", po::value<std::int64_t>(&o.verify.run_to),
-      "run full broadcasts (and, for twotree, reductions and all three roots) and check "
-      "baseblock of every rank and rangeblocks at every start for p up to this bound "
-      "(default: 5000 for circulant, 1000 for twotree)")(
-      "checks", po::value<std::string>(&o.checks)->default_value(o.checks),
-      "comma-separated groups to run: schedule (the construction's schedules), structure "
-      "(baseblock, rangeblocks, all-gather, census), runs (full broadcasts, p <= --run-to)")(
-      "samples", po::value<std::int64_t>(&o.verify.samples)->default_value(64),
-      "above --run-to: ranks and range starts at which baseblock and rangeblocks are checked");
+      "run-to", po::value<std::int64_t>(&o.family.run_to),
+      "deep checks (round-by-round runs, every rank and range start, all roots) for p up to "
+      "this bound (default: 5000 for circulant, 1000 for the others)")(
+      "checks", po::value<std::string>(&o.checks),
+      "comma-separated groups to run (default: all of the family's): circulant: schedule (the "
+      "construction's schedules), structure (baseblock, rangeblocks, all-gather, census), runs "
+      "(full broadcasts, p <= --run-to); twotree: structure (trees, colouring, reduction "
+      "order), runs (needs structure); hypercube: structure (propositions, units), runs")(
+      "samples", po::value<std::int64_t>(&o.family.samples)->default_value(64),
+      "circulant, above --run-to: ranks and range starts at which baseblock and rangeblocks "
+      "are checked");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -99,86 +115,92 @@ std::variant<Options, int> parse(int argc, char** argv) {
     std::cerr << "verify: " << e.what() << " (see --help)\n";
     return 2;
   }
-  if (o.from < 1 || o.to > kMaxProcesses || o.from > o.to) {
-    std::cerr << "verify: need 1 <= from <= to <= 2^31 - 1, got from=" << o.from
+  if (o.family.from < 1 || o.to > kMaxProcesses || o.family.from > o.to) {
+    std::cerr << "verify: need 1 <= from <= to <= 2^31 - 1, got from=" << o.family.from
               << " to=" << o.to << '\n';
     return 2;
   }
-  if (o.family != "circulant" && o.family != "twotree" && o.family != "hypercube") {
-    std::cerr << "verify: unknown family '" << o.family
-              << "' (known: circulant, twotree, hypercube)\n";
+  o.chosen = make_family(o.family_name);
+  if (!o.chosen) {
+    std::cerr << "verify: unknown family '" << o.family_name << "' (known: "
+              << join(family_names, ", ") << ")\n";
     return 2;
   }
-  o.verify.schedule = o.verify.structure = o.verify.runs = false;
-  for (std::size_t at = 0; at <= o.checks.size();) {
-    const std::size_t comma = std::min(o.checks.find(',', at), o.checks.size());
-    const std::string name = o.checks.substr(at, comma - at);
-    if (name == "schedule") o.verify.schedule = true;
-    else if (name == "structure") o.verify.structure = true;
-    else if (name == "runs") o.verify.runs = true;
-    else {
-      std::cerr << "verify: unknown check group '" << name << "' (known: schedule, structure, runs)\n";
+  const Family& f = *o.chosen;
+  const std::set<std::string> accepted = f.options();
+  for (const char* option : {"construction", "per-rank", "plugin", "samples"}) {
+    const bool given = vm.count(option) && !vm[option].defaulted();
+    if (given && !accepted.count(option)) {
+      std::cerr << "verify: --" << option << " does not apply to --family " << f.name() << '\n';
       return 2;
     }
-    at = comma + 1;
   }
-  if (!vm.count("run-to")) o.verify.run_to = o.family == "circulant" ? 5000 : 1000;
-  if (o.threads < 0 || o.verify.run_to < 0 || o.verify.samples < 1) {
+  std::set<std::string> asked;
+  std::string bad;
+  if (!parse_checks(o.checks.empty() ? join(f.check_groups(), ",") : o.checks, f, asked, bad)) {
+    std::cerr << "verify: --family " << f.name() << " has no check group '" << bad
+              << "' (it has: " << join(f.check_groups(), ", ") << ")\n";
+    return 2;
+  }
+  o.family.checks = f.effective_checks(asked);
+  if (!vm.count("run-to")) o.family.run_to = f.default_run_to();
+  if (o.threads < 0 || o.family.run_to < 0 || o.family.samples < 1) {
     std::cerr << "verify: --threads and --run-to must not be negative, --samples must be positive\n";
     return 2;
   }
   return o;
 }
 
-// Relative cost of one p, for the ETA: everything is ~ p q; a p with round-by-round runs
-// (p <= --run-to) costs about `runs` times more than one without (measured: circulant 150,
-// two-tree 600; the hypercube family runs every p, so 0).
-double work_of(std::int64_t p, const VerifyOptions& v, double runs) {
+// Relative cost of one p, for the ETA: everything is ~ p q; a p with deep checks costs about
+// `deep` times more than one without.
+double work_of(std::int64_t p, const FamilyOptions& o, double deep) {
   const double q = ceil_log2(p) + 1;
-  return static_cast<double>(p) * q * (1 + (v.runs && p <= v.run_to ? runs : 0));
+  return static_cast<double>(p) * q * (1 + (o.checks.count("runs") && p <= o.run_to ? deep : 0));
 }
 
-int run(const Options& o) {
-  const bool two_tree = o.family == "twotree", hypercube = o.family == "hypercube";
-  std::unique_ptr<ScheduleSource> source;
+// The groups that ran, in the family's order.
+std::string checks_ran(const Family& f, const std::set<std::string>& ran) {
+  std::vector<std::string> out;
+  for (const std::string& g : f.check_groups()) {
+    if (ran.count(g)) out.push_back(g);
+  }
+  return join(out, ",");
+}
+
+int run(Options& o) {
+  Family& family = *o.chosen;
   try {
-    if (!two_tree && !hypercube) {
-      source = o.plugin.empty()
-                   ? builtin_source(parse_construction(o.construction.c_str()), o.per_rank)
-                   : plugin_source(o.plugin);
-    }
+    family.configure(o.family);
   } catch (const std::exception& e) {
     std::cerr << "verify: " << e.what() << '\n';
     return 2;
   }
+  const std::int64_t from = o.family.from;
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-  const std::int64_t count = o.to - o.from + 1;
-  const double runs_factor = two_tree ? 600 : hypercube ? 0 : 150;
+  const std::int64_t count = o.to - from + 1;
+  const double deep = family.deep_cost_factor();
   double total_work = 0;
-  for (std::int64_t p = o.from; p <= o.to; ++p) total_work += work_of(p, o.verify, runs_factor);
+  for (std::int64_t p = from; p <= o.to; ++p) total_work += work_of(p, o.family, deep);
   Progress progress(count, total_work, stderr, isatty(STDERR_FILENO) != 0);
 
   std::vector<Counterexample> failures;
   std::int64_t failed = 0;
-  double construct_s = 0, schedule_s = 0, structure_s = 0, run_s = 0;
-  std::int64_t excess_min = INT64_MAX, excess_max = INT64_MIN;
+  double t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  std::int64_t stat_min = INT64_MAX, stat_max = INT64_MIN;
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) \
-    reduction(+ : construct_s, schedule_s, structure_s, run_s, failed) \
-    reduction(min : excess_min) reduction(max : excess_max)
+    reduction(+ : t0, t1, t2, t3, failed) reduction(min : stat_min) reduction(max : stat_max)
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int64_t p = o.to - i;  // large p first: the longest tasks start early
-    // The hypercube's cube propositions depend on floor(log2 p) only: once per power of two.
-    const bool cube_checks = p == o.from || (p & (p - 1)) == 0;
-    const PResult r = two_tree    ? verify_two_tree_p(p, o.verify)
-                      : hypercube ? verify_hypercube_p(p, cube_checks, o.verify)
-                                  : verify_p(p, *source, o.verify);
-    excess_min = std::min(excess_min, r.rounds_excess_min);
-    excess_max = std::max(excess_max, r.rounds_excess_max);
-    construct_s += r.construct_seconds;
-    schedule_s += r.schedule_seconds;
-    structure_s += r.structure_seconds;
-    run_s += r.run_seconds;
+    const PResult r = family.verify_p(p);
+    t0 += r.seconds[0];
+    t1 += r.seconds[1];
+    t2 += r.seconds[2];
+    t3 += r.seconds[3];
+    if (r.statistic) {
+      stat_min = std::min(stat_min, r.statistic->min);
+      stat_max = std::max(stat_max, r.statistic->max);
+    }
     if (r.counterexample) {
       ++failed;
 #pragma omp critical(failures)
@@ -189,67 +211,59 @@ int run(const Options& o) {
         if (failures.size() > kMaxReported) failures.pop_back();
       }
     }
-    progress.add(work_of(p, o.verify, runs_factor));
+    progress.add(work_of(p, o.family, deep));
   }
   progress.finish();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds[kTimers] = {t0, t1, t2, t3};
 
   if (!failures.empty()) {
     const Counterexample& c = failures.front();
     std::cout << "FAILED " << c.describe() << '\n'
               << "reproduce: bazel run -c opt //verify -- --from " << c.p << " --to " << c.p
-              << ' ' << (source ? source->command_line() : "--family " + o.family) << '\n';
+              << ' ' << family.reproduce_options() << '\n';
   }
-  const std::string what = two_tree    ? "family=twotree"
-                           : hypercube ? "family=hypercube"
-                                       : "construction=" + source->name();
-  char head[256], tail[256];
+  const std::string ran = checks_ran(family, o.family.checks);
+  const std::vector<Timer> timers = family.timers();
+  char head[256];
   std::snprintf(head, sizeof head,
                 "verified p=%lld..%lld %s checks=%s: %lld ok, %lld failed, %.1f s, %d threads "
                 "(thread-seconds: ",
-                static_cast<long long>(o.from), static_cast<long long>(o.to), what.c_str(),
-                o.checks.c_str(), static_cast<long long>(count - failed),
+                static_cast<long long>(from), static_cast<long long>(o.to),
+                family.label().c_str(), ran.c_str(), static_cast<long long>(count - failed),
                 static_cast<long long>(failed), wall, threads);
-  if (two_tree) {
-    std::snprintf(tail, sizeof tail,
-                  "trees and colouring %.1f, broadcast and reduction runs %.1f); broadcast rounds "
-                  "minus the lecture's formula: %lld..%lld",
-                  structure_s, run_s, static_cast<long long>(excess_min),
-                  static_cast<long long>(excess_max));
-  } else if (hypercube) {
-    std::snprintf(tail, sizeof tail, "cube propositions and units %.1f, broadcast runs %.1f)%s",
-                  structure_s, run_s,
-                  failed == 0 && o.verify.runs ? "; every broadcast took n - 1 + ceil(log2 p) rounds" : "");
-  } else {
-    std::snprintf(tail, sizeof tail,
-                  "construct %.1f, schedule check %.1f, structure checks %.1f, broadcast runs %.1f)",
-                  construct_s, schedule_s, structure_s, run_s);
+  std::string line = head;
+  for (std::size_t t = 0; t < timers.size(); ++t) {
+    char figure[32];
+    std::snprintf(figure, sizeof figure, " %.1f", seconds[t]);
+    line += (t ? ", " : "") + timers[t].label + figure;
   }
-  std::cout << head << tail << std::endl;
+  line += ")";
+  const bool any_statistic = stat_min <= stat_max;
+  line += family.statistic_summary(any_statistic ? stat_min : 0, any_statistic ? stat_max : 0,
+                                   failed == 0);
+  std::cout << line << std::endl;
 
   if (!o.json.empty()) {
     nlohmann::json j;
-    j["from"] = o.from;
+    j["from"] = from;
     j["to"] = o.to;
-    j["family"] = o.family;
-    j["construction"] = source ? nlohmann::json(source->name()) : nlohmann::json(nullptr);
-    if (two_tree) {
-      j["rounds_minus_formula_min"] = excess_min;
-      j["rounds_minus_formula_max"] = excess_max;
-    }
-    j["plugin"] = o.plugin.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.plugin);
+    j["family"] = family.name();
+    j["label"] = family.label();
+    j["plugin"] = o.family.plugin.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.family.plugin);
     j["threads"] = threads;
-    j["run_to"] = o.verify.run_to;
-    j["samples"] = o.verify.samples;
-    j["checks"] = o.checks;
+    j["run_to"] = o.family.run_to;
+    j["samples"] = o.family.samples;
+    j["checks"] = ran;
     j["ok"] = count - failed;
     j["failed"] = failed;
     j["seconds"] = wall;
-    j["construct_thread_seconds"] = construct_s;
-    j["schedule_check_thread_seconds"] = schedule_s;
-    j["structure_check_thread_seconds"] = structure_s;
-    j["broadcast_run_thread_seconds"] = run_s;
+    for (std::size_t t = 0; t < timers.size(); ++t) j[timers[t].json_key] = seconds[t];
+    if (any_statistic && !family.statistic_json_key().empty()) {
+      j[family.statistic_json_key() + "_min"] = stat_min;
+      j[family.statistic_json_key() + "_max"] = stat_max;
+    }
     j["counterexamples"] = nlohmann::json::array();
     for (const Counterexample& c : failures) {
       j["counterexamples"].push_back({{"check", c.check}, {"kind", c.kind}, {"p", c.p},
@@ -270,7 +284,7 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto parsed = parse(argc, argv);
+  auto parsed = parse(argc, argv);
   if (const int* status = std::get_if<int>(&parsed)) return *status;
   return run(std::get<Options>(parsed));
 }

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "sched/full_schedule.h"
-#include "sched/phase_schedule.h"
+#include "sched/circulant/full_schedule.h"
+#include "sched/circulant/phase_schedule.h"
 
 namespace rosched::verify {
 

@@ -6,9 +6,9 @@
 #include <optional>
 #include <vector>
 
-#include "sched/allgather_schedule.h"
-#include "sched/baseblock.h"
-#include "sched/census_schedule.h"
+#include "sched/circulant/allgather_schedule.h"
+#include "sched/circulant/baseblock.h"
+#include "sched/circulant/census_schedule.h"
 #include "sched/vectorise.h"
 
 namespace rosched::verify {

@@ -7,10 +7,12 @@
 #include <optional>
 #include <vector>
 
-#include "sched/skips.h"
-#include "verify/counterexample.h"
+#include "sched/circulant/skips.h"
+#include "sim/counterexample.h"
 
 namespace rosched::verify {
+
+using sim::Counterexample;
 
 // baseblock(r) (Algorithm 2) of every rank against the first phase run literally (bb, from
 // all_baseblocks). O(p log p).

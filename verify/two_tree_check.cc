@@ -3,22 +3,16 @@
 #include <algorithm>
 #include <string>
 
-#include "sched/skips.h"
-#include "sched/two_tree.h"
-#include "sched/two_tree_schedule.h"
-#include "verify/round_run.h"
+#include "sched/circulant/skips.h"
+#include "sched/two_tree/two_tree.h"
+#include "sched/two_tree/two_tree_schedule.h"
+#include "sim/two_tree_run.h"
 
 namespace rosched::verify {
 
 std::int64_t two_tree_formula_rounds(std::int64_t p, std::int64_t n) {
   if (p == 1) return 0;
   return 2 * (ceil_log2(p + 1) - 1) + 2 * ((n + 1) / 2 - 1);
-}
-
-std::int64_t two_tree_order(std::int64_t p, std::int64_t root, std::int64_t rank) {
-  if (root == 0) return rank;
-  if (rank == root) return p - 1;
-  return rank < root ? rank : rank - 1;
 }
 
 std::int64_t TwoTreeStructure::rounds(std::int64_t p, std::int64_t n) const {
@@ -96,7 +90,7 @@ TwoTreeStructure check_two_tree_structure(std::int64_t p, std::int64_t root) {
     std::vector<std::int64_t> lo(p), hi(p);
     for (const std::int64_t r : by_arrival) {
       const TreePlace& place = nodes[r].tree[t];
-      lo[r] = hi[r] = two_tree_order(p, root, r);
+      lo[r] = hi[r] = sim::two_tree_order(p, root, r);
       std::array<TreeLink, 2> kids = place.children;
       if (place.child_count == 2 && kids[0].arrival < kids[1].arrival) std::swap(kids[0], kids[1]);
       for (int c = 0; c < place.child_count; ++c) {
@@ -116,28 +110,14 @@ TwoTreeStructure check_two_tree_structure(std::int64_t p, std::int64_t root) {
 
 std::optional<Counterexample> run_two_tree(std::int64_t p, std::int64_t n, std::int64_t root,
                                            const TwoTreeStructure& structure) {
-  const std::string detail = "n=" + std::to_string(n) + " root=" + std::to_string(root);
-  std::vector<TwoTreeBcastSchedule> bcast;
-  std::vector<TwoTreeReduceSchedule> reduce;
-  bcast.reserve(p);
-  reduce.reserve(p);
-  for (std::int64_t r = 0; r < p; ++r) {
-    bcast.emplace_back(p, n, r, root);
-    reduce.emplace_back(p, n, r, root);
+  const sim::RunResult run = sim::run_two_tree(p, n, root);
+  if (run.counterexample) return run.counterexample;
+  if (run.rounds_used != structure.rounds(p, n)) {
+    return Counterexample{"two-tree-bcast-run", "round-count", p, -1,
+                          TwoTreeBcastSchedule(p, n, 0, root).rounds(), structure.rounds(p, n),
+                          run.rounds_used, "n=" + std::to_string(n) + " root=" + std::to_string(root)};
   }
-  const std::int64_t rounds = bcast[0].rounds();
-  const RunResult b = run_bcast_rounds("two-tree-bcast-run", detail, p, n, root, rounds,
-                                       [&](std::int64_t r, std::int64_t i) { return bcast[r].round(i); });
-  if (b.counterexample) return b.counterexample;
-  if (b.rounds_used != structure.rounds(p, n)) {
-    return Counterexample{"two-tree-bcast-run", "round-count", p, -1, rounds,
-                          structure.rounds(p, n), b.rounds_used, detail};
-  }
-  const RunResult r = run_reduce_rounds(
-      "two-tree-reduce-run", detail, p, n, root, rounds,
-      [&](std::int64_t rank, std::int64_t i) { return reduce[rank].round(i); },
-      [&](std::int64_t rank) { return two_tree_order(p, root, rank); });
-  return r.counterexample;
+  return std::nullopt;
 }
 
 }  // namespace rosched::verify

@@ -8,9 +8,11 @@
 #include <optional>
 #include <vector>
 
-#include "verify/counterexample.h"
+#include "sim/counterexample.h"
 
 namespace rosched::verify {
+
+using sim::Counterexample;
 
 // The lecture's round count for n blocks: pipelining lemma with k = 2 (ceil(log2(p + 1)) - 1)
 // and s = 2 on ceil(n / 2) blocks per tree: k + 2 (ceil(n / 2) - 1). 0 for p = 1.
@@ -39,9 +41,6 @@ TwoTreeStructure check_two_tree_structure(std::int64_t p, std::int64_t root);
 // is the one the structure predicts and within rounds().
 std::optional<Counterexample> run_two_tree(std::int64_t p, std::int64_t n, std::int64_t root,
                                            const TwoTreeStructure& structure);
-
-// The combining order of the two-tree reduction: index of rank in it.
-std::int64_t two_tree_order(std::int64_t p, std::int64_t root, std::int64_t rank);
 
 }  // namespace rosched::verify
 

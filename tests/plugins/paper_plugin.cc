@@ -4,7 +4,7 @@
 // Built a second time with ROSCHED_CORRUPT defined, it is the same construction except for one
 // entry: the send block of rank 17 in round 3 for p = 40. The verifier must reject that one,
 // naming p = 40, rank 17 and round 3.
-#include "sched/paper_schedule.h"
+#include "sched/circulant/paper_schedule.h"
 #include "verify/construction_abi.h"
 
 namespace {

@@ -1,0 +1,21 @@
+#include "sched/round.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace rosched {
+
+int ceil_log2(std::int64_t x) {
+  int q = 0;
+  while ((std::int64_t{1} << q) < x) ++q;
+  return q;
+}
+
+void check_process_count(std::int64_t p, const char* who) {
+  if (p < 1 || p > kMaxProcesses) {
+    throw std::invalid_argument(std::string(who) + "p = " + std::to_string(p) +
+                                " is outside [1, 2^31 - 1]");
+  }
+}
+
+}  // namespace rosched

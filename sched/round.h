@@ -1,0 +1,58 @@
+// What every schedule family shares: the limits on process counts, the renumbering of ranks
+// from the root, and the round description that the verifier simulates and the MPI executors
+// run. A family's schedule object gives, per rank, rounds() and round(i); round(i) names at most
+// one block to send and one to receive, each with the real rank of the other side.
+#ifndef ROSCHED_SCHED_ROUND_H_
+#define ROSCHED_SCHED_ROUND_H_
+
+#include <cstdint>
+#include <optional>
+
+namespace rosched {
+
+// Largest supported process count is 2^31 - 1 (MPI ranks are int).
+inline constexpr std::int64_t kMaxProcesses = (std::int64_t{1} << 31) - 1;
+// ceil(log2 p) <= kMaxQ for every supported p.
+inline constexpr int kMaxQ = 31;
+
+// ceil(log2 x) for x >= 1.
+int ceil_log2(std::int64_t x);
+
+// Throws std::invalid_argument "<who>p = <p> is outside [1, 2^31 - 1]" unless
+// 1 <= p <= kMaxProcesses.
+void check_process_count(std::int64_t p, const char* who);
+
+// Renumbering from the root: a family builds its schedule for root 0 over virtual ranks
+// v = (rank - root) mod p and maps peers back with real_rank. Preconditions (not checked):
+// 0 <= rank, v, root < p. No division: these sit on per-round paths.
+inline std::int64_t virtual_rank(std::int64_t rank, std::int64_t root, std::int64_t p) {
+  return rank >= root ? rank - root : rank - root + p;
+}
+inline std::int64_t real_rank(std::int64_t v, std::int64_t root, std::int64_t p) {
+  return v + root >= p ? v + root - p : v + root;
+}
+
+// One block moving to or from a peer in one round.
+struct Transfer {
+  std::int64_t peer = 0;   // real rank of the other side
+  std::int64_t block = 0;  // 0 <= block < n
+  bool operator==(const Transfer& o) const { return peer == o.peer && block == o.block; }
+};
+
+// A broadcast round of one rank.
+struct BcastRound {
+  std::optional<Transfer> send;  // nothing to send this round if empty
+  std::optional<Transfer> recv;  // nothing to receive this round if empty
+};
+
+// A reduction round of one rank: a partial result of a block goes up, one comes in.
+struct ReduceRound {
+  std::optional<Transfer> send;  // this rank's partial result of a block, to its parent
+  std::optional<Transfer> recv;  // a child's partial result of a block
+  // Combine as recv op own (the child's ranks come first) rather than own op recv.
+  bool recv_before_own = false;
+};
+
+}  // namespace rosched
+
+#endif  // ROSCHED_SCHED_ROUND_H_

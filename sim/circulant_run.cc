@@ -1,0 +1,28 @@
+#include "sim/circulant_run.h"
+
+#include <vector>
+
+#include "sched/circulant/bcast_schedule.h"
+#include "sim/round_run.h"
+
+namespace rosched::sim {
+
+std::optional<Counterexample> run_bcast(const FullSchedule& f, std::int64_t n,
+                                        std::int64_t root) {
+  const Skips& s = f.skips();
+  const std::int64_t p = s.p();
+  std::vector<BcastSchedule> ranks;
+  ranks.reserve(p);
+  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(s, n, r, root, f.rank(s.mod(r - root)));
+  const std::int64_t rounds = ranks[0].rounds();
+  const RunResult run = run_bcast_rounds(
+      "broadcast-run", "n=" + std::to_string(n) + " root=" + std::to_string(root), p, n, root,
+      rounds, [&](std::int64_t r, std::int64_t i) { return ranks[r].round(i); });
+  if (!run.counterexample && p > 1 && run.rounds_used != rounds) {
+    return Counterexample{"broadcast-run", "round-count", p, -1, run.rounds_used, rounds,
+                          run.rounds_used, "n=" + std::to_string(n) + " root=" + std::to_string(root)};
+  }
+  return run.counterexample;
+}
+
+}  // namespace rosched::sim

@@ -1,0 +1,20 @@
+#include "verify/families.h"
+
+namespace rosched::verify {
+
+std::vector<std::unique_ptr<Family>> all_families() {
+  std::vector<std::unique_ptr<Family>> out;
+  out.push_back(circulant_family());
+  out.push_back(two_tree_family());
+  out.push_back(hypercube_family());
+  return out;
+}
+
+std::unique_ptr<Family> make_family(const std::string& name) {
+  for (auto& f : all_families()) {
+    if (f->name() == name) return std::move(f);
+  }
+  return nullptr;
+}
+
+}  // namespace rosched::verify
