@@ -13,7 +13,7 @@ std::optional<Counterexample> run_bcast(const FullSchedule& f, std::int64_t n,
   const std::int64_t p = s.p();
   std::vector<BcastSchedule> ranks;
   ranks.reserve(p);
-  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(s, n, r, root, f.rank(s.mod(r - root)));
+  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(s, n, r, root, f.rank(virtual_rank(r, root, p)));
   const std::int64_t rounds = ranks[0].rounds();
   const RunResult run = run_bcast_rounds(
       "broadcast-run", "n=" + std::to_string(n) + " root=" + std::to_string(root), p, n, root,

@@ -1,4 +1,4 @@
-// Round-by-round symbolic run of the n-block broadcast (Algorithm 6 of seeds/001) over the
+// Round-by-round symbolic run of the n-block broadcast (Algorithm 6 of Träff 2022) over the
 // BcastSchedule description of every rank, the description the MPI executor walks.
 #ifndef ROSCHED_SIM_CIRCULANT_RUN_H_
 #define ROSCHED_SIM_CIRCULANT_RUN_H_

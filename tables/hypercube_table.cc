@@ -1,5 +1,5 @@
-// Bin Jia's hypercube broadcast as a table: seeds/004, "The power of the hypercube: Optimal
-// Broadcast" through the "Main Theorem". See hypercube_table.h.
+// Bin Jia's hypercube broadcast as a table: Träff's lecture notes, "The power of the hypercube:
+// Optimal Broadcast" through the "Main Theorem". See hypercube_table.h.
 #include "tables/hypercube_table.h"
 
 #include <algorithm>
@@ -118,7 +118,7 @@ Grid HypercubeTable::grid() const {
     rows.push_back({"recv" + round});
   }
   for (auto& row : rows) row.reserve(p + 1);
-  const auto real = [this](std::int64_t v) { return std::to_string((v + root) % p); };
+  const auto real = [this](std::int64_t v) { return std::to_string(real_rank(v, root, p)); };
   std::vector<std::string> column;
   column.reserve(rows.size());
   for (std::int64_t r = 0; r < p; ++r) {

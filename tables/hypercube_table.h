@@ -1,9 +1,10 @@
-// Bin Jia's hypercube broadcast of M blocks for any p (seeds/004, "The power of the hypercube:
-// Optimal Broadcast" through the "Main Theorem"; sched/hypercube.h, sched/hypercube_schedule.h)
-// as a table, one column per real rank: its unit (representative, cooperating processor, the
-// representative's hypercube number in binary), NEXTBIT and SWITCH of the representative, and
-// per round the lecture's s(rep, j), t(rep, j) (unclamped) and the block sent and received with
-// the peer. The schedule is checked by a round-by-round run (verify/hypercube_check.h).
+// Bin Jia's hypercube broadcast of M blocks for any p (Träff's lecture notes, "The power of the
+// hypercube: Optimal Broadcast" through the "Main Theorem"; sched/hypercube.h,
+// sched/hypercube_schedule.h) as a table, one column per real rank: its unit (representative,
+// cooperating processor, the representative's hypercube number in binary), NEXTBIT and SWITCH of
+// the representative, and per round the lecture's s(rep, j), t(rep, j) (unclamped) and the block
+// sent and received with the peer. The schedule is checked by a round-by-round run
+// (verify/hypercube_check.h).
 #ifndef ROSCHED_TABLES_HYPERCUBE_TABLE_H_
 #define ROSCHED_TABLES_HYPERCUBE_TABLE_H_
 

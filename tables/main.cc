@@ -1,6 +1,6 @@
-// tables: prints paper-style schedule tables (seeds/001 Tables 1-5) for given p, the two
-// trees of the two-tree broadcast (seeds/004) with their edge colours, or Bin Jia's hypercube
-// broadcast schedule (seeds/004, "The power of the hypercube: Optimal Broadcast").
+// tables: prints paper-style schedule tables (Träff 2022, Tables 1-5) for given p, the two trees of
+// the two-tree broadcast (Träff's lecture notes) with their edge colours, or Bin Jia's hypercube
+// broadcast schedule (Träff's lecture notes, "The power of the hypercube: Optimal Broadcast").
 //
 //   bazel run //tables -- --p 20
 //   bazel run //tables -- --p 9,31-33 --format tsv --root 3

@@ -139,7 +139,7 @@ std::vector<std::vector<std::string>> ScheduleTable::grid() const {
     rows[2 + q + k].push_back("send[" + std::to_string(k) + "]");
   }
   for (std::int64_t r = 0; r < p; ++r) {
-    const std::int64_t v = skips.mod(r - root);
+    const std::int64_t v = virtual_rank(r, root, skips.p());
     rows[0].push_back(std::to_string(r));
     rows[1].push_back(v == 0 ? "-" : std::to_string(baseblock(skips, v)));
     for (int k = 0; k < q; ++k) {

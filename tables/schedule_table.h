@@ -1,4 +1,4 @@
-// Paper-style schedule tables (Tables 1-5 of seeds/001): for each rank its baseblock, receive
+// Paper-style schedule tables (Tables 1-5 of Träff 2022): for each rank its baseblock, receive
 // and send schedule, rendered as text (like the paper), TSV, CSV, Markdown or LaTeX.
 #ifndef ROSCHED_TABLES_SCHEDULE_TABLE_H_
 #define ROSCHED_TABLES_SCHEDULE_TABLE_H_

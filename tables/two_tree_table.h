@@ -1,5 +1,5 @@
-// The two trees of the two-tree broadcast and reduction (seeds/004, "Two (pipelined) binary
-// trees"; sched/two_tree.h) as a table: one row per rank with its parent, edge colour (round
+// The two trees of the two-tree broadcast and reduction (Träff's lecture notes, "Two (pipelined)
+// binary trees"; sched/two_tree.h) as a table: one row per rank with its parent, edge colour (round
 // parity), first arrival round and children (rank:colour) in the upper and the lower tree.
 #ifndef ROSCHED_TABLES_TWO_TREE_TABLE_H_
 #define ROSCHED_TABLES_TWO_TREE_TABLE_H_

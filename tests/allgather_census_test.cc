@@ -1,4 +1,4 @@
-// Algorithms 7 (regular all-gather) and 8 (census) of seeds/001, simulated with explicit data.
+// Algorithms 7 (regular all-gather) and 8 (census) of Träff 2022, simulated with explicit data.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 

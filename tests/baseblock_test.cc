@@ -1,4 +1,4 @@
-// Algorithm 2 (BASEBLOCK) and Algorithm 3 (RANGEBLOCKS) of seeds/001 against the linear-time
+// Algorithm 2 (BASEBLOCK) and Algorithm 3 (RANGEBLOCKS) of Träff 2022 against the linear-time
 // first-phase simulation and brute force over the range.
 #include "sched/circulant/baseblock.h"
 

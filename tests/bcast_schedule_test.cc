@@ -1,4 +1,4 @@
-// Algorithm 6 of seeds/001 as a schedule description, simulated round by round.
+// Algorithm 6 of Träff 2022 as a schedule description, simulated round by round.
 #include "sched/circulant/bcast_schedule.h"
 
 #include <gtest/gtest.h>

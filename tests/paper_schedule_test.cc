@@ -1,4 +1,4 @@
-// Algorithms 4 and 5 of seeds/001: golden tables and the validity conditions.
+// Algorithms 4 and 5 of Träff 2022: golden tables and the validity conditions.
 #include "sched/circulant/paper_schedule.h"
 
 #include <gtest/gtest.h>
@@ -31,7 +31,7 @@ void expect_table(std::int64_t p, const Rows& recv, const Rows& send) {
   }
 }
 
-// Table 1 of seeds/001 (p = 20), including the root's dummy receive column.
+// Table 1 of Träff 2022 (p = 20), including the root's dummy receive column.
 TEST(PaperSchedule, Table1) {
   expect_table(20,
                {{-5, 0, -5, -4, -3, -5, -2, -5, -4, -3, -5, -1, -5, -4, -3, -5, -2, -5, -4, -3},
@@ -46,7 +46,7 @@ TEST(PaperSchedule, Table1) {
                 {4, 0, 1, 2, 0, 3, 0, 1, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}});
 }
 
-// The left schedule of Table 5 of seeds/001 (p = 9).
+// The left schedule of Table 5 of Träff 2022 (p = 9).
 TEST(PaperSchedule, Table5Left) {
   expect_table(9,
                {{-2, 0, -4, -3, -2, -4, -1, -4, -3},

@@ -1,4 +1,4 @@
-// Algorithm 1 and Lemma 1 of seeds/001.
+// Algorithm 1 and Lemma 1 of Träff 2022.
 #include "sched/circulant/skips.h"
 
 #include <gtest/gtest.h>

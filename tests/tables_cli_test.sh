@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The tables command line: help, exit codes, one-line errors, Table 1 of seeds/001, the two
-# trees and the hypercube broadcast of seeds/004.
+# The tables command line: help, exit codes, one-line errors, Table 1 of Träff 2022, the two
+# trees and the hypercube broadcast of Träff's lecture notes.
 set -u
 bin="$(realpath "$1")"
 fail=0

@@ -1,5 +1,5 @@
-// The table generator: list parsing, formats, Table 1 of seeds/001 in TSV, and the hypercube
-// broadcast of seeds/004 against the lecture's example (p = 8, M = 5).
+// The table generator: list parsing, formats, Table 1 of Träff 2022 in TSV, and the hypercube
+// broadcast of Träff's lecture notes against the lecture's example (p = 8, M = 5).
 #include "tables/schedule_table.h"
 
 #include <gtest/gtest.h>

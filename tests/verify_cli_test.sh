@@ -33,6 +33,24 @@ expect hypercube 0 --family hypercube --from 1 --to 64 --json hc.json
 grep -q "^verified p=1..64 family=hypercube .*: 64 ok, 0 failed, .*every broadcast took n - 1 + ceil(log2 p) rounds$" out.txt ||
   { echo "FAIL hypercube summary"; cat out.txt; fail=1; }
 grep -q '"family": "hypercube"' hc.json || { echo "FAIL hc.json"; cat hc.json; fail=1; }
+# Options that do not apply to a family are errors naming the option, never ignored.
+expect plugin-with-twotree 2 --family twotree --to 5 --plugin "$good"
+grep -q -- "--plugin does not apply to --family twotree" err.txt || { echo "FAIL plugin/twotree message"; cat err.txt; fail=1; }
+expect construction-with-hypercube 2 --family hypercube --to 5 --construction paper
+grep -q -- "--construction does not apply to --family hypercube" err.txt || { echo "FAIL construction/hypercube message"; cat err.txt; fail=1; }
+expect per-rank-with-twotree 2 --family twotree --to 5 --per-rank
+expect samples-with-hypercube 2 --family hypercube --to 5 --samples 3
+expect schedule-check-with-hypercube 2 --family hypercube --to 5 --checks schedule
+grep -q "family hypercube has no check group 'schedule' (it has: structure, runs)" err.txt ||
+  { echo "FAIL checks/hypercube message"; cat err.txt; fail=1; }
+# The summary lists the checks that ran, and only those.
+expect circulant-structure-only 0 --to 40 --checks structure
+grep -q "^verified p=1..40 construction=fast checks=structure: 40 ok" out.txt || { echo "FAIL checks=structure"; cat out.txt; fail=1; }
+expect twotree-runs-need-structure 0 --family twotree --to 40 --checks runs
+grep -q "^verified p=1..40 family=twotree checks=structure,runs: 40 ok" out.txt || { echo "FAIL twotree checks"; cat out.txt; fail=1; }
+expect hypercube-structure-only 0 --family hypercube --to 40 --checks structure
+grep -q "^verified p=1..40 family=hypercube checks=structure: 40 ok, 0 failed, [0-9.]* s, [0-9]* threads (thread-seconds: cube propositions and units [0-9.]*, broadcast runs [0-9.]*)$" out.txt ||
+  { echo "FAIL hypercube checks=structure"; cat out.txt; fail=1; }
 expect unknown-family 2 --to 5 --family ring
 expect not-a-plugin 2 --to 5 --plugin /nonexistent.so
 expect bad-range 2 --from 10 --to 5

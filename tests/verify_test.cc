@@ -198,5 +198,43 @@ TEST(Verifier, ProgressPrintsPlainLines) {
   std::fclose(out);
 }
 
+// Every family of the registry through the one interface verify's main uses: distinct names,
+// check groups and timers within bounds, every small p verified with every group, and a
+// family found by name.
+TEST(Families, OneInterfaceForAll) {
+  std::set<std::string> names;
+  for (const auto& listed : all_families()) {
+    const std::string name = listed->name();
+    EXPECT_TRUE(names.insert(name).second) << name;
+    EXPECT_FALSE(listed->help().empty()) << name;
+    const std::vector<std::string> groups = listed->check_groups();
+    ASSERT_FALSE(groups.empty()) << name;
+    const std::set<std::string> all(groups.begin(), groups.end());
+    const auto f = configured(name, 40, all);
+    EXPECT_LE(f->timers().size(), static_cast<std::size_t>(kTimers)) << name;
+    EXPECT_EQ(f->effective_checks(all), all) << name;
+    for (std::int64_t p = 1; p <= 40; ++p) {
+      const PResult r = f->verify_p(p);
+      EXPECT_FALSE(r.counterexample.has_value()) << name << " p=" << p << ' ' << r.counterexample->describe();
+    }
+    ASSERT_NE(make_family(name), nullptr);
+    EXPECT_EQ(make_family(name)->name(), name);
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"circulant", "twotree", "hypercube"}));
+  EXPECT_EQ(make_family("ring"), nullptr);
+  // A family whose runs need its structure check says so.
+  EXPECT_EQ(make_family("twotree")->effective_checks({"runs"}),
+            (std::set<std::string>{"structure", "runs"}));
+}
+
+// The two-tree family's statistic is the range of broadcast rounds minus the lecture's formula.
+TEST(Families, TwoTreeStatistic) {
+  const auto f = configured("twotree", 100, {"structure", "runs"});
+  const PResult r = f->verify_p(11);
+  ASSERT_TRUE(r.statistic.has_value());
+  EXPECT_LE(r.statistic->min, r.statistic->max);
+  EXPECT_EQ(f->statistic_summary(-1, 3, true), "; broadcast rounds minus the lecture's formula: -1..3");
+}
+
 }  // namespace
 }  // namespace rosched::verify

@@ -4,7 +4,7 @@
  * verifier (`bazel run -c opt //verify -- --plugin PATH.so ...`) if it is built as a shared
  * object that exports the functions below with C linkage.
  *
- * Conventions (Träff 2022, seeds/001 Sec. 2): p processes, q = ceil(log2 p) rounds per phase,
+ * Conventions (Träff 2022, Sec. 2): p processes, q = ceil(log2 p) rounds per phase,
  * broadcast root 0, skips[] as in Algorithm 1. In round k of every phase rank r receives block
  * recv[k] from (r - skips[k]) mod p and sends block send[k] to (r + skips[k]) mod p. Blocks are
  * relative to the phase: 0..q-1 this phase, -q..-1 the previous one (b - q is block b of the

@@ -1,5 +1,5 @@
-// Verification of Bin Jia's hypercube broadcast with cooperating pairs (seeds/004, "The power of
-// the hypercube: Optimal Broadcast" through the Main Theorem; sched/hypercube.h,
+// Verification of Bin Jia's hypercube broadcast with cooperating pairs (Träff's lecture notes, "The
+// power of the hypercube: Optimal Broadcast" through the Main Theorem; sched/hypercube.h,
 // sched/hypercube_schedule.h).
 #ifndef ROSCHED_VERIFY_HYPERCUBE_CHECK_H_
 #define ROSCHED_VERIFY_HYPERCUBE_CHECK_H_

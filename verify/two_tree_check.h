@@ -1,5 +1,5 @@
-// Verification of the two-tree broadcast and reduction (seeds/004, "Two (pipelined) binary
-// trees"; sched/two_tree.h, sched/two_tree_schedule.h) for one p.
+// Verification of the two-tree broadcast and reduction (Träff's lecture notes, "Two (pipelined)
+// binary trees"; sched/two_tree.h, sched/two_tree_schedule.h) for one p.
 #ifndef ROSCHED_VERIFY_TWO_TREE_CHECK_H_
 #define ROSCHED_VERIFY_TWO_TREE_CHECK_H_
 

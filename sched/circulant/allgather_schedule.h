@@ -1,4 +1,4 @@
-// Regular all-gather over the circulant graph: Algorithm 7 of Träff 2022 (seeds/001 Sec. 2.3).
+// Regular all-gather over the circulant graph: Algorithm 7 of Träff 2022 (Sec. 2.3).
 //
 // Rank r keeps the contributions of ranks r, r+1, ... (mod p) in that order. After round k it
 // holds the skips[k+1] contributions of ranks r .. r + skips[k+1] - 1: in round k it sends its

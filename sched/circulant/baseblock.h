@@ -1,7 +1,7 @@
 // Baseblocks and RANGEBLOCKS of the circulant broadcast.
 //
-// Implements Algorithm 2 (BASEBLOCK) and Algorithm 3 (RANGEBLOCKS) of Träff 2022 (seeds/001,
-// Sec. 2), in O(log p) each.
+// Implements Algorithm 2 (BASEBLOCK) and Algorithm 3 (RANGEBLOCKS) of Träff 2022 (Sec. 2),
+// in O(log p) each.
 //
 // The baseblock of process r != 0 is the first block it receives when the root 0 sends blocks
 // 0, 1, ..., q-1 in the first phase and every process passes its first block on greedily.

@@ -1,5 +1,5 @@
-// The n-block broadcast as a schedule description: Algorithm 6 of Träff 2022 (seeds/001
-// Sec. 2.2). One description that the verifier simulates and the MPI executor runs.
+// The n-block broadcast as a schedule description: Algorithm 6 of Träff 2022
+// (Sec. 2.2). One description that the verifier simulates and the MPI executor runs.
 //
 // The n - 1 + q rounds are padded in front with x virtual rounds so that x + n - 1 + q is a
 // multiple of q; virtual round v = i + x belongs to phase v / q and uses entry k = v mod q of

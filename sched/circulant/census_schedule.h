@@ -1,5 +1,5 @@
 // Census (all-reduce with an associative, commutative operator) over the circulant graph:
-// Algorithm 8 of Träff 2022 (seeds/001 Sec. 2.3), reading its condition with k for i.
+// Algorithm 8 of Träff 2022 (Sec. 2.3), reading its condition with k for i.
 //
 // Invariant: after round k, rank r's partial result S combines x of ranks r+1 .. r+skips[k+1]-1
 // (mod p). In round k, if skips[k] + skips[k] == skips[k+1], r receives x_f (+) S_f from

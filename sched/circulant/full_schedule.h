@@ -38,7 +38,7 @@ class FullSchedule {
   RankSchedule rank(std::int64_t r) const;
   void set_rank(std::int64_t r, const RankSchedule& sched);
   // send[k] of every rank from the receive schedules: send(r, k) = recv((r + skips[k]) mod p, k)
-  // (Algorithm 9 of seeds/001, lines 4-9). Ranks sending to the root get the root's dummy.
+  // (Algorithm 9 of Träff 2022, lines 4-9). Ranks sending to the root get the root's dummy.
   void derive_sends();
 
  private:

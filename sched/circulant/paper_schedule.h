@@ -1,5 +1,5 @@
-// Receive and send schedules as paper 001 constructs them: Algorithm 4 (RECVSCHED, in
-// O(log^2 p)) and Algorithm 5 (SENDSCHED, O(log^3 p)) of Träff 2022 (seeds/001 Sec. 2).
+// Receive and send schedules as Träff 2022 constructs them: Algorithm 4 (RECVSCHED, in
+// O(log^2 p)) and Algorithm 5 (SENDSCHED, O(log^3 p)) of Träff 2022 (Sec. 2).
 //
 // Two deliberate readings of the printed Algorithm 4, both checked by simulation
 // (tests/paper_schedule_test.cc and the verifier):

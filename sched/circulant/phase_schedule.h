@@ -4,7 +4,7 @@
 // In round k (0 <= k < q) of a phase, rank r receives block recv[k] from (r - skips[k]) mod p and
 // sends block send[k] to (r + skips[k]) mod p. Block numbers are relative to the phase:
 // 0..q-1 are blocks of the current phase, -q..-1 blocks of the previous one (b - q stands for
-// block b of the previous phase). A valid schedule has (Träff 2022, seeds/001 Sec. 2):
+// block b of the previous phase). A valid schedule has (Träff 2022, Sec. 2):
 //   * recv holds baseblock(r) once and q - 1 distinct blocks of the previous phase;
 //   * send[k] = recv of rank (r + skips[k]) mod p at round k;
 //   * send[k] is a block r holds before round k.
@@ -40,7 +40,7 @@ struct RankSchedule {
 };
 
 // The schedule constructions this library knows. `paper` is the construction of Algorithms 4
-// and 5 of seeds/001, kept permanently as the reference; `fast` computes one rank's schedules
+// and 5 of Träff 2022, kept permanently as the reference; `fast` computes one rank's schedules
 // in O(log p) (fast_schedule.h) and is the default.
 enum class Construction { fast, paper };
 inline constexpr Construction kDefaultConstruction = Construction::fast;

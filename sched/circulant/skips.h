@@ -2,7 +2,7 @@
 //
 // Implements Algorithm 1 and Lemma 1 of Träff, "(Poly)Logarithmic Time Construction of
 // Round-optimal n-Block Broadcast Schedules for Broadcast and irregular Allgather in MPI"
-// (2022), file seeds/001 Sec. 2.
+// (2022), Sec. 2.
 //
 // skips[q] = p and skips[k] = ceil(skips[k+1] / 2) for k < q, so skips[0] = 1 and, for
 // p >= 2, skips[1] = 2. Process r talks to (r + skips[k]) mod p and (r - skips[k]) mod p in

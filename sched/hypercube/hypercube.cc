@@ -1,5 +1,5 @@
-// Bin Jia's hypercube broadcast with NEXTBIT and cooperating pairs: seeds/004, "The power of the
-// hypercube: Optimal Broadcast" through the Main Theorem. See hypercube.h.
+// Bin Jia's hypercube broadcast with NEXTBIT and cooperating pairs: Träff's lecture notes, "The
+// power of the hypercube: Optimal Broadcast" through the Main Theorem. See hypercube.h.
 #include "sched/hypercube/hypercube.h"
 
 #include <stdexcept>

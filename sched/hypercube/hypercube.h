@@ -1,4 +1,4 @@
-// Bin Jia's M - 1 + ceil(log2 p) round hypercube broadcast, as presented in the lecture seeds/004,
+// Bin Jia's M - 1 + ceil(log2 p) round hypercube broadcast, as presented in Träff's lecture notes,
 // "The power of the hypercube: Optimal Broadcast" through the Main Theorem (Bin Jia, "Process
 // cooperation in multiple message broadcast", Parallel Computing 35(12), 2009), and its
 // extension to any p by cooperating pairs of processors. Root 0 here; the schedule description
@@ -15,22 +15,22 @@
 // t(i, j) otherwise, a processor only sends blocks it holds.
 //
 // Any p, q = floor(log2 p): the hypercube runs over 2^q units. The p - 2^q excess processors
-// 2^q..p-1 pair up with 1..p-2^q (the lecture's co(i), with its two transcription errors
-// corrected as in shared/notes/seeds.md: p - 2^q < i < 2^q are singletons, and co(i) = i - 2^q + 1
-// for i >= 2^q); the unit's representative rep(i) is the one below 2^q. In a pair, in round j
-// the `out` processor sends the unit's block s(rep, j) to the partner unit's `in` processor and
-// receives block j - q - 1 from its own `in` processor, which receives the unit's block
-// t(rep, j) from the partner unit's `out` processor. Roles start as out = co(rep), in = rep and
-// swap after every round j with bit(rep, j) = 1 (the out processor must hold s(rep, j + 1),
-// which is then t(rep, j), received by `in`): the lecture's rule with bit j, not bit j + 1 of
-// its proof, settled by exhaustive simulation. The number of swaps before round j is
-//     u(rep, j) = popcount(rep) * floor((j - 1) / q) + SWITCH(rep)[(j - 1) mod q]   (0 for j = 0),
-// SWITCH(rep)[k] = number of 1-bits of rep at positions 0..k, so a processor knows its role and
-// the partner unit's role in O(1) per round: the partner differs from rep in bit j mod q only,
-// which has been counted floor(j / q) times, so its swap parity is (u + floor(j / q)) mod 2.
-// After the M - 1 + q hypercube rounds, one extra round inside every pair swaps blocks M - 1
-// (held by out) and M - 2 (held by in): M - 1 + ceil(log2 p) rounds for every p, and every
-// processor receives every block exactly once (verify --family hypercube, every p <= 100,000).
+// 2^q..p-1 pair up with 1..p-2^q (the lecture's co(i), with its two transcription errors corrected,
+// as exhaustive simulation shows: p - 2^q < i < 2^q are singletons, and co(i) = i - 2^q + 1 for i
+// >= 2^q); the unit's representative rep(i) is the one below 2^q. In a pair, in round j the `out`
+// processor sends the unit's block s(rep, j) to the partner unit's `in` processor and receives
+// block j - q - 1 from its own `in` processor, which receives the unit's block t(rep, j) from the
+// partner unit's `out` processor. Roles start as out = co(rep), in = rep and swap after every round
+// j with bit(rep, j) = 1 (the out processor must hold s(rep, j + 1), which is then t(rep, j),
+// received by `in`): the lecture's rule with bit j, not bit j + 1 of its proof, settled by
+// exhaustive simulation. The number of swaps before round j is u(rep, j) = popcount(rep) * floor((j
+// - 1) / q) + SWITCH(rep)[(j - 1) mod q]   (0 for j = 0), SWITCH(rep)[k] = number of 1-bits of rep
+// at positions 0..k, so a processor knows its role and the partner unit's role in O(1) per round:
+// the partner differs from rep in bit j mod q only, which has been counted floor(j / q) times, so
+// its swap parity is (u + floor(j / q)) mod 2. After the M - 1 + q hypercube rounds, one extra
+// round inside every pair swaps blocks M - 1 (held by out) and M - 2 (held by in): M - 1 +
+// ceil(log2 p) rounds for every p, and every processor receives every block exactly once (verify
+// --family hypercube, every p <= 100,000).
 //
 // Everything here is O(log p) to set up per processor and O(1) per round.
 #ifndef ROSCHED_SCHED_HYPERCUBE_HYPERCUBE_H_

@@ -1,5 +1,5 @@
-// Bin Jia's hypercube broadcast for any p as a schedule description: seeds/004, "The power of the
-// hypercube: Optimal Broadcast" through the Main Theorem. See hypercube_schedule.h.
+// Bin Jia's hypercube broadcast for any p as a schedule description: Träff's lecture notes, "The
+// power of the hypercube: Optimal Broadcast" through the Main Theorem. See hypercube_schedule.h.
 #include "sched/hypercube/hypercube_schedule.h"
 
 #include <stdexcept>

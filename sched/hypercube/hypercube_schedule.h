@@ -1,7 +1,7 @@
-// Bin Jia's hypercube broadcast of n blocks for any p (seeds/004, "The power of the hypercube:
-// Optimal Broadcast" through the Main Theorem; sched/hypercube.h) as a schedule description of
-// the same shape as the circulant BcastSchedule: per round at most one block sent and at most
-// one received, so the verifier simulates and the MPI executor runs the same object.
+// Bin Jia's hypercube broadcast of n blocks for any p (Träff's lecture notes, "The power of the
+// hypercube: Optimal Broadcast" through the Main Theorem; sched/hypercube.h) as a schedule
+// description of the same shape as the circulant BcastSchedule: per round at most one block sent
+// and at most one received, so the verifier simulates and the MPI executor runs the same object.
 //
 // Rounds: n - 1 + ceil(log2 p): the n - 1 + floor(log2 p) hypercube rounds, plus, when p is not
 // a power of two, the exchange of blocks n - 1 and n - 2 inside every pair of cooperating

@@ -1,5 +1,6 @@
-// The two trees and their edge 2-colouring: seeds/004, "Two (pipelined) binary trees" through
-// `EdgeColor` (Sanders, Speck, Träff 2009). See two_tree.h for the layout and the colouring.
+// The two trees and their edge 2-colouring: Träff's lecture notes, "Two (pipelined) binary trees"
+// through `EdgeColor` (Sanders, Speck, Träff 2009). See two_tree.h for the layout and the
+// colouring.
 #include "sched/two_tree/two_tree.h"
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // The two trees of the two-tree broadcast and reduction (Sanders, Speck, Träff 2009), as
-// presented in the lecture seeds/004, "Two (pipelined) binary trees" through `EdgeColor`.
+// presented in Träff's lecture notes, "Two (pipelined) binary trees" through `EdgeColor`.
 //
 // Ranks other than the root are laid out in rank order at positions 1..n (n = p - 1). The trees
 // use the first N positions, N = n rounded down to even; if n is odd, the rank at position n is
@@ -27,7 +27,7 @@
 // verify --family twotree, and by the tests) the two parent edges of a rank differ, the edges
 // to a node's two children differ, and the two edges out of the root differ (upper 1, lower 0).
 // (Colouring the lower tree with the same colours instead gives both tree roots colour 1, so
-// the root could not feed them in alternate rounds; see seeds.md.)
+// the root could not feed them in alternate rounds.)
 //
 // Timing: the root sends in every round, to the two trees alternately. A rank first receives a
 // tree's blocks in its `arrival` round: the first round after its parent's arrival that has

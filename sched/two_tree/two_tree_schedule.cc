@@ -1,5 +1,5 @@
-// The pipelined two-tree broadcast and its reverse, the reduction: seeds/004, "Two (pipelined)
-// binary trees" (Sanders, Speck, Träff 2009). See two_tree_schedule.h.
+// The pipelined two-tree broadcast and its reverse, the reduction: Träff's lecture notes, "Two
+// (pipelined) binary trees" (Sanders, Speck, Träff 2009). See two_tree_schedule.h.
 #include "sched/two_tree/two_tree_schedule.h"
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
-// The pipelined two-tree broadcast and reduction (seeds/004, "Two (pipelined) binary trees";
-// Sanders, Speck, Träff 2009) as schedule descriptions of the same shape as the circulant
+// The pipelined two-tree broadcast and reduction (Träff's lecture notes, "Two (pipelined) binary
+// trees"; Sanders, Speck, Träff 2009) as schedule descriptions of the same shape as the circulant
 // BcastSchedule: per round, at most one block received and at most one block sent.
 //
 // Broadcast of n blocks: the root sends block b in round b to the tree that carries the blocks
