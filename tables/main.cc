@@ -1,6 +1,8 @@
-// tables: prints paper-style schedule tables (Träff 2022, Tables 1-5) for given p, the two trees of
-// the two-tree broadcast (Träff's lecture notes) with their edge colours, or Bin Jia's hypercube
-// broadcast schedule (Träff's lecture notes, "The power of the hypercube: Optimal Broadcast").
+// tables: prints paper-style schedule tables for given p: the circulant broadcast's receive and
+// send schedules (Träff 2022, Tables 1-5), the two trees of the two-tree broadcast with their
+// edge colours, or Bin Jia's hypercube broadcast schedule. The families are in
+// tables/table_families.cc; this file knows none by name. Every table is checked by a
+// round-by-round run before it is printed.
 //
 //   bazel run //tables -- --p 20
 //   bazel run //tables -- --p 9,31-33 --format tsv --root 3
@@ -15,9 +17,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tables/hypercube_table.h"
-#include "tables/schedule_table.h"
-#include "tables/two_tree_table.h"
+#include "tables/table_family.h"
 
 namespace po = boost::program_options;
 using namespace rosched;
@@ -29,30 +29,34 @@ constexpr std::int64_t kMaxTableP = 100000;
 constexpr std::size_t kMaxTables = 10000;
 
 int run(int argc, char** argv) {
+  const auto families = tables::table_families();
+  std::string descriptions, names, layouts;
+  for (const auto& f : families) {
+    descriptions += "\n  " + f->description() + ";";
+    names += (names.empty() ? "" : "|") + f->name();
+    layouts += f->layout_help() + "\n";
+  }
   po::options_description opts(
-      "tables: receive and send schedules of the round-optimal circulant broadcast "
-      "(Traff 2022), one column per rank; or (--family twotree) the two trees of the two-tree "
-      "broadcast and reduction (Sanders, Speck, Traff 2009), one row per rank; or (--family "
-      "hypercube) Bin Jia's M - 1 + ceil(log2 p) round hypercube broadcast of M blocks with "
-      "cooperating pairs, one column per rank.\n\n"
-      "Usage: tables --p LIST [--family circulant|twotree|hypercube] [--format F] [--root R] "
-      "[--construction C] [--blocks M]\n\nOptions");
-  std::string p_list, format_name = "text", construction_name_arg = "fast", family = "circulant";
-  std::int64_t root = 0, blocks = 0;
+      "tables: schedule tables of the round-optimal collective schedule families, checked by "
+      "a round-by-round run before printing. The families:" + descriptions +
+      "\n\nUsage: tables --p LIST [--family " + names +
+      "] [--format F] [--root R] [--construction C] [--blocks M]\n\nOptions");
+  std::string p_list, format_name = "text", family_name = "circulant";
+  tables::TableOptions options;
+  std::int64_t blocks = 0;
   opts.add_options()("help,h", "print this help and exit")(
       "p", po::value<std::string>(&p_list)->required(),
       "process counts: comma-separated values and ranges, e.g. 20 or 9,31-33 "
       "(each in [1, 100000])")(
-      "family", po::value<std::string>(&family)->default_value("circulant"),
-      "circulant (receive and send schedules), twotree (parents, children, edge colours and "
-      "first arrival rounds in both trees) or hypercube (units, NEXTBIT, SWITCH, and per round "
-      "the blocks sent and received)")(
+      "family", po::value<std::string>(&family_name)->default_value("circulant"),
+      ("schedule family: " + names).c_str())(
       "format", po::value<std::string>(&format_name)->default_value("text"),
       "text (like the paper's tables), tsv, csv, markdown or latex")(
-      "root", po::value<std::int64_t>(&root)->default_value(0),
+      "root", po::value<std::int64_t>(&options.root)->default_value(0),
       "broadcast root: columns are real ranks, renumbered from the root")(
-      "construction", po::value<std::string>(&construction_name_arg)->default_value("fast"),
-      "schedule construction: fast (O(log p) per rank) or paper (Algorithms 4 and 5)")(
+      "construction", po::value<std::string>(&options.construction)->default_value("fast"),
+      "circulant only: schedule construction, fast (O(log p) per rank) or paper (Algorithms 4 "
+      "and 5)")(
       "blocks", po::value<std::int64_t>(&blocks),
       "hypercube only: the number M >= 1 of blocks to broadcast (default: floor(log2 p) + 1; "
       "a table has at most 20,000,000 cells, about (4 M + 6 log2 p) p)");
@@ -60,21 +64,11 @@ int run(int argc, char** argv) {
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
     if (vm.count("help")) {
-      std::cout << opts << "\nRows (circulant): rank, baseblock (root: -), recv[0..q-1], "
-                           "send[0..q-1]; negative blocks belong to the previous phase.\n"
-                           "Columns (twotree): rank, role (root, relay, member), then per tree "
-                           "parent, colour (round parity of the edge from the parent), first "
-                           "arrival round, children as rank:colour.\n"
-                           "Rows (hypercube): rank, rep and co (the unit's representative and "
-                           "cooperating processor, real ranks), unit (the representative's "
-                           "hypercube number in binary), NEXTBIT[0..q-1] and SWITCH[0..q-1] of "
-                           "the representative; per round j the lecture's s(rep) j and t(rep) j "
-                           "(unclamped; the root never receives), send j as b>r (block b to rank "
-                           "r) and recv j as b<r (block b from rank r), - for nothing; the last "
-                           "round (p not a power of two) is the exchange inside the pairs.\n"
-                           "A summary line per p follows the tables (on stderr for the "
-                           "machine-readable formats).\n"
-                           "Exit status: 0 valid, 1 a schedule is invalid, 2 bad arguments.\n";
+      std::cout << opts << '\n'
+                << layouts
+                << "A summary line per p follows the tables (on stderr for the "
+                   "machine-readable formats).\n"
+                   "Exit status: 0 valid, 1 a schedule is invalid, 2 bad arguments.\n";
       return 0;
     }
     po::notify(vm);
@@ -82,29 +76,33 @@ int run(int argc, char** argv) {
     std::cerr << "tables: " << e.what() << " (see --help)\n";
     return 2;
   }
+  const tables::TableFamily* family = nullptr;
+  for (const auto& f : families) {
+    if (f->name() == family_name) family = f.get();
+  }
   tables::Format format;
-  Construction construction;
   std::vector<std::int64_t> ps;
   try {
-    if (family != "circulant" && family != "twotree" && family != "hypercube") {
-      throw std::invalid_argument("unknown family '" + family +
-                                  "' (known: circulant, twotree, hypercube)");
+    if (!family) {
+      std::string known;
+      for (const auto& f : families) known += (known.empty() ? "" : ", ") + f->name();
+      throw std::invalid_argument("unknown family '" + family_name + "' (known: " + known + ")");
     }
-    if (vm.count("blocks") && family != "hypercube") {
-      throw std::invalid_argument("--blocks is for --family hypercube only");
+    for (const char* option : {"construction", "blocks"}) {
+      if (vm.count(option) && !vm[option].defaulted() && !family->options().count(option)) {
+        throw std::invalid_argument(std::string("--") + option + " does not apply to --family " +
+                                    family->name());
+      }
     }
+    if (vm.count("blocks")) options.blocks = blocks;
     format = tables::parse_format(format_name);
-    construction = parse_construction(construction_name_arg.c_str());
     ps = tables::parse_p_list(p_list, kMaxTableP, kMaxTables);
     for (std::int64_t p : ps) {
-      if (root < 0 || root >= p) {
-        throw std::invalid_argument("root " + std::to_string(root) + " is outside [0, p) for p = " +
-                                    std::to_string(p));
+      if (options.root < 0 || options.root >= p) {
+        throw std::invalid_argument("root " + std::to_string(options.root) +
+                                    " is outside [0, p) for p = " + std::to_string(p));
       }
-      if (family == "hypercube") {
-        tables::check_hypercube_table_args(
-            p, vm.count("blocks") ? blocks : tables::default_hypercube_blocks(p), root);
-      }
+      family->check_args(p, options);
     }
   } catch (const std::invalid_argument& e) {
     std::cerr << "tables: " << e.what() << '\n';
@@ -112,26 +110,11 @@ int run(int argc, char** argv) {
   }
   std::ostream& summary = format == tables::Format::text ? std::cout : std::cerr;
   int status = 0;
-  const auto print = [&](const auto& table) {
-    tables::render(table, format, std::cout);
-    summary << tables::summary_line(table) << '\n';
-  };
   for (std::size_t i = 0; i < ps.size(); ++i) {
     if (i > 0) std::cout << '\n';
-    if (family == "twotree") {
-      const auto table = tables::make_two_tree_table(ps[i], root);
-      print(table);
-      if (table.violation) status = 1;
-    } else if (family == "hypercube") {
-      const std::int64_t m = vm.count("blocks") ? blocks : tables::default_hypercube_blocks(ps[i]);
-      const auto table = tables::make_hypercube_table(ps[i], m, root);
-      print(table);
-      if (table.violation) status = 1;
-    } else {
-      const auto table = tables::make_table(ps[i], root, construction);
-      print(table);
-      if (table.violation) status = 1;
-    }
+    const tables::Printed printed = family->print(ps[i], options, format, std::cout);
+    summary << printed.summary << '\n';
+    if (!printed.valid) status = 1;
   }
   return status;
 }

@@ -65,9 +65,17 @@ for args in "--p 0" "--p 5 --root 5" "--p 5 --root -1" "--p x" "--p 5 --format y
             "--p 5 --family ring" "--p 5 --family twotree --root 5" \
             "--p 5 --family hypercube --blocks 0" "--p 5 --family hypercube --blocks -2" \
             "--p 5 --family hypercube --blocks x" "--p 5 --family hypercube --root 7" \
-            "--p 5 --blocks 3" "--p 100000 --family hypercube --blocks 1000"; do
+            "--p 5 --blocks 3" "--p 100000 --family hypercube --blocks 1000" \
+            "--p 5 --family twotree --construction paper" \
+            "--p 5 --family hypercube --construction paper" "--p 5 --family twotree --blocks 2"; do
   # shellcheck disable=SC2086
   check "reject: $args" 2 $args
   [ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL '$args' error is not one line"; cat err.txt; fail=1; }
 done
+check construction-with-twotree 2 --p 5 --family twotree --construction paper
+grep -q -- "--construction does not apply to --family twotree" err.txt || { echo "FAIL message"; cat err.txt; fail=1; }
+# The two-tree table is checked by a run before printing: the summary says nothing is wrong.
+check twotree-checked 0 --p 1-40 --family twotree --format tsv
+grep -q "INVALID" err.txt && { echo "FAIL twotree INVALID"; cat err.txt; fail=1; }
+[ "$(grep -c 'family=twotree: relay' err.txt)" = 40 ] || { echo "FAIL twotree summaries"; cat err.txt; fail=1; }
 exit $fail

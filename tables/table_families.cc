@@ -1,0 +1,104 @@
+// The families the tables tool prints, each over its table builder (schedule_table.h,
+// two_tree_table.h, hypercube_table.h).
+#include <stdexcept>
+
+#include "tables/hypercube_table.h"
+#include "tables/table_family.h"
+#include "tables/two_tree_table.h"
+
+namespace rosched::tables {
+namespace {
+
+template <typename Table>
+Printed render_checked(const Table& table, Format format, std::ostream& out) {
+  render(table, format, out);
+  return Printed{!table.violation.has_value(), summary_line(table)};
+}
+
+class CirculantTables : public TableFamily {
+ public:
+  std::string name() const override { return "circulant"; }
+  std::string description() const override {
+    return "circulant (the default): receive and send schedules of the round-optimal circulant "
+           "broadcast (Traff 2022), one column per rank";
+  }
+  std::string layout_help() const override {
+    return "Rows (circulant): rank, baseblock (root: -), recv[0..q-1], send[0..q-1]; negative "
+           "blocks belong to the previous phase.";
+  }
+  std::set<std::string> options() const override { return {"construction"}; }
+  void check_args(std::int64_t, const TableOptions& o) const override {
+    parse_construction(o.construction.c_str());
+  }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_table(p, o.root, parse_construction(o.construction.c_str())),
+                          format, out);
+  }
+};
+
+class TwoTreeTables : public TableFamily {
+ public:
+  std::string name() const override { return "twotree"; }
+  std::string description() const override {
+    return "twotree: the two trees of the two-tree broadcast and reduction (Sanders, Speck, "
+           "Traff 2009), one row per rank: parents, children, edge colours and first arrival "
+           "rounds in both trees";
+  }
+  std::string layout_help() const override {
+    return "Columns (twotree): rank, role (root, relay, member), then per tree parent, colour "
+           "(round parity of the edge from the parent), first arrival round, children as "
+           "rank:colour.";
+  }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_two_tree_table(p, o.root), format, out);
+  }
+};
+
+class HypercubeTables : public TableFamily {
+ public:
+  std::string name() const override { return "hypercube"; }
+  std::string description() const override {
+    return "hypercube: Bin Jia's M - 1 + ceil(log2 p) round hypercube broadcast of M blocks "
+           "with cooperating pairs, one column per rank: units, NEXTBIT, SWITCH, and per round "
+           "the blocks sent and received";
+  }
+  std::string layout_help() const override {
+    return "Rows (hypercube): rank, rep and co (the unit's representative and cooperating "
+           "processor, real ranks), unit (the representative's hypercube number in binary), "
+           "NEXTBIT[0..q-1] and SWITCH[0..q-1] of the representative; per round j the "
+           "lecture's s(rep) j and t(rep) j (unclamped; the root never receives), send j as "
+           "b>r (block b to rank r) and recv j as b<r (block b from rank r), - for nothing; "
+           "the last round (p not a power of two) is the exchange inside the pairs.";
+  }
+  std::set<std::string> options() const override { return {"blocks"}; }
+  void check_args(std::int64_t p, const TableOptions& o) const override {
+    check_hypercube_table_args(p, blocks(p, o), o.root);
+  }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_hypercube_table(p, blocks(p, o), o.root), format, out);
+  }
+
+ private:
+  static std::int64_t blocks(std::int64_t p, const TableOptions& o) {
+    return o.blocks ? *o.blocks : default_hypercube_blocks(p);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TableFamily> circulant_tables() { return std::make_unique<CirculantTables>(); }
+std::unique_ptr<TableFamily> two_tree_tables() { return std::make_unique<TwoTreeTables>(); }
+std::unique_ptr<TableFamily> hypercube_tables() { return std::make_unique<HypercubeTables>(); }
+
+std::vector<std::unique_ptr<TableFamily>> table_families() {
+  std::vector<std::unique_ptr<TableFamily>> out;
+  out.push_back(circulant_tables());
+  out.push_back(two_tree_tables());
+  out.push_back(hypercube_tables());
+  return out;
+}
+
+}  // namespace rosched::tables
