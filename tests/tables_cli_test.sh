@@ -3,6 +3,8 @@
 # trees and the hypercube broadcast of Träff's lecture notes.
 set -u
 bin="$(realpath "$1")"
+golden_table1="$(realpath "$2")"  # Table 1 of Träff 2022 (p = 20), transcribed from the paper
+golden_table5="$(realpath "$3")"  # the left schedule of its Table 5 (p = 9)
 fail=0
 check() {  # check NAME EXPECTED_STATUS ARGS...
   local name="$1" want="$2"
@@ -23,6 +25,12 @@ check table1 0 --p 20
 grep -q "^Recv schedule  *-5 |  0 | -5 | -4   -3 | -5   -2   -5   -4   -3 | -5   -1" out.txt ||
   { echo "FAIL Table 1 first receive row"; cat out.txt; fail=1; }
 grep -q "valid schedule for all 20 ranks" out.txt || { echo "FAIL summary line"; fail=1; }
+# The whole tables, every cell, with the default construction: the root's dummy receive column
+# and the sends to the root included.
+for golden in "$golden_table1:20" "$golden_table5:9"; do
+  check "golden-p${golden##*:}" 0 --p "${golden##*:}" --format tsv
+  diff out.txt "${golden%:*}" || { echo "FAIL table for p = ${golden##*:} differs from the paper"; fail=1; }
+done
 check tsv-stdout-clean 0 --p 9,31-33 --format tsv --root 3
 [ "$(grep -c '^rank' out.txt)" = 4 ] || { echo "FAIL expected 4 tables"; fail=1; }
 [ "$(wc -l <err.txt)" = 4 ] || { echo "FAIL expected 4 summary lines on stderr"; fail=1; }

@@ -110,8 +110,16 @@ void build_full_schedule(const Skips& s, FullSchedule& f) {
     f.send(0, k) = static_cast<std::int8_t>(k);
     f.recv(s[k], k) = static_cast<std::int8_t>(k);
   }
-  for (std::int64_t t = 1; t < p; ++t) {  // (the root's receives are a dummy)
+  for (std::int64_t t = 1; t < p; ++t) {
     if (open[t]) complete_receiver(s, t, own[t], open[t], f);
+  }
+  // The root never receives, so its receive schedule and the sends to it are "don't care"
+  // entries: set them to the paper's dummy (Algorithm 4 run for r = 0), as rank_schedule does,
+  // so that the all-ranks tables are the paper's (Träff 2022, Table 1).
+  const PhaseSchedule dummy = recv_schedule(s, 0);
+  for (int k = 0; k < q; ++k) {
+    f.recv(0, k) = static_cast<std::int8_t>(dummy[k]);
+    f.send(s.from(0, k), k) = static_cast<std::int8_t>(dummy[k]);
   }
 }
 
