@@ -16,6 +16,8 @@ struct Counterexample {
   std::int64_t expected = 0;
   std::int64_t actual = 0;
   std::string detail;  // extra context (n and root of a broadcast run, ...)
+  // Whether expected and actual mean anything (not for, e.g., a construction that failed).
+  bool has_values = true;
 
   // One line with every field.
   std::string describe() const;

@@ -12,7 +12,9 @@
 // Exit status: 0 all schedules valid, 1 a printed schedule is invalid, 2 bad arguments.
 #include <boost/program_options.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -27,6 +29,8 @@ namespace {
 // One column per rank is printed: beyond this the table is no longer something to read.
 constexpr std::int64_t kMaxTableP = 100000;
 constexpr std::size_t kMaxTables = 10000;
+// Above this many rank columns in all (the sum of the p listed), --large must be given.
+constexpr std::int64_t kLargeColumns = 1000000;
 
 int run(int argc, char** argv) {
   const auto families = tables::table_families();
@@ -44,6 +48,7 @@ int run(int argc, char** argv) {
   std::string p_list, format_name = "text", family_name = "circulant";
   tables::TableOptions options;
   std::int64_t blocks = 0;
+  bool large = false;
   opts.add_options()("help,h", "print this help and exit")(
       "p", po::value<std::string>(&p_list)->required(),
       "process counts: comma-separated values and ranges, e.g. 20 or 9,31-33 "
@@ -59,10 +64,18 @@ int run(int argc, char** argv) {
       "and 5)")(
       "blocks", po::value<std::int64_t>(&blocks),
       "hypercube only: the number M >= 1 of blocks to broadcast (default: floor(log2 p) + 1; "
-      "a table has at most 20,000,000 cells, about (4 M + 6 log2 p) p)");
+      "a table has at most 20,000,000 cells, about (4 M + 6 log2 p) p)")(
+      "large", po::bool_switch(&large),
+      "allow more than 1,000,000 rank columns in all (the sum of the p listed; e.g. --p "
+      "1-2000 has 2,001,000)");
   po::variables_map vm;
   try {
-    po::store(po::parse_command_line(argc, argv, opts), vm);
+    // No positional arguments: a stray word is an error, not silently ignored.
+    po::store(po::command_line_parser(argc, argv)
+                  .options(opts)
+                  .positional(po::positional_options_description())
+                  .run(),
+              vm);
     if (vm.count("help")) {
       std::cout << opts << '\n'
                 << layouts
@@ -97,6 +110,13 @@ int run(int argc, char** argv) {
     if (vm.count("blocks")) options.blocks = blocks;
     format = tables::parse_format(format_name);
     ps = tables::parse_p_list(p_list, kMaxTableP, kMaxTables);
+    std::int64_t columns = 0;
+    for (std::int64_t p : ps) columns += p;
+    if (columns > kLargeColumns && !large) {
+      throw std::invalid_argument("--p " + p_list + " asks for " + std::to_string(columns) +
+                                  " rank columns in all, more than " +
+                                  std::to_string(kLargeColumns) + "; add --large to print them");
+    }
     for (std::int64_t p : ps) {
       if (options.root < 0 || options.root >= p) {
         throw std::invalid_argument("root " + std::to_string(options.root) +
@@ -115,6 +135,11 @@ int run(int argc, char** argv) {
     const tables::Printed printed = family->print(ps[i], options, format, std::cout);
     summary << printed.summary << '\n';
     if (!printed.valid) status = 1;
+  }
+  std::cout.flush();
+  if (!std::cout || !summary.flush()) {
+    std::cerr << "tables: cannot write the output (" << std::strerror(errno) << ")\n";
+    return status == 1 ? 1 : 2;
   }
   return status;
 }

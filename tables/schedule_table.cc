@@ -10,9 +10,10 @@
 namespace rosched::tables {
 namespace {
 
-std::int64_t parse_int(const std::string& s, const std::string& list) {
+std::int64_t parse_int(const std::string& s, const std::string& item, const std::string& list) {
   if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos) {
-    throw std::invalid_argument("bad process count '" + s + "' in list '" + list + "'");
+    throw std::invalid_argument("bad item '" + item + "' in the process counts '" + list +
+                                "': expected a whole number P >= 1 or a range A-B");
   }
   return std::stoll(s);
 }
@@ -103,8 +104,9 @@ std::vector<std::int64_t> parse_p_list(const std::string& list, std::int64_t max
     const std::size_t comma = std::min(list.find(',', start), list.size());
     const std::string item = list.substr(start, comma - start);
     const std::size_t dash = item.find('-');
-    const std::int64_t lo = parse_int(item.substr(0, dash), list);
-    const std::int64_t hi = dash == std::string::npos ? lo : parse_int(item.substr(dash + 1), list);
+    const std::int64_t lo = parse_int(item.substr(0, dash), item, list);
+    const std::int64_t hi =
+        dash == std::string::npos ? lo : parse_int(item.substr(dash + 1), item, list);
     if (lo > hi) throw std::invalid_argument("empty range '" + item + "' in '" + list + "'");
     if (lo < 1 || hi > max_p) {
       throw std::invalid_argument("process count in '" + item + "' is outside [1, " +

@@ -2,6 +2,9 @@
 # The verifier as users run it: a sweep, the two plugins, bad arguments, JSON output.
 set -u
 verify="$(realpath "$1")"; good="$(realpath "$2")"; bad="$(realpath "$3")"
+shift 3
+declare -A misbehaving  # tests/plugins/misbehaving_plugin.cc, one .so per way to misbehave
+for so in "$@"; do name="${so##*misbehaving_}"; misbehaving[${name%_plugin.so}]="$(realpath "$so")"; done
 cd "${TEST_TMPDIR:-/tmp}"
 fail=0
 expect() {  # expect NAME STATUS ARGS...
@@ -51,6 +54,49 @@ grep -q "^verified p=1..40 family=twotree checks=structure,runs: 40 ok" out.txt 
 expect hypercube-structure-only 0 --family hypercube --to 40 --checks structure
 grep -q "^verified p=1..40 family=hypercube checks=structure: 40 ok, 0 failed, [0-9.]* s, [0-9]* threads (thread-seconds: cube propositions and units [0-9.]*, broadcast runs [0-9.]*)$" out.txt ||
   { echo "FAIL hypercube checks=structure"; cat out.txt; fail=1; }
+# Plugins that misbehave: a crash or exit() ends the run with status 1 naming p and rank; wrong
+# output is a counterexample; no name is an unloadable plugin.
+expect plugin-segfault 1 --from 30 --to 45 --plugin "${misbehaving[segfault]}"
+grep -q "FAILED construction crashed (signal 11) in rosched_send_schedule at p=40 rank=17" err.txt ||
+  { echo "FAIL segfault report"; cat err.txt; fail=1; }
+expect plugin-exit 1 --from 30 --to 45 --plugin "${misbehaving[exit]}"
+grep -q "FAILED construction called exit() in rosched_send_schedule at p=40 rank=17" err.txt ||
+  { echo "FAIL exit report"; cat err.txt; fail=1; }
+expect plugin-noname 2 --to 5 --plugin "${misbehaving[noname]}"
+grep -q "rosched_construction_name() returned no name" err.txt || { echo "FAIL noname"; cat err.txt; fail=1; }
+expect plugin-overrun 1 --from 30 --to 45 --plugin "${misbehaving[overrun]}"
+grep -q "^FAILED construction wrote-past-32-entries: p=40 rank=17 round=-1 (rosched_send_schedule wrote entry 32)$" out.txt ||
+  { echo "FAIL overrun report"; cat out.txt; fail=1; }
+expect plugin-block99 1 --from 30 --to 45 --plugin "${misbehaving[block99]}"
+grep -q "^FAILED construction block-out-of-range: p=40 rank=17 round=2 (rosched_send_schedule returned send\[2\] = 99, " out.txt ||
+  { echo "FAIL block 99 report"; cat out.txt; fail=1; }
+expect plugin-block-100 1 --from 30 --to 45 --plugin "${misbehaving[blockminus100]}" --json m100.json
+grep -q "send\[2\] = -100, " out.txt || { echo "FAIL block -100 report"; cat out.txt; fail=1; }
+grep -q '"expected"' m100.json && { echo "FAIL meaningless expected field"; cat m100.json; fail=1; }
+expect plugin-error-code 1 --from 30 --to 45 --plugin "${misbehaving[error]}"
+grep -q "^FAILED construction plugin-error: p=40 rank=17 round=-1 (rosched_send_schedule returned 3)$" out.txt ||
+  { echo "FAIL error-code report"; cat out.txt; fail=1; }
+# Relative paths under bazel run are relative to where the user ran it.
+mkdir -p here
+BUILD_WORKING_DIRECTORY="$PWD/here" expect json-relative 0 --to 20 --json rel.json
+[ -s here/rel.json ] || { echo "FAIL --json not resolved against BUILD_WORKING_DIRECTORY"; fail=1; }
+cp "$good" here/good.so
+BUILD_WORKING_DIRECTORY="$PWD/here" expect plugin-relative 0 --to 20 --plugin good.so
+# What cannot be written or checks nothing is refused before the run.
+expect json-directory 2 --to 5 --json here
+expect json-empty 2 --to 5 --json ""
+expect json-unwritable 2 --to 5 --json /nonexistent/dir/x.json
+expect plugin-empty 2 --to 5 --plugin ""
+expect runs-check-nothing 2 --to 50 --checks runs --run-to 0
+grep -q "checks nothing" err.txt || { echo "FAIL runs/run-to 0 message"; cat err.txt; fail=1; }
+expect positional 2 --to 5 extra
+expect threads-range 2 --to 5 --threads 99999
+grep -q -- "--threads 99999 is outside" err.txt || { echo "FAIL threads message"; cat err.txt; fail=1; }
+"$verify" --to 5 >/dev/full 2>err.txt && { echo "FAIL writing to a full disk exits 0"; fail=1; }
+for family in circulant twotree hypercube; do
+  expect "memory-$family" 2 --family "$family" --from 2147483647 --to 2147483647
+  grep -q "needs about .* GiB per thread" err.txt || { echo "FAIL memory message"; cat err.txt; fail=1; }
+done
 expect unknown-family 2 --to 5 --family ring
 expect not-a-plugin 2 --to 5 --plugin /nonexistent.so
 expect bad-range 2 --from 10 --to 5

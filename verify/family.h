@@ -68,6 +68,13 @@ class Family {
   virtual std::int64_t default_run_to() const = 0;
   // The cost of a p with deep checks relative to one without (for the progress estimate).
   virtual double deep_cost_factor() const = 0;
+  // About how many bytes verify_p(p) needs at its peak (measured: peak RSS over p at large p),
+  // so that the tool can refuse up front what does not fit in memory.
+  virtual std::int64_t bytes_for(std::int64_t p) const = 0;
+  // Why these options check nothing for any p in [from, to], or "" if they check something.
+  virtual std::string nothing_checked(const FamilyOptions& /*options*/, std::int64_t /*to*/) const {
+    return "";
+  }
 
   // Called once before the sweep; throws std::exception with a message for the user on bad
   // options (an unloadable plugin, ...).

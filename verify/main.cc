@@ -11,10 +11,14 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <variant>
 
@@ -29,6 +33,40 @@ using namespace rosched::verify;
 namespace {
 
 constexpr int kMaxReported = 20;  // counterexamples kept for the JSON report
+constexpr int kMaxThreads = 4096;
+// Memory left for everything but the families' per-p data (the program, OpenMP, the report).
+constexpr std::int64_t kBaseBytes = std::int64_t{256} << 20;
+
+std::int64_t machine_bytes() {
+  return static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+}
+
+// The largest p for which `threads` threads each verifying a p that large fit in 90% of the
+// machine's memory.
+std::int64_t largest_p(const Family& f, int threads) {
+  const std::int64_t budget = machine_bytes() / 10 * 9 - kBaseBytes;
+  std::int64_t lo = 1, hi = kMaxProcesses;
+  if (f.bytes_for(hi) * threads <= budget) return hi;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (f.bytes_for(mid) * threads <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+std::string gib(std::int64_t bytes) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+  return out;
+}
+
+// A relative path given under `bazel run` means one relative to where the user ran it.
+std::string from_working_directory(const std::string& path) {
+  const char* wd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || !wd || !*wd) return path;
+  return std::string(wd) + "/" + path;
+}
 
 struct Options {
   std::int64_t to = 1;
@@ -64,11 +102,15 @@ bool parse_checks(const std::string& list, const Family& f, std::set<std::string
 // Returns the options, or the exit status to end with.
 std::variant<Options, int> parse(int argc, char** argv) {
   Options o;
-  std::string families_help;
+  std::string families_help, memory_help;
   std::vector<std::string> family_names;
+  const int cores = omp_get_max_threads();
   for (const auto& f : all_families()) {
     families_help += "\n  " + f->help() + ";";
     family_names.push_back(f->name());
+    memory_help += (memory_help.empty() ? "" : ", ") + f->name() + " " +
+                   std::to_string(largest_p(*f, cores)) + " (" + std::to_string(largest_p(*f, 1)) +
+                   " with --threads 1)";
   }
   po::options_description desc(
       "verify: checks round-optimal collective schedules by symbolic simulation, for every p "
@@ -101,13 +143,23 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "are checked");
   po::variables_map vm;
   try {
-    po::store(po::parse_command_line(argc, argv, desc), vm);
+    // No positional arguments: a stray word is an error, not silently ignored.
+    po::store(po::command_line_parser(argc, argv)
+                  .options(desc)
+                  .positional(po::positional_options_description())
+                  .run(),
+              vm);
     if (vm.count("help")) {
       std::cout << desc
                 << "\nOutput: a progress line on stderr, one summary line on stdout; on failure "
                    "the first counterexample (p, rank, round, expected and actual block) and "
                    "the command that reproduces it.\n"
-                   "Exit status: 0 all verified, 1 a p failed, 2 bad arguments.\n";
+                   "Memory: each thread holds one p's data at a time. With "
+                << cores << " threads in 90% of this machine's " << gib(machine_bytes())
+                << " the largest p is: " << memory_help
+                << ". A larger --to is refused before the run.\n"
+                   "Exit status: 0 all verified, 1 a p failed (or a plugin crashed), 2 bad "
+                   "arguments or an error of the tool (out of memory, unwritable --json).\n";
       return 0;
     }
     po::notify(vm);
@@ -144,8 +196,41 @@ std::variant<Options, int> parse(int argc, char** argv) {
   }
   o.family.checks = f.effective_checks(asked);
   if (!vm.count("run-to")) o.family.run_to = f.default_run_to();
-  if (o.threads < 0 || o.family.run_to < 0 || o.family.samples < 1) {
-    std::cerr << "verify: --threads and --run-to must not be negative, --samples must be positive\n";
+  if (o.threads < 0 || o.threads > kMaxThreads) {
+    std::cerr << "verify: --threads " << o.threads << " is outside [0, " << kMaxThreads
+              << "] (0: all cores)\n";
+    return 2;
+  }
+  if (o.family.run_to < 0 || o.family.samples < 1) {
+    std::cerr << "verify: --run-to " << o.family.run_to << " must not be negative and --samples "
+              << o.family.samples << " must be positive\n";
+    return 2;
+  }
+  if (vm.count("plugin") && o.family.plugin.empty()) {
+    std::cerr << "verify: --plugin needs the path of a shared object\n";
+    return 2;
+  }
+  if (vm.count("json") && o.json.empty()) {
+    std::cerr << "verify: --json needs a file name\n";
+    return 2;
+  }
+  o.family.plugin = from_working_directory(o.family.plugin);
+  o.json = from_working_directory(o.json);
+  if (const std::string why = f.nothing_checked(o.family, o.to); !why.empty()) {
+    std::cerr << "verify: " << why << '\n';
+    return 2;
+  }
+  const int threads = o.threads > 0 ? o.threads : cores;
+  const std::int64_t fits = largest_p(f, std::min<std::int64_t>(threads, o.to - o.family.from + 1));
+  if (o.to > fits) {
+    std::cerr << "verify: --family " << f.name() << " at p = " << o.to << " needs about "
+              << gib(f.bytes_for(o.to)) << " per thread; with " << threads
+              << " thread(s) this machine's " << gib(machine_bytes())
+              << " allow p up to " << fits << " (see --help)\n";
+    return 2;
+  }
+  if (!o.json.empty() && !std::ofstream(o.json)) {
+    std::cerr << "verify: cannot write --json " << o.json << " (" << std::strerror(errno) << ")\n";
     return 2;
   }
   return o;
@@ -185,6 +270,7 @@ int run(Options& o) {
 
   std::vector<Counterexample> failures;
   std::int64_t failed = 0;
+  std::string tool_error;  // an error of the tool, not of a schedule (e.g. out of memory)
   double t0 = 0, t1 = 0, t2 = 0, t3 = 0;
   std::int64_t stat_min = INT64_MAX, stat_max = INT64_MIN;
   const auto start = std::chrono::steady_clock::now();
@@ -192,7 +278,17 @@ int run(Options& o) {
     reduction(+ : t0, t1, t2, t3, failed) reduction(min : stat_min) reduction(max : stat_max)
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int64_t p = o.to - i;  // large p first: the longest tasks start early
-    const PResult r = family.verify_p(p);
+    PResult r;
+    try {
+      r = family.verify_p(p);
+    } catch (const std::bad_alloc&) {
+#pragma omp critical(tool_error)
+      tool_error = "out of memory at p = " + std::to_string(p) + " (about " +
+                   gib(family.bytes_for(p)) + " per thread; try fewer --threads)";
+    } catch (const std::exception& e) {
+#pragma omp critical(tool_error)
+      tool_error = "p = " + std::to_string(p) + ": " + e.what();
+    }
     t0 += r.seconds[0];
     t1 += r.seconds[1];
     t2 += r.seconds[2];
@@ -214,6 +310,10 @@ int run(Options& o) {
     progress.add(work_of(p, o.family, deep));
   }
   progress.finish();
+  if (!tool_error.empty()) {
+    std::cerr << "verify: " << tool_error << '\n';
+    return 2;
+  }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double seconds[kTimers] = {t0, t1, t2, t3};
@@ -244,6 +344,10 @@ int run(Options& o) {
   line += family.statistic_summary(any_statistic ? stat_min : 0, any_statistic ? stat_max : 0,
                                    failed == 0);
   std::cout << line << std::endl;
+  if (!std::cout) {
+    std::cerr << "verify: cannot write the summary (" << std::strerror(errno) << ")\n";
+    return failed ? 1 : 2;
+  }
 
   if (!o.json.empty()) {
     nlohmann::json j;
@@ -266,16 +370,20 @@ int run(Options& o) {
     }
     j["counterexamples"] = nlohmann::json::array();
     for (const Counterexample& c : failures) {
-      j["counterexamples"].push_back({{"check", c.check}, {"kind", c.kind}, {"p", c.p},
-                                      {"rank", c.rank}, {"round", c.round},
-                                      {"expected", c.expected}, {"actual", c.actual},
-                                      {"detail", c.detail}});
+      nlohmann::json one = {{"check", c.check}, {"kind", c.kind}, {"p", c.p},
+                            {"rank", c.rank},   {"round", c.round}, {"detail", c.detail}};
+      if (c.has_values) {
+        one["expected"] = c.expected;
+        one["actual"] = c.actual;
+      }
+      j["counterexamples"].push_back(one);
     }
     std::ofstream out(o.json);
     out << j.dump(2) << '\n';
+    out.flush();
     if (!out) {
       std::cerr << "verify: cannot write " << o.json << '\n';
-      return 2;
+      return failed ? 1 : 2;  // a failed verification stays a failure
     }
   }
   return failed ? 1 : 0;

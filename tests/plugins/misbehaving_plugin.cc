@@ -1,0 +1,70 @@
+// Plugins that misbehave in one way each, selected by ROSCHED_MISBEHAVE when built; all wrap
+// this project's paper construction and misbehave for p = 40, rank 17 (the verifier must name
+// both), or at load:
+//   1 segfault            2 exit(0)                 3 no name (nullptr)
+//   4 writes 40 entries   5 returns block 99        6 returns -100
+//   7 returns error code 3
+#include <cstdlib>
+
+#include "sched/circulant/paper_schedule.h"
+#include "verify/construction_abi.h"
+
+namespace {
+
+bool victim(int64_t p, int64_t r) { return p == 40 && r == 17; }
+
+int fill(const rosched::PhaseSchedule& sched, int32_t* out) {
+  for (int k = 0; k < sched.q; ++k) out[k] = sched[k];
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+int rosched_abi_version(void) { return ROSCHED_CONSTRUCTION_ABI_VERSION; }
+
+const char* rosched_construction_name(void) {
+  return ROSCHED_MISBEHAVE == 3 ? nullptr : "misbehaving-plugin";
+}
+
+int rosched_recv_schedule(int64_t p, int64_t r, int32_t* out) {
+  try {
+    fill(rosched::paper::recv_schedule(rosched::Skips(p), r), out);
+  } catch (...) {
+    return 1;
+  }
+  return 0;
+}
+
+int rosched_send_schedule(int64_t p, int64_t r, int32_t* out) {
+  try {
+    fill(rosched::paper::send_schedule(rosched::Skips(p), r), out);
+  } catch (...) {
+    return 1;
+  }
+  if (!victim(p, r)) return 0;
+  switch (ROSCHED_MISBEHAVE) {
+    case 1: {
+      volatile int* nowhere = nullptr;
+      return *nowhere;
+    }
+    case 2:
+      std::exit(0);
+    case 4:
+      for (int k = 0; k < 40; ++k) out[k] = -1;
+      return 0;
+    case 5:
+      out[2] = 99;
+      return 0;
+    case 6:
+      out[2] = -100;
+      return 0;
+    case 7:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+}  // extern "C"
