@@ -5,6 +5,7 @@ packages=(
   bazel-bootstrap              # Bazel 4.2.3, used offline (see tools/bazel_offline/)
   g++
   libgtest-dev                 # GoogleTest
+  libbenchmark-dev             # Google Benchmark (//bench)
   librapidcheck-dev            # property tests
   libboost-dev
   libboost-program-options-dev # command-line parsing of the tools
