@@ -4,7 +4,7 @@
 # output base of its own, so it neither invalidates the GCC build's cache nor moves the bazel-*
 # links (it makes none). Last line: "clang tests: N passed, M failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 command -v clang >/dev/null || { echo "build_clang: no clang (scripts/install_deps.sh)" >&2; exit 1; }
 
 base="${XDG_CACHE_HOME:-$HOME/.cache}/rosched-clang/$(pwd -P | md5sum | cut -c1-16)"
