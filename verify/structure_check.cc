@@ -263,8 +263,8 @@ ROSCHED_VECTORISED std::uint64_t allgather_rounds(
 }
 
 // Without AVX2 the fast passes do not pay: their baseline code evaluates every condition
-// without branches, and is slower than locate_*() itself (about 3 times for the all-gather at
-// p = 10^5), which then runs alone, as before.
+// without branches, and is slower than locate_*() itself (docs/perf.md), which then runs alone,
+// as before.
 bool worth_fast_pass() { return runs_avx2_clone(); }
 
 bool allgather_fast(const Skips& s) {
