@@ -49,8 +49,7 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allgather", comm, [&] {
-    const CommInfo ci = comm_info(comm);
+  return run_collective("Rosched_Allgather", comm, [&](const CommInfo& ci) {
     const auto [p, rank, c] = ci;
     const TypeInfo rtype =
         check_allgather_args(ci, sendbuf, sendcount, sendtype, recvcount, recvtype);

@@ -86,8 +86,7 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allgatherv", comm, [&] {
-    const CommInfo ci = comm_info(comm);
+  return run_collective("Rosched_Allgatherv", comm, [&](const CommInfo& ci) {
     const auto [p, rank, c] = ci;
     const TypeInfo rtype =
         check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);

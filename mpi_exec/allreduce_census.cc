@@ -36,8 +36,7 @@ TypeInfo check_census_args(const CommInfo& comm, int count, MPI_Datatype datatyp
 extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allreduce", comm, [&] {
-    const CommInfo ci = comm_info(comm);
+  return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
     const auto [p, rank, c] = ci;
     const TypeInfo type = check_census_args(ci, count, datatype, op);
     const bool in_place = sendbuf == MPI_IN_PLACE;

@@ -13,8 +13,7 @@
 extern "C" int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allreduce_two_tree", comm, [&] {
-    const CommInfo ci = comm_info(comm);
+  return run_collective("Rosched_Allreduce_two_tree", comm, [&](const CommInfo& ci) {
     const auto [p, rank, c] = ci;
     Agreement agreement;
     agreement.same("count", count, MPI_ERR_COUNT);

@@ -69,8 +69,7 @@ void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype 
 template <typename Schedule>
 int pipelined_bcast(const char* name, double Settings::*factor, void* buffer, int count,
                     MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return run_collective(name, comm, [&] {
-    const CommInfo ci = comm_info(comm);
+  return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
     if (ci.p == 1 || count == 0 || type.size == 0) return;
     const std::int64_t n = block_count(static_cast<double>(count) * type.size, ci.p,

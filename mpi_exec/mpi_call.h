@@ -26,9 +26,9 @@ class Error : public std::runtime_error {
 // Throws Error naming `call` unless rc is MPI_SUCCESS.
 void check(int rc, const char* call);
 
-// Runs body (which may throw Error or std::exception) as the collective `name` on comm:
-// MPI_SUCCESS, or the message on stderr and the result of comm's error handler (of
-// MPI_COMM_WORLD's when comm is MPI_COMM_NULL, as Open MPI does).
+// Runs body(comm_info(comm)) (which may throw Error or std::exception) as the collective
+// `name` on comm: MPI_SUCCESS, or the message on stderr and the result of comm's error handler
+// (of MPI_COMM_WORLD's when comm is MPI_COMM_NULL, as Open MPI does).
 template <typename Body>
 int run_collective(const char* name, MPI_Comm comm, Body&& body);
 
@@ -50,7 +50,7 @@ int report(const char* name, MPI_Comm comm, int mpi_class, const char* what);
 template <typename Body>
 int run_collective(const char* name, MPI_Comm comm, Body&& body) {
   try {
-    body();
+    body(comm_info(comm));
     return MPI_SUCCESS;
   } catch (const Error& e) {
     return report(name, comm, e.mpi_class(), e.what());

@@ -61,8 +61,7 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
                                        MPI_Datatype datatype, MPI_Op op, int root,
                                        MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Reduce_two_tree", comm, [&] {
-    const CommInfo ci = comm_info(comm);
+  return run_collective("Rosched_Reduce_two_tree", comm, [&](const CommInfo& ci) {
     const auto [p, rank, c] = ci;
     const bool in_place = sendbuf == MPI_IN_PLACE;
     Agreement agreement;
