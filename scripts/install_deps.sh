@@ -4,7 +4,9 @@ set -euo pipefail
 packages=(
   bazel-bootstrap              # Bazel 4.2.3, used offline (see tools/bazel_offline/)
   g++
+  clang                        # the core is also built and tested with Clang (scripts/build_clang.sh)
   libgtest-dev                 # GoogleTest
+  libbenchmark-dev             # Google Benchmark (//bench)
   librapidcheck-dev            # property tests
   libboost-dev
   libboost-program-options-dev # command-line parsing of the tools

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # All tests: builds everything and runs every test target with Bazel, offline; then the unit
 # tests and the MPI tests once more, built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (--config=asan in .bazelrc). Ends with one line "tests: N passed, M failed" counting
-# individual test cases of both runs.
+# (--config=asan in .bazelrc); then builds the core with Clang and runs its tests
+# (scripts/build_clang.sh). Ends with one line "tests: N passed, M failed" counting the test
+# cases of all three.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh || exit 1
@@ -15,7 +16,7 @@ echo "--- the unit and MPI tests again, with -fsanitize=address,undefined"
 asan_targets=$(bazel query 'kind(cc_test, //...) + //tests:mpi_collectives_test' 2>/dev/null)
 bazel test --config=asan --test_output=errors $asan_targets 2>&1 | quiet
 asan_status=${PIPESTATUS[0]}
-[ "$status" -eq 0 ] && status=$asan_status
+[ "$status" -ne 0 ] || status=$asan_status
 # Count test cases from the JUnit XML of every test target of both runs (GoogleTest writes its
 # own; Bazel writes one case for a shell test).
 read -r passed failed < <(
@@ -28,5 +29,15 @@ read -r passed failed < <(
          END { print t - f, f + 0 }')
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 [ "${CI:-}" = "true" ] && bazel shutdown 2>/dev/null
+# The core again, built with Clang (scripts/build_clang.sh); its test cases count in the totals.
+clang_log=$(mktemp)
+bash scripts/build_clang.sh 2>&1 | tee "$clang_log"
+clang_status=${PIPESTATUS[0]}
+read -r clang_passed clang_failed < <(awk '/^clang tests: /{ p = $3; f = $5 } END { print p + 0, f + 0 }' "$clang_log")
+rm -f "$clang_log"
+[ "$clang_status" -eq 0 ] || [ "$clang_failed" -gt 0 ] || clang_failed=1
+passed=$((passed + clang_passed))
+failed=$((failed + clang_failed))
+[ "$status" -ne 0 ] || status=$clang_status
 echo "tests: ${passed} passed, ${failed} failed"
 exit "$status"

@@ -43,28 +43,37 @@ Counterexample BcastRun::fail(const char* kind, std::int64_t rank, std::int64_t 
   return Counterexample{check_, kind, p_, rank, round, expected, actual, detail_};
 }
 
-std::optional<Counterexample> BcastRun::step(std::int64_t i, const std::vector<BcastRound>& now) {
-  const auto fail_at = [&](const char* kind, std::int64_t rank, std::int64_t round,
-                           std::int64_t expected, std::int64_t actual) {
-    return fail(kind, rank, round, expected, actual);
-  };
-  if (auto c = match(now, i, fail_at)) return c;
+std::optional<Counterexample> BcastRun::step(std::int64_t i, const std::vector<Move>& now) {
+  // Every send meets the matching receive and vice versa (as match() does for reductions).
   for (std::int64_t r = 0; r < p_; ++r) {
-    if (const auto& snd = now[r].send) {
-      if (snd->block < 0 || snd->block >= n_) return fail("block-out-of-range", r, i, n_, snd->block);
-      if (!holds(r, snd->block)) return fail("send-before-receive", r, i, -1, snd->block);
-      rounds_used_ = i + 1;
+    const Move& m = now[r];
+    if (m.send_peer != kNone) {
+      if (m.send_peer < 0 || m.send_peer >= p_ || m.send_peer == r) return fail("bad-peer", r, i, -1, m.send_peer);
+      const Move& to = now[m.send_peer];
+      if (to.recv_peer != r) return fail("send-without-receive", r, i, m.send_peer, -1);
+      if (to.recv_block != m.send_block) return fail("send-mismatch", r, i, to.recv_block, m.send_block);
     }
-    if (const auto& rcv = now[r].recv) {
-      if (rcv->block < 0 || rcv->block >= n_) return fail("block-out-of-range", r, i, n_, rcv->block);
-      if (r == root_) return fail("root-receives", r, i, -1, rcv->block);
-      if (holds(r, rcv->block)) return fail("duplicate-block", r, i, -1, rcv->block);
+    if (m.recv_peer != kNone) {
+      if (m.recv_peer < 0 || m.recv_peer >= p_ || m.recv_peer == r) return fail("bad-peer", r, i, -1, m.recv_peer);
+      if (now[m.recv_peer].send_peer != r) return fail("receive-without-send", r, i, m.recv_peer, -1);
     }
   }
   for (std::int64_t r = 0; r < p_; ++r) {
-    if (const auto& rcv = now[r].recv) {
-      held_[r * words_ + (rcv->block >> 6)] |= std::uint64_t{1} << (rcv->block & 63);
+    const Move& m = now[r];
+    if (m.send_peer != kNone) {
+      if (m.send_block < 0 || m.send_block >= n_) return fail("block-out-of-range", r, i, n_, m.send_block);
+      if (!holds(r, m.send_block)) return fail("send-before-receive", r, i, -1, m.send_block);
+      rounds_used_ = i + 1;
     }
+    if (m.recv_peer != kNone) {
+      if (m.recv_block < 0 || m.recv_block >= n_) return fail("block-out-of-range", r, i, n_, m.recv_block);
+      if (r == root_) return fail("root-receives", r, i, -1, m.recv_block);
+      if (holds(r, m.recv_block)) return fail("duplicate-block", r, i, -1, m.recv_block);
+    }
+  }
+  for (std::int64_t r = 0; r < p_; ++r) {
+    const Move& m = now[r];
+    if (m.recv_peer != kNone) held_[r * words_ + (m.recv_block >> 6)] |= std::uint64_t{1} << (m.recv_block & 63);
   }
   return std::nullopt;
 }

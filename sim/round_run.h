@@ -29,6 +29,18 @@ struct RunResult {
 // finish() checks that every rank holds every block. Counterexamples carry `check` and `detail`.
 class BcastRun {
  public:
+  // A rank's round in compact form (kNone: nothing), what step() works on.
+  static constexpr std::int64_t kNone = -1;
+  struct Move {
+    std::int64_t send_peer = kNone, send_block = 0, recv_peer = kNone, recv_block = 0;
+  };
+  static Move move_of(const BcastRound& r) {
+    Move m;
+    if (r.send) m.send_peer = r.send->peer, m.send_block = r.send->block;
+    if (r.recv) m.recv_peer = r.recv->peer, m.recv_block = r.recv->block;
+    return m;
+  }
+
   BcastRun(std::string check, std::string detail, std::int64_t p, std::int64_t n,
            std::int64_t root);
 
@@ -38,7 +50,7 @@ class BcastRun {
     return (held_[rank * words_ + (block >> 6)] >> (block & 63)) & 1;
   }
   // now[r] is rank r's round i.
-  std::optional<Counterexample> step(std::int64_t i, const std::vector<BcastRound>& now);
+  std::optional<Counterexample> step(std::int64_t i, const std::vector<Move>& now);
   std::optional<Counterexample> finish(std::int64_t rounds) const;
   // 1 + the last round in which a block was sent.
   std::int64_t rounds_used() const { return rounds_used_; }
@@ -57,10 +69,10 @@ class BcastRun {
 template <typename RoundOf, typename BeforeRound>
 RunResult run_bcast_rounds(BcastRun& run, std::int64_t rounds, RoundOf&& round_of,
                            BeforeRound&& before_round) {
-  std::vector<BcastRound> now(static_cast<std::size_t>(run.p()));
+  std::vector<BcastRun::Move> now(static_cast<std::size_t>(run.p()));
   for (std::int64_t i = 0; i < rounds; ++i) {
     if (std::optional<Counterexample> c = before_round(run, i)) return {c, 0};
-    for (std::int64_t r = 0; r < run.p(); ++r) now[r] = round_of(r, i);
+    for (std::int64_t r = 0; r < run.p(); ++r) now[r] = BcastRun::move_of(round_of(r, i));
     if (std::optional<Counterexample> c = run.step(i, now)) return {c, 0};
   }
   return {run.finish(rounds), run.rounds_used()};

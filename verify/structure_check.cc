@@ -255,7 +255,7 @@ ROSCHED_VECTORISED std::uint64_t allgather_rounds(
     bad |= static_cast<std::uint64_t>(
         (me.from != add_mod(r, c, p)) |                                   // the sender
         (me.recv_count != u.send_count) |                                 // count-mismatch
-        !congruent(r + me.recv_offset, me.from + u.send_offset, p) |     // wrong-contributions
+        int{!congruent(r + me.recv_offset, me.from + u.send_offset, p)} |  // wrong-contributions
         (me.recv_offset != held) |                                        // gap-or-overlap
         (held + me.recv_count != next));                                  // uniform state
   }
@@ -263,9 +263,9 @@ ROSCHED_VECTORISED std::uint64_t allgather_rounds(
 }
 
 // Without AVX2 the fast passes do not pay: their baseline code evaluates every condition
-// without branches, and is slower than locate_*() itself (about 3 times for the all-gather at
-// p = 10^5), which then runs alone, as before.
-bool worth_fast_pass() { return __builtin_cpu_supports("avx2"); }
+// without branches, and is slower than locate_*() itself (docs/perf.md), which then runs alone,
+// as before.
+bool worth_fast_pass() { return runs_avx2_clone(); }
 
 bool allgather_fast(const Skips& s) {
   const std::int64_t p = s.p();

@@ -50,9 +50,8 @@
 // its homerange round; a single open round gets the one block still missing) or, when more
 // remain, by t's walk. The result equals the walk's for every rank of every p <= 3,000 and for
 // 300,000 random (p, rank) up to 2^31 - 1 that were compared; tests/fast_schedule_test.cc
-// asserts it for every rank of every p <= 2,500 and for random p up to 2^31 - 1.
-// bench/schedule_bench.cc: 136 ns per rank (receive and send) at p = 2^20, against 269 ns with
-// the walk.
+// asserts it for every rank of every p <= 2,500 and for random p up to 2^31 - 1. What this
+// saves over the walk is measured by bench/schedule_bench.cc (docs/perf.md).
 //
 // The schedules are exactly the paper's (Algorithms 4 and 5 with the correction noted in
 // paper_schedule.h) for every rank of every p <= 3,000 and for 300,000 random (p, rank) with

@@ -15,8 +15,8 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20;
 }  // namespace
 
 // A table of p q bytes (1.7 MB at p = 100,000) takes a page fault per 4 KB page on first touch,
-// which here costs more than building it (AllRanks/fast/100000 in bench/schedule_bench.cc:
-// 14.3 ms, against 5.2 ms this way). From 1 MB on, tables are rounded up to whole 2 MB pages
+// which here costs more than building it (AllRanks/fast/100000 in bench/schedule_bench.cc;
+// docs/perf.md). From 1 MB on, tables are rounded up to whole 2 MB pages
 // (at most twice the memory) with MADV_HUGEPAGE, a hint for kernels whose transparent huge
 // pages are set to "madvise": one fault per 2 MB.
 std::int8_t* FullSchedule::NoInit::allocate(std::size_t n) {
