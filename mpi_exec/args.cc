@@ -45,7 +45,9 @@ void check_root(int root, int p) {
 }
 
 TypeInfo check_type(const char* name, MPI_Datatype type) {
-  if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
+  if (type == MPI_DATATYPE_NULL) {
+    throw Error(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
+  }
   // MPI has no query for "committed"; a zero-count transfer with nobody reports it (MPI's
   // parameter checks), on a communicator that returns errors.
   const int rc = MPI_Sendrecv(nullptr, 0, type, MPI_PROC_NULL, tag::kLocalCopy, nullptr, 0, type,

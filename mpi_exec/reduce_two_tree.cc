@@ -1,7 +1,7 @@
 // Rosched_Reduce_two_tree: MPI_Reduce over the two trees (Sanders, Speck, Träff 2009, as
 // presented in Träff's lecture notes, section "Two (pipelined) binary trees"), walking
-// sched/two_tree/two_tree_schedule.h, the broadcast run backwards. Order-preserving: subtrees are rank ranges combined in rank order, so no
-// commutativity is assumed. For a non-commutative operation and a root other than 0 or p - 1
+// sched/two_tree/two_tree_schedule.h, the broadcast run backwards. Order-preserving: subtrees
+// are rank ranges combined in rank order, so no commutativity is assumed. For a non-commutative operation and a root other than 0 or p - 1
 // the reduction goes to rank 0 and the result is then sent to the root (as MPICH does for
 // non-commutative reductions): the root's own value cannot sit inside the trees' rank ranges.
 #include "mpi_exec/two_tree_reduce.h"

@@ -60,8 +60,8 @@ int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 /* Bin Jia's hypercube broadcast (Jia 2009, as presented in Träff's lecture notes, section "The
- * power of the hypercube: Optimal Broadcast" through the Main Theorem), extended to any p by cooperating pairs of processors: n blocks in
- * n - 1 + ceil(log2 p) rounds, like Rosched_Bcast. Same semantics as MPI_Bcast. */
+ * power of the hypercube: Optimal Broadcast" through the Main Theorem), extended to any p by
+ * cooperating pairs of processors: n blocks in n - 1 + ceil(log2 p) rounds, like Rosched_Bcast. Same semantics as MPI_Bcast. */
 int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
 
