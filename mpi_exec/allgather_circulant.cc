@@ -1,60 +1,74 @@
-// Rosched_Allgather: the regular circulant all-gather, Algorithm 7 of Träff 2022 (seeds/001
-// Sec. 2.3), walking sched/allgather_schedule.h. In round k a rank sends the contributions of
+// Rosched_Allgather: the regular circulant all-gather, Algorithm 7 of Träff 2022 (Sec. 2.3),
+// walking sched/circulant/allgather_schedule.h. In round k a rank sends the contributions of
 // ranks r .. r + skips[k+1] - skips[k] - 1 (mod p) and receives those of ranks
 // r + skips[k] .. r + skips[k+1] - 1, straight from and into the user's receive buffer (in MPI
 // order: the contribution of rank j at block j), as one derived datatype of at most two pieces.
+// The pieces count elements in an int, hence p * recvcount <= INT_MAX (MPI_ERR_COUNT beyond).
 #include <climits>
 #include <string>
 
+#include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/tags.h"
 #include "sched/circulant/allgather_schedule.h"
+
+namespace rosched::mpi {
+namespace {
+
+// MPI_Allgather's argument rules, and p * recvcount <= INT_MAX; returns the receive type.
+TypeInfo check_allgather_args(const CommInfo& comm, const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype) {
+  Agreement agreement;
+  agreement.same("receive size in bytes (recvcount * size of recvtype)",
+                 bytes_of(recvcount, recvtype), MPI_ERR_TRUNCATE);
+  return check_arguments(comm.c, agreement, [&] {
+    check_count("recvcount", recvcount);
+    const TypeInfo rtype = check_type("recvtype", recvtype);
+    const long long total = static_cast<long long>(recvcount) * comm.p;
+    if (total > INT_MAX) {
+      throw Error(MPI_ERR_COUNT, "p * recvcount = " + std::to_string(total) +
+                                     " elements exceed INT_MAX, the limit of Rosched_Allgather");
+    }
+    if (sendbuf != MPI_IN_PLACE) {
+      check_count("sendcount", sendcount);
+      const TypeInfo stype = check_type("sendtype", sendtype);
+      check_send_size(static_cast<long long>(sendcount) * stype.size,
+                      static_cast<long long>(recvcount) * rtype.size,
+                      "recvcount * size of recvtype");
+    }
+    return rtype;
+  });
+}
+
+}  // namespace
+}  // namespace rosched::mpi
 
 extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm) {
   using namespace rosched::mpi;
-  constexpr int kTag = 7302;
-  return run_collective("Rosched_Allgather", comm, [&] {
-    const auto [p, rank] = comm_info(comm);
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    if (recvcount < 0 || (!in_place && sendcount < 0)) {
-      throw Error(MPI_ERR_COUNT, "negative count");
-    }
-    const TypeInfo rtype = type_info(recvtype);
-    if (static_cast<long long>(recvcount) * p > INT_MAX) {
-      throw Error(MPI_ERR_COUNT, "p * recvcount = " + std::to_string(static_cast<long long>(recvcount) * p) +
-                                     " elements exceed INT_MAX");
-    }
-    if (debug_checks()) {
-      check_same_on_all(comm, static_cast<long long>(recvcount) * rtype.size, MPI_ERR_TRUNCATE,
-                        "receive size in bytes (recvcount * type size)");
-    }
+  return run_collective("Rosched_Allgather", comm, [&](const CommInfo& ci) {
+    const auto [p, rank, c] = ci;
+    const TypeInfo rtype =
+        check_allgather_args(ci, sendbuf, sendcount, sendtype, recvcount, recvtype);
     auto* base = static_cast<char*>(recvbuf);
     const MPI_Aint block_bytes = static_cast<MPI_Aint>(recvcount) * rtype.extent;
-    if (!in_place) {
-      const TypeInfo stype = type_info(sendtype);
-      if (static_cast<long long>(sendcount) * stype.size != static_cast<long long>(recvcount) * rtype.size) {
-        throw Error(MPI_ERR_TRUNCATE, "send size " + std::to_string(static_cast<long long>(sendcount) * stype.size) +
-                                          " bytes differs from receive size " +
-                                          std::to_string(static_cast<long long>(recvcount) * rtype.size));
-      }
-      check(MPI_Sendrecv(sendbuf, sendcount, sendtype, 0, kTag, base + rank * block_bytes,
-                         recvcount, recvtype, 0, kTag, MPI_COMM_SELF, MPI_STATUS_IGNORE),
-            "MPI_Sendrecv (own contribution)");
+    if (sendbuf != MPI_IN_PLACE) {
+      local_copy(sendbuf, sendcount, sendtype, base + rank * block_bytes, recvcount, recvtype);
     }
     if (p == 1 || recvcount == 0 || rtype.size == 0) return;
     const rosched::Skips s(p);
-    const MPI_Comm c = private_comm(comm);
     for (int k = 0; k < s.q(); ++k) {
       const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
       const OwnedType send = cyclic_blocks(s.mod(rank + round.send_offset), round.send_count, p,
                                            recvcount, recvtype, rtype.extent);
       const OwnedType recv = cyclic_blocks(s.mod(rank + round.recv_offset), round.recv_count, p,
                                            recvcount, recvtype, rtype.extent);
-      check(MPI_Sendrecv(base, 1, send.get(), static_cast<int>(round.to), kTag, base, 1, recv.get(),
-                         static_cast<int>(round.from), kTag, c, MPI_STATUS_IGNORE),
+      check(MPI_Sendrecv(base, 1, send.get(), static_cast<int>(round.to), tag::kAllgatherRound,
+                         base, 1, recv.get(), static_cast<int>(round.from), tag::kAllgatherRound,
+                         c, MPI_STATUS_IGNORE),
             "MPI_Sendrecv");
     }
   });

@@ -1,38 +1,31 @@
-// Rosched_Allgatherv: the irregular all-gather of Träff 2022 (seeds/001 Sec. 2.4, Algorithm 9).
+// Rosched_Allgatherv: the irregular all-gather of Träff 2022 (Sec. 2.4, Algorithm 9).
 // Every rank j is the root of a broadcast of its own contribution, split into the same number n
 // of blocks; all p broadcasts run in lockstep over the same circulant graph, so in every round
 // each rank sends one combined message to r + skips[k] and receives one from r - skips[k]. The
-// schedule of every virtual rank comes from sched/full_schedule.h (O(p log p)); for root j rank
+// schedule of every virtual rank comes from sched/circulant/full_schedule.h (O(p log p)); for root j rank
 // r plays virtual rank (r - j) mod p. The combined messages are described by derived datatypes
 // over the user's receive buffer (block b of root j: elements b*c_j/n .. (b+1)*c_j/n - 1 at
 // displs[j]), so no data is packed or unpacked: the paper's double pass over the data is gone.
-// Number of blocks (Sec. 3.2): about sqrt(m * ceil(log2 p)) / G for m bytes in all, at most the
-// largest contribution's element count. G = 2000 by default: measured here (shared memory,
-// p = 4, 8, G from 10 to 2,560) fewer, larger blocks were faster, best at G = 640..2,560; the
-// paper used 40 on a cluster. Set ROSCHED_ALLGATHERV_G to tune.
+// Number of blocks (Träff 2022, Sec. 3.2; block_count.h): about sqrt(m * ceil(log2 p)) / G for
+// m bytes in all, at most the largest contribution's element count. G = 2000 by default:
+// measured here (shared memory, p = 4, 8, G from 10 to 2,560) fewer, larger blocks were faster,
+// best at G = 640..2,560; the paper used 40 on a cluster. Set ROSCHED_ALLGATHERV_G to tune
+// (read once, at the first call).
 #include <algorithm>
-#include <climits>
-#include <cmath>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "mpi_exec/args.h"
+#include "mpi_exec/block_count.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
+#include "mpi_exec/tags.h"
 #include "sched/circulant/full_schedule.h"
 
 namespace rosched::mpi {
 namespace {
-
-constexpr int kTag = 7304;
-
-std::int64_t allgatherv_blocks(double bytes, int q, std::int64_t largest) {
-  const char* env = std::getenv("ROSCHED_ALLGATHERV_G");
-  const double g = env && std::atof(env) > 0 ? std::atof(env) : 2000.0;
-  const auto n = static_cast<std::int64_t>(std::ceil(std::sqrt(bytes * std::max(q, 1)) / g));
-  return std::clamp<std::int64_t>(n, 1, std::max<std::int64_t>(largest, 1));
-}
 
 // The pieces (one per root) of one round's message, as a datatype over the receive buffer.
 class Message {
@@ -61,6 +54,31 @@ class Message {
   std::vector<MPI_Aint> offsets_;
 };
 
+// MPI_Allgatherv's argument rules (recvcounts entries >= 0, the send size equal to this rank's
+// receive size); in debug mode also the same recvcounts on every rank, entry by entry.
+TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int sendcount,
+                               MPI_Datatype sendtype, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype) {
+  Agreement agreement;
+  agreement.same_entries("recvcounts", recvcounts, comm.p, MPI_ERR_COUNT);
+  return check_arguments(comm.c, agreement, [&] {
+    if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
+    if (!displs) throw Error(MPI_ERR_ARG, "displs is NULL");
+    for (int j = 0; j < comm.p; ++j) {
+      check_count("recvcounts[" + std::to_string(j) + "]", recvcounts[j]);
+    }
+    const TypeInfo rtype = check_type("recvtype", recvtype);
+    if (sendbuf != MPI_IN_PLACE) {
+      check_count("sendcount", sendcount);
+      const TypeInfo stype = check_type("sendtype", sendtype);
+      check_send_size(static_cast<long long>(sendcount) * stype.size,
+                      static_cast<long long>(recvcounts[comm.rank]) * rtype.size,
+                      "recvcounts[" + std::to_string(comm.rank) + "] * size of recvtype");
+    }
+    return rtype;
+  });
+}
+
 }  // namespace
 }  // namespace rosched::mpi
 
@@ -68,45 +86,25 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allgatherv", comm, [&] {
-    const auto [p, rank] = comm_info(comm);
-    if (!recvcounts || !displs) throw Error(MPI_ERR_ARG, "recvcounts or displs is NULL");
-    const TypeInfo rtype = type_info(recvtype);
-    std::int64_t largest = 0;
-    double total_bytes = 0;
-    long long signature = 0;  // for the debug check that every rank passes the same counts
-    for (int j = 0; j < p; ++j) {
-      if (recvcounts[j] < 0) {
-        throw Error(MPI_ERR_COUNT, "recvcounts[" + std::to_string(j) + "] = " +
-                                       std::to_string(recvcounts[j]) + " is negative");
-      }
-      largest = std::max<std::int64_t>(largest, recvcounts[j]);
-      total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
-      signature = signature * 1000003 + recvcounts[j];
-    }
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    if (debug_checks()) {
-      check_same_on_all(comm, signature, MPI_ERR_COUNT, "recvcounts");
-    }
+  return run_collective("Rosched_Allgatherv", comm, [&](const CommInfo& ci) {
+    const auto [p, rank, c] = ci;
+    const TypeInfo rtype =
+        check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
     auto* base = static_cast<char*>(recvbuf);
-    if (!in_place) {
-      const TypeInfo stype = type_info(sendtype);
-      if (sendcount < 0) throw Error(MPI_ERR_COUNT, "sendcount is negative");
-      if (static_cast<long long>(sendcount) * stype.size !=
-          static_cast<long long>(recvcounts[rank]) * rtype.size) {
-        throw Error(MPI_ERR_TRUNCATE, "sendcount * type size differs from recvcounts[rank] * type size");
-      }
-      check(MPI_Sendrecv(sendbuf, sendcount, sendtype, 0, kTag,
-                         base + static_cast<MPI_Aint>(displs[rank]) * rtype.extent,
-                         recvcounts[rank], recvtype, 0, kTag, MPI_COMM_SELF, MPI_STATUS_IGNORE),
-            "MPI_Sendrecv (own contribution)");
+    if (sendbuf != MPI_IN_PLACE) {
+      local_copy(sendbuf, sendcount, sendtype,
+                 base + static_cast<MPI_Aint>(displs[rank]) * rtype.extent, recvcounts[rank],
+                 recvtype);
     }
+    const std::int64_t largest = *std::max_element(recvcounts, recvcounts + p);
     if (p == 1 || largest == 0 || rtype.size == 0) return;
 
+    double total_bytes = 0;
+    for (int j = 0; j < p; ++j) total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
     const rosched::Skips s(p);
     const int q = s.q();
     const rosched::FullSchedule schedule = rosched::full_schedule(s, rosched::kDefaultConstruction);
-    const std::int64_t n = allgatherv_blocks(total_bytes, q, largest);
+    const std::int64_t n = block_count(total_bytes, p, settings().allgatherv_g, largest);
     const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
     const auto piece = [&](Message& m, int root, std::int64_t block) {
       if (block < 0) return;
@@ -114,7 +112,6 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
       const std::int64_t lo = block * recvcounts[root] / n, hi = (block + 1) * recvcounts[root] / n;
       m.add((static_cast<MPI_Aint>(displs[root]) + lo) * rtype.extent, hi - lo);
     };
-    const MPI_Comm c = private_comm(comm);
     Message send, recv;
     for (std::int64_t v = x; v < n - 1 + q + x; ++v) {
       const int k = static_cast<int>(v % q);
@@ -130,8 +127,8 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
       const OwnedType send_type = send.empty() ? OwnedType() : send.type(recvtype);
       const OwnedType recv_type = recv.empty() ? OwnedType() : recv.type(recvtype);
       check(MPI_Sendrecv(base, send.empty() ? 0 : 1, send.empty() ? MPI_BYTE : send_type.get(),
-                         to, kTag, base, recv.empty() ? 0 : 1,
-                         recv.empty() ? MPI_BYTE : recv_type.get(), from, kTag, c,
+                         to, tag::kAllgathervRound, base, recv.empty() ? 0 : 1,
+                         recv.empty() ? MPI_BYTE : recv_type.get(), from, tag::kAllgathervRound, c,
                          MPI_STATUS_IGNORE),
             "MPI_Sendrecv");
     }

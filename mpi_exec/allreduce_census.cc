@@ -1,30 +1,44 @@
-// Rosched_Allreduce: the census all-reduce, Algorithm 8 of Träff 2022 (seeds/001 Sec. 2.3),
-// walking sched/census_schedule.h: ceil(log2 p) rounds of one message of `count` elements, for
+// Rosched_Allreduce: the census all-reduce, Algorithm 8 of Träff 2022 (Sec. 2.3), walking
+// sched/circulant/census_schedule.h: ceil(log2 p) rounds of one message of `count` elements, for
 // commutative operations (predefined or user-defined) on small data. The neutral element of the
 // paper is not needed: an empty partial result is tracked instead.
 #include <cstring>
 #include <string>
 
+#include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/tags.h"
 #include "sched/circulant/census_schedule.h"
 
-extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
-                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  using namespace rosched::mpi;
-  constexpr int kTag = 7303;
-  return run_collective("Rosched_Allreduce", comm, [&] {
-    const auto [p, rank] = comm_info(comm);
-    if (count < 0) throw Error(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
-    if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "operation is MPI_OP_NULL");
+namespace rosched::mpi {
+namespace {
+
+// MPI_Allreduce's argument rules, and a commutative operation; returns the type.
+TypeInfo check_census_args(const CommInfo& comm, int count, MPI_Datatype datatype, MPI_Op op) {
+  Agreement agreement;
+  agreement.same("count", count, MPI_ERR_COUNT);
+  return check_arguments(comm.c, agreement, [&] {
+    const TypeInfo type = check_reduction(count, datatype, op);
     int commutative = 0;
     check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
     if (!commutative) {
       throw Error(MPI_ERR_OP, "the census all-reduce needs a commutative operation");
     }
-    const TypeInfo type = type_info(datatype);
-    if (debug_checks()) check_same_on_all(comm, count, MPI_ERR_COUNT, "count");
+    return type;
+  });
+}
+
+}  // namespace
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
+    const auto [p, rank, c] = ci;
+    const TypeInfo type = check_census_args(ci, count, datatype, op);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     if (count == 0) return;
     // x: this rank's contribution (a copy when it lives in recvbuf, which is overwritten).
@@ -32,7 +46,6 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
     local_copy(in_place ? recvbuf : sendbuf, own.data(), count, datatype);
     bool have_partial = false;  // S is empty until the first receive
     const rosched::Skips s(p);
-    const MPI_Comm c = p > 1 ? private_comm(comm) : comm;
     for (int k = 0; k < s.q(); ++k) {
       const rosched::CensusRound round = rosched::census_round(s, rank, k);
       if (!round.send_includes_own && !have_partial) {
@@ -47,8 +60,9 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
           std::memcpy(out.data(), own.data(), out.span());
         }
       }
-      check(MPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to), kTag, in.data(),
-                         count, datatype, static_cast<int>(round.from), kTag, c, MPI_STATUS_IGNORE),
+      check(MPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to),
+                         tag::kCensusRound, in.data(), count, datatype,
+                         static_cast<int>(round.from), tag::kCensusRound, c, MPI_STATUS_IGNORE),
             "MPI_Sendrecv");
       if (have_partial) {
         check(MPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");

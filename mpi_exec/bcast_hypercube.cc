@@ -1,6 +1,7 @@
 // Rosched_Bcast_hypercube: Bin Jia's n-block hypercube broadcast extended to any p by
-// cooperating pairs of processors (seeds/004, "The power of the hypercube: Optimal Broadcast"
-// through the Main Theorem), walking sched/hypercube_schedule.h: n - 1 + ceil(log2 p) rounds,
+// cooperating pairs of processors (Jia 2009, as presented in Träff's lecture notes "Advanced MPI
+// implementations: Collectives", section "The power of the hypercube: Optimal Broadcast" through
+// the Main Theorem), walking sched/hypercube/hypercube_schedule.h: n - 1 + ceil(log2 p) rounds,
 // in each at most one block sent and one received (the hypercube partner in dimension j mod q,
 // or the pair partner). Block size rule as for Rosched_Bcast (F = 1000, ROSCHED_HYPERCUBE_F to
 // tune).
@@ -11,5 +12,6 @@
 extern "C" int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                                        MPI_Comm comm) {
   return rosched::mpi::pipelined_bcast<rosched::HypercubeBcastSchedule>(
-      "Rosched_Bcast_hypercube", "ROSCHED_HYPERCUBE_F", buffer, count, datatype, root, comm);
+      "Rosched_Bcast_hypercube", &rosched::mpi::Settings::hypercube_f, buffer, count, datatype,
+      root, comm);
 }

@@ -1,6 +1,6 @@
-// What the pipelined broadcasts share: argument checks, the block-size rule, and the walk over
-// a schedule description (BcastSchedule, TwoTreeBcastSchedule, HypercubeBcastSchedule: rounds()
-// and round(i) giving at most one block to send and one to receive), one MPI_Sendrecv per round.
+// What the pipelined broadcasts share: their argument checks and the walk over a schedule
+// description (BcastSchedule, TwoTreeBcastSchedule, HypercubeBcastSchedule: rounds() and
+// round(i) giving at most one block to send and one to receive), one MPI_Sendrecv per round.
 #ifndef ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
 #define ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
 
@@ -8,22 +8,18 @@
 
 #include <cstdint>
 
+#include "mpi_exec/args.h"
+#include "mpi_exec/block_count.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
-#include "sched/circulant/bcast_schedule.h"
+#include "mpi_exec/tags.h"
+#include "sched/round.h"
 
 namespace rosched::mpi {
 
 // MPI_Bcast's argument rules: count >= 0, 0 <= root < p, a valid committed datatype; in debug
-// mode also the same root and message size on every rank. Throws Error; returns the type.
-TypeInfo check_bcast_args(MPI_Comm comm, int count, MPI_Datatype datatype, int root, int p);
-
-// Number of blocks for count elements of elem_bytes bytes on p processes: blocks of about
-// F * sqrt(m / ceil(log2 p)) bytes for m bytes in all (paper 001 Sec. 3.1; the pipelining
-// lemma of seeds/004 gives the same form), whole elements, between 1 and count. F is read from
-// the environment variable env_factor if set and positive, else default_factor.
-std::int64_t block_count(std::int64_t count, std::int64_t elem_bytes, std::int64_t p,
-                         const char* env_factor, double default_factor);
+// mode also the same root and message size on every rank (check_arguments). Returns the type.
+TypeInfo check_bcast_args(const CommInfo& comm, int count, MPI_Datatype datatype, int root);
 
 // First element of block b when count elements are split into n blocks as evenly as possible.
 inline std::int64_t block_first(std::int64_t b, std::int64_t count, std::int64_t n) {
@@ -47,7 +43,6 @@ inline BlockSpan block_span(void* buffer, std::int64_t b, std::int64_t count, st
 template <typename Schedule>
 void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype datatype,
                 MPI_Aint extent, MPI_Comm c) {
-  constexpr int kTag = 7301;
   for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
     const BcastRound round = schedule.round(i);
     if (!round.send && !round.recv) continue;
@@ -61,26 +56,25 @@ void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype 
       recv = block_span(buffer, round.recv->block, count, schedule.n(), extent);
       from = static_cast<int>(round.recv->peer);
     }
-    check(MPI_Sendrecv(send.at, send.count, datatype, to, kTag, recv.at, recv.count, datatype,
-                       from, kTag, c, MPI_STATUS_IGNORE),
+    check(MPI_Sendrecv(send.at, send.count, datatype, to, tag::kBcastRound, recv.at, recv.count,
+                       datatype, from, tag::kBcastRound, c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
   }
 }
 
 // A whole MPI_Bcast over the schedule family Schedule, built as Schedule(p, n, rank, root):
-// MPI_Bcast's argument checks, the block count (block_count with env_factor, default
-// F = 1000), the walk on the communicator's private duplicate, and errors to the communicator's
-// error handler under the name `name`.
+// MPI_Bcast's argument checks, the block count (block_count with the family's factor), the
+// walk on the communicator's private duplicate, and errors to the communicator's error handler
+// under the name `name`. factor is a Settings member: read at the call, once per process.
 template <typename Schedule>
-int pipelined_bcast(const char* name, const char* env_factor, void* buffer, int count,
+int pipelined_bcast(const char* name, double Settings::*factor, void* buffer, int count,
                     MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return run_collective(name, comm, [&] {
-    const auto [p, rank] = comm_info(comm);
-    const TypeInfo type = check_bcast_args(comm, count, datatype, root, p);
-    if (p == 1 || count == 0 || type.size == 0) return;
-    const std::int64_t n = block_count(count, type.size, p, env_factor, 1000.0);
-    walk_bcast(Schedule(p, n, rank, root), buffer, count, datatype, type.extent,
-               private_comm(comm));
+  return run_collective(name, comm, [&](const CommInfo& ci) {
+    const TypeInfo type = check_bcast_args(ci, count, datatype, root);
+    if (ci.p == 1 || count == 0 || type.size == 0) return;
+    const std::int64_t n = block_count(static_cast<double>(count) * type.size, ci.p,
+                                       settings().*factor, count);
+    walk_bcast(Schedule(ci.p, n, ci.rank, root), buffer, count, datatype, type.extent, ci.c);
   });
 }
 

@@ -36,7 +36,7 @@ struct Options {
   bool check = false;
 };
 
-// 1, 2, 10, 20, 100, ... up to 10^7 (multiplying alternately by 2 and 5, as in paper 001).
+// 1, 2, 10, 20, 100, ... up to 10^7 (alternately times 2 and 5, as in Träff 2022, Sec. 3.1).
 std::vector<long> default_sizes() {
   std::vector<long> out;
   for (long m = 1, i = 0; m <= 10000000; m *= (i++ % 2 == 0 ? 2 : 5)) out.push_back(m);
@@ -55,7 +55,7 @@ std::vector<long> parse_sizes(const std::string& list) {
   return out;
 }
 
-// Per-rank counts of allgatherv for m MPI_INT in all: paper 001 Sec. 3.2 (m_r = (r mod 3) m',
+// Per-rank counts of allgatherv for m MPI_INT in all: Träff 2022, Sec. 3.2 (m_r = (r mod 3) m',
 // the last rank takes the rest) or uniform.
 std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   std::vector<int> counts(p, 0);

@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/tags.h"
 
 namespace rosched::mpi {
 
 TypeInfo type_info(MPI_Datatype type) {
-  if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, "datatype is MPI_DATATYPE_NULL");
   TypeInfo info;
   check(MPI_Type_get_extent(type, &info.lb, &info.extent), "MPI_Type_get_extent");
   check(MPI_Type_get_true_extent(type, &info.true_lb, &info.true_extent),
@@ -37,9 +37,10 @@ OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, 
   return OwnedType(t);
 }
 
-void local_copy(const void* src, void* dst, int count, MPI_Datatype type) {
-  check(MPI_Sendrecv(src, count, type, 0, 0, dst, count, type, 0, 0, MPI_COMM_SELF,
-                     MPI_STATUS_IGNORE),
+void local_copy(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
+                MPI_Datatype dst_type) {
+  check(MPI_Sendrecv(src, src_count, src_type, 0, tag::kLocalCopy, dst, dst_count, dst_type, 0,
+                     tag::kLocalCopy, self_comm(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv (local copy)");
 }
 

@@ -9,7 +9,7 @@
 
 namespace rosched::mpi {
 
-// Size and extent of a datatype; throws Error for MPI_DATATYPE_NULL or uncommitted types.
+// Size and extent of a datatype (checked beforehand: see args.h).
 struct TypeInfo {
   MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
   int size = 0;
@@ -48,8 +48,13 @@ class OwnedType {
 OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, int block_count,
                         MPI_Datatype type, MPI_Aint extent);
 
-// Copies count elements of `type` from src to dst (any datatype) through MPI, on this process.
-void local_copy(const void* src, void* dst, int count, MPI_Datatype type);
+// Copies src_count elements of src_type at src to dst_count elements of dst_type at dst (the
+// type signatures must match), within this process, through MPI.
+void local_copy(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
+                MPI_Datatype dst_type);
+inline void local_copy(const void* src, void* dst, int count, MPI_Datatype type) {
+  local_copy(src, count, type, dst, count, type);
+}
 
 }  // namespace rosched::mpi
 

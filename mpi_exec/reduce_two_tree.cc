@@ -1,7 +1,7 @@
-// Rosched_Reduce_two_tree: MPI_Reduce over the two trees (seeds/004, "Two (pipelined) binary
-// trees"; Sanders, Speck, Träff 2009), walking sched/two_tree_schedule.h, the broadcast run
-// backwards. Order-preserving: subtrees are rank ranges combined in rank order, so no
-// commutativity is assumed. For a non-commutative operation and a root other than 0 or p - 1
+// Rosched_Reduce_two_tree: MPI_Reduce over the two trees (Sanders, Speck, Träff 2009, as
+// presented in Träff's lecture notes, section "Two (pipelined) binary trees"), walking
+// sched/two_tree/two_tree_schedule.h, the broadcast run backwards. Order-preserving: subtrees
+// are rank ranges combined in rank order, so no commutativity is assumed. For a non-commutative operation and a root other than 0 or p - 1
 // the reduction goes to rank 0 and the result is then sent to the root (as MPICH does for
 // non-commutative reductions): the root's own value cannot sit inside the trees' rank ranges.
 #include "mpi_exec/two_tree_reduce.h"
@@ -9,20 +9,22 @@
 #include <optional>
 #include <string>
 
+#include "mpi_exec/args.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
+#include "mpi_exec/tags.h"
 #include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {
 
 std::int64_t two_tree_blocks(int count, const TypeInfo& type, int p) {
-  return block_count(count, type.size, p, "ROSCHED_TWOTREE_F", 1000.0);
+  return block_count(static_cast<double>(count) * type.size, p, settings().twotree_f, count);
 }
 
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, MPI_Comm c, int p, int rank) {
-  constexpr int kTag = 7304;
   if (p == 1 || count == 0) return;
   const std::int64_t n = two_tree_blocks(count, type, p);
   const rosched::TwoTreeReduceSchedule schedule(p, n, rank, sink);
@@ -40,8 +42,8 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
       mine = block_span(acc, round.recv->block, count, n, type.extent);
       from = static_cast<int>(round.recv->peer);
     }
-    check(MPI_Sendrecv(send.at, send.count, datatype, to, kTag, in.data(), mine.count, datatype,
-                       from, kTag, c, MPI_STATUS_IGNORE),
+    check(MPI_Sendrecv(send.at, send.count, datatype, to, tag::kReduceRound, in.data(), mine.count,
+                       datatype, from, tag::kReduceRound, c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
     if (!round.recv || mine.count == 0) continue;
     if (round.recv_before_own) {  // mine = in op mine
@@ -59,24 +61,18 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
                                        MPI_Datatype datatype, MPI_Op op, int root,
                                        MPI_Comm comm) {
   using namespace rosched::mpi;
-  constexpr int kTag = 7305;
-  return run_collective("Rosched_Reduce_two_tree", comm, [&] {
-    const auto [p, rank] = comm_info(comm);
-    if (count < 0) throw Error(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
-    if (root < 0 || root >= p) {
-      throw Error(MPI_ERR_ROOT,
-                  "root " + std::to_string(root) + " is outside [0, " + std::to_string(p) + ")");
-    }
-    if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "operation is MPI_OP_NULL");
+  return run_collective("Rosched_Reduce_two_tree", comm, [&](const CommInfo& ci) {
+    const auto [p, rank, c] = ci;
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const bool misplaced = in_place && rank != root;  // MPI_IN_PLACE is for the root only
-    const TypeInfo type = type_info(datatype);
-    if (debug_checks()) {
-      check_same_on_all(comm, root, MPI_ERR_ROOT, "root");
-      check_same_on_all(comm, count, MPI_ERR_COUNT, "count");
-      check_same_on_all(comm, misplaced, MPI_ERR_BUFFER, "MPI_IN_PLACE off the root");
-    }
-    if (misplaced) throw Error(MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+    Agreement agreement;
+    agreement.same("root", root, MPI_ERR_ROOT).same("count", count, MPI_ERR_COUNT);
+    const TypeInfo type = check_arguments(c, agreement, [&] {
+      check_root(root, p);
+      if (in_place && rank != root) {
+        throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
+      }
+      return check_reduction(count, datatype, op);
+    });
     int commutative = 0;
     check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
     const int sink = commutative || root == 0 || root == p - 1 ? root : 0;
@@ -86,13 +82,13 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
     if (rank != root) scratch.emplace(type, count);
     void* acc = rank == root ? recvbuf : scratch->data();
     if (!in_place) local_copy(sendbuf, acc, count, datatype);
-    const MPI_Comm c = p > 1 ? private_comm(comm) : comm;
     two_tree_reduce(acc, count, datatype, type, op, sink, c, p, rank);
     if (sink != root) {
       if (rank == sink) {
-        check(MPI_Send(acc, count, datatype, root, kTag, c), "MPI_Send");
+        check(MPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");
       } else if (rank == root) {
-        check(MPI_Recv(recvbuf, count, datatype, sink, kTag, c, MPI_STATUS_IGNORE), "MPI_Recv");
+        check(MPI_Recv(recvbuf, count, datatype, sink, tag::kReduceToRoot, c, MPI_STATUS_IGNORE),
+              "MPI_Recv");
       }
     }
   });

@@ -5,14 +5,18 @@
  *   - any root, count 0, one process, MPI_IN_PLACE (Allgather, Allreduce), derived datatypes
  *     (blocks are whole elements of the user's datatype, so no basic element is ever split);
  *   - errors (bad arguments, failing MPI calls) are reported like MPI's own: a one-line message
- *     on stderr naming the call, then the communicator's error handler is invoked (by default
- *     MPI_ERRORS_ARE_FATAL); with MPI_ERRORS_RETURN the MPI error class is returned;
+ *     on stderr naming the call and the argument, then the error handler the communicator has
+ *     at the time of the call is invoked with the MPI error class Open MPI's own collective
+ *     would use (MPI_COMM_WORLD's handler for MPI_COMM_NULL); with MPI_ERRORS_RETURN the class
+ *     is returned. A predefined operation on a datatype it is not defined on (MPI_SUM on
+ *     MPI_C_BOOL) is MPI_ERR_OP, an uncommitted datatype MPI_ERR_TYPE;
  *   - traffic runs on a private duplicate of the communicator (cached on it as an attribute),
  *     so it never matches the application's own messages.
  *
- * Algorithms (Träff 2022, seeds/001): Rosched_Bcast is the n-block broadcast (Algorithm 6,
- * n - 1 + ceil(log2 p) rounds, block size about F * sqrt(m / ceil(log2 p)) bytes);
- * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds);
+ * Algorithms (Träff 2022): Rosched_Bcast is the n-block broadcast (Algorithm 6,
+ * n - 1 + ceil(log2 p) rounds, block size about F * sqrt(m / ceil(log2 p)) bytes, Sec. 3.1);
+ * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds; p * recvcount
+ * must not exceed INT_MAX elements, else MPI_ERR_COUNT);
  * Rosched_Allgatherv the irregular all-gather (Algorithm 9: p broadcasts in lockstep, one
  * combined message per round, described by derived datatypes over the receive buffer);
  * Rosched_Allreduce the census (Algorithm 8, ceil(log2 p) rounds, commutative operations,
@@ -40,7 +44,8 @@ int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype
 int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm);
 
-/* Two-tree collectives (seeds/004, "Two (pipelined) binary trees"; Sanders, Speck, Träff 2009):
+/* Two-tree collectives (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes
+ * "Advanced MPI implementations: Collectives", section "Two (pipelined) binary trees"):
  * the pipelined broadcast over two binary trees with the EdgeColor round colouring, the
  * reduction (the broadcast run backwards; order-preserving, so any operation, commutative or
  * not) and the all-reduce (reduction to rank 0, then broadcast). Same semantics as MPI_Bcast,
@@ -54,16 +59,20 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
-/* Bin Jia's hypercube broadcast (seeds/004, "The power of the hypercube: Optimal Broadcast"
- * through the Main Theorem), extended to any p by cooperating pairs of processors: n blocks in
- * n - 1 + ceil(log2 p) rounds, like Rosched_Bcast. Same semantics as MPI_Bcast. */
+/* Bin Jia's hypercube broadcast (Jia 2009, as presented in Träff's lecture notes, section "The
+ * power of the hypercube: Optimal Broadcast" through the Main Theorem), extended to any p by
+ * cooperating pairs of processors: n blocks in n - 1 + ceil(log2 p) rounds, like Rosched_Bcast. Same semantics as MPI_Bcast. */
 int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
 
 /* Debug mode: also check the arguments MPI requires to match across ranks (root and message
- * size of Bcast, message size of Allgather, recvcounts of Allgatherv, count of Allreduce), at the cost of one extra
- * MPI_Allreduce per call; a mismatch is an error on every rank instead of a hang. Off by
- * default; also switched on by the environment variable ROSCHED_DEBUG=1. */
+ * size of the broadcasts, receive size of Allgather, every entry of recvcounts of Allgatherv,
+ * root and count of the reductions), at the cost of one extra MPI_Allreduce per call. A
+ * mismatch, or an argument that is invalid on some ranks only, is an error on every rank
+ * instead of a hang. Off by default; switched on by the environment variable ROSCHED_DEBUG=1
+ * (read once, at the first call); Rosched_Set_debug overrides the variable. The block-size
+ * variables ROSCHED_BCAST_F, ROSCHED_TWOTREE_F, ROSCHED_HYPERCUBE_F and ROSCHED_ALLGATHERV_G are
+ * likewise read once. */
 void Rosched_Set_debug(int on);
 
 #ifdef __cplusplus

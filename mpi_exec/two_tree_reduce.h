@@ -1,5 +1,6 @@
-// The pipelined two-tree reduction (seeds/004, "Two (pipelined) binary trees"), shared by
-// Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.
+// The pipelined two-tree reduction (Sanders, Speck, Träff 2009, as presented in Träff's lecture
+// notes, section "Two (pipelined) binary trees"), shared by Rosched_Reduce_two_tree and
+// Rosched_Allreduce_two_tree.
 #ifndef ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_
 #define ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_
 
@@ -17,7 +18,8 @@ namespace rosched::mpi {
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, MPI_Comm c, int p, int rank);
 
-// The number of blocks both two-tree reductions use (ROSCHED_TWOTREE_F to tune).
+// The number of blocks both two-tree reductions use: block_count with the factor
+// ROSCHED_TWOTREE_F (Settings::twotree_f).
 std::int64_t two_tree_blocks(int count, const TypeInfo& type, int p);
 
 }  // namespace rosched::mpi

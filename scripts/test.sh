@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# All tests: builds everything and runs every test target with Bazel, offline.
-# Then builds the core with Clang and runs its tests (scripts/build_clang.sh).
-# Ends with one line "tests: N passed, M failed" counting the test cases of both builds.
+# All tests: builds everything and runs every test target with Bazel, offline; then the unit
+# tests and the MPI tests once more, built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (--config=asan in .bazelrc); then builds the core with Clang and runs its tests
+# (scripts/build_clang.sh). Ends with one line "tests: N passed, M failed" counting the test
+# cases of all three.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh || exit 1
-bazel test --test_output=errors //... 2>&1 | grep -v "^\(Loading\|Analyzing\|INFO: \(Analyzed\|Found\|From\)\|\[[0-9,]* / [0-9,]*\]\)"
+quiet() { grep -v "^\(Loading\|Analyzing\|INFO: \(Analyzed\|Found\|From\)\|\[[0-9,]* / [0-9,]*\]\)"; }
+bazel test --test_output=errors //... 2>&1 | quiet
 status=${PIPESTATUS[0]}
-# Count test cases from the JUnit XML of every test target (GoogleTest writes its own;
-# Bazel writes one case for a shell test).
+# The sanitized run: every GoogleTest target and the mpirun matrix at p = 1, 2, 3, 5, 8 (one
+# process, powers of two and not; the shell tests of the command-line tools, the long verifier
+# sweep and the other p are left to the plain run, to stay within about 5 minutes).
+echo "--- the unit and MPI tests again, with -fsanitize=address,undefined"
+asan_targets=$(bazel query 'kind(cc_test, //...) + //tests:mpi_collectives_test' 2>/dev/null)
+bazel test --config=asan --test_output=errors --test_env=ROSCHED_MPI_TEST_P="1 2 3 5 8" \
+  $asan_targets 2>&1 | quiet
+asan_status=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$asan_status
+# Count test cases from the JUnit XML of every test target of both runs (GoogleTest writes its
+# own; Bazel writes one case for a shell test).
 read -r passed failed < <(
-  find -L bazel-testlogs/ -name test.xml 2>/dev/null | xargs -r cat |
+  find -L "$(bazel info bazel-testlogs 2>/dev/null)" \
+       "$(bazel info --config=asan bazel-testlogs 2>/dev/null)" -name test.xml 2>/dev/null |
+    xargs -r cat |
     awk '/<testsuites /{ if (match($0, /tests="[0-9]+"/)) t += substr($0, RSTART+7, RLENGTH-8);
                          if (match($0, /failures="[0-9]+"/)) f += substr($0, RSTART+10, RLENGTH-11);
                          if (match($0, /errors="[0-9]+"/)) f += substr($0, RSTART+8, RLENGTH-9) }

@@ -55,7 +55,8 @@ RC_GTEST_PROP(Skips, Lemma1, ()) {
   const std::int64_t p = *gen_p(kMaxProcesses);
   const Skips s(p);
   RC_ASSERT((std::int64_t{1} << s.q()) >= p);
-  RC_ASSERT(s.q() == 0 || (std::int64_t{1} << (s.q() - 1)) < p);
+  // One bool: RC_ASSERT would evaluate both sides of a bare || (a shift by -1 for q = 0).
+  RC_ASSERT((s.q() == 0 || (std::int64_t{1} << (s.q() - 1)) < p));
   RC_ASSERT(s[0] == 1);
   RC_ASSERT(s[s.q()] == p);
   std::int64_t sum = 0, gaps = 0;

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Runs the MPI collectives test program under Open MPI's mpirun for p = 1..9 processes (more
-# than the 2 cores here: oversubscribed). Ends with the summed "N passed, M failed" line.
+# than the 2 cores here: oversubscribed), once with the default block sizes and once with many
+# blocks (--many-blocks). ROSCHED_MPI_TEST_P, if set, lists other process counts (the sanitized
+# run of scripts/test.sh takes fewer). Ends with the summed "N passed, M failed" line.
 set -u
 bin="$(realpath "$1")"
 c_bin="$(realpath "$2")"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 passed=0; failed=0; status=0
-for np in 1 2 3 4 5 6 7 8 9; do
-  out=$(timeout 300 mpirun -np "$np" --oversubscribe "$bin" 2>&1)
-  rc=$?
-  line=$(echo "$out" | grep -E "^p=$np: [0-9]+ passed, [0-9]+ failed$")
-  echo "${line:-p=$np: no result (exit $rc)}"
-  if [ -z "$line" ]; then echo "$out" | tail -20; status=1; failed=$((failed + 1)); continue; fi
-  [ $rc -eq 0 ] || { echo "$out" | grep -v "^p=" | tail -20; status=1; }
-  passed=$((passed + $(echo "$line" | awk '{print $2}')))
-  failed=$((failed + $(echo "$line" | awk '{print $4}')))
+for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
+  for mode in "" --many-blocks; do
+    name="p=$np${mode:+ many blocks}"
+    out=$(timeout 300 mpirun -np "$np" --oversubscribe "$bin" $mode 2>&1)
+    rc=$?
+    line=$(echo "$out" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed$")
+    echo "${line:-$name: no result (exit $rc)}"
+    if [ -z "$line" ]; then echo "$out" | tail -20; status=1; failed=$((failed + 1)); continue; fi
+    [ $rc -eq 0 ] || { echo "$out" | grep -v "^p=" | tail -20; status=1; }
+    counts=${line##*: }
+    passed=$((passed + $(echo "$counts" | awk '{print $1}')))
+    failed=$((failed + $(echo "$counts" | awk '{print $3}')))
+  done
 done
 for np in 1 3; do  # the C interface
   out=$(timeout 60 mpirun -np "$np" --oversubscribe "$c_bin" 2>&1)

@@ -1,0 +1,150 @@
+#include "mpi_exec/args.h"
+
+#include <utility>
+
+#include "mpi_exec/tags.h"
+
+namespace rosched::mpi {
+namespace {
+
+std::string op_name(MPI_Op op) {
+  const std::pair<MPI_Op, const char*> predefined[] = {
+      {MPI_MAX, "MPI_MAX"},       {MPI_MIN, "MPI_MIN"},       {MPI_SUM, "MPI_SUM"},
+      {MPI_PROD, "MPI_PROD"},     {MPI_LAND, "MPI_LAND"},     {MPI_BAND, "MPI_BAND"},
+      {MPI_LOR, "MPI_LOR"},       {MPI_BOR, "MPI_BOR"},       {MPI_LXOR, "MPI_LXOR"},
+      {MPI_BXOR, "MPI_BXOR"},     {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"},
+      {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"}};
+  for (const auto& [handle, name] : predefined)
+    if (op == handle) return name;
+  return "a user-defined operation";
+}
+
+std::string type_name(MPI_Datatype type) {
+  char name[MPI_MAX_OBJECT_NAME];
+  int length = 0;
+  if (MPI_Type_get_name(type, name, &length) != MPI_SUCCESS || length == 0) {
+    return "a derived datatype";
+  }
+  return std::string(name, length);
+}
+
+// Largest value of MPI_MAX: takes part in no comparison.
+constexpr long long kNeutral = LLONG_MIN;
+
+}  // namespace
+
+void check_count(const std::string& name, long long count) {
+  if (count < 0) throw Error(MPI_ERR_COUNT, name + " = " + std::to_string(count) + " is negative");
+}
+
+void check_root(int root, int p) {
+  if (root < 0 || root >= p) {
+    throw Error(MPI_ERR_ROOT,
+                "root = " + std::to_string(root) + " is outside [0, " + std::to_string(p) + ")");
+  }
+}
+
+TypeInfo check_type(const char* name, MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL) {
+    throw Error(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
+  }
+  // MPI has no query for "committed"; a zero-count transfer with nobody reports it (MPI's
+  // parameter checks), on a communicator that returns errors.
+  const int rc = MPI_Sendrecv(nullptr, 0, type, MPI_PROC_NULL, tag::kLocalCopy, nullptr, 0, type,
+                              MPI_PROC_NULL, tag::kLocalCopy, self_comm(), MPI_STATUS_IGNORE);
+  int error_class = MPI_SUCCESS;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (error_class == MPI_ERR_TYPE) {
+    throw Error(MPI_ERR_TYPE, std::string(name) + " (" + type_name(type) + ") is not committed");
+  }
+  check(rc, "MPI_Sendrecv (datatype check)");
+  return type_info(type);
+}
+
+void check_op(MPI_Op op, MPI_Datatype type) {
+  if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "op is MPI_OP_NULL");
+  // MPI_Reduce_local reports a bad pair to MPI_COMM_WORLD's handler; a zero-count all-reduce on
+  // a communicator that returns errors reports it here, with Open MPI's own rule.
+  char unused[1];
+  const int rc = MPI_Allreduce(unused, unused + 0, 0, type, op, self_comm());
+  int error_class = MPI_SUCCESS;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (error_class == MPI_ERR_OP) {
+    throw Error(MPI_ERR_OP,
+                "op " + op_name(op) + " is not defined on datatype " + type_name(type));
+  }
+  check(rc, "MPI_Allreduce (operation check)");
+}
+
+TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op) {
+  check_count("count", count);
+  const TypeInfo type = check_type("datatype", datatype);
+  check_op(op, datatype);
+  return type;
+}
+
+void check_send_size(long long send_bytes, long long recv_bytes, const std::string& recv_what) {
+  if (send_bytes != recv_bytes) {
+    throw Error(MPI_ERR_TRUNCATE, "sendcount * size of sendtype = " + std::to_string(send_bytes) +
+                                      " bytes differs from " + recv_what + " = " +
+                                      std::to_string(recv_bytes) + " bytes");
+  }
+}
+
+std::optional<long long> bytes_of(long long count, MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL) return std::nullopt;
+  int size = 0;
+  check(MPI_Type_size(type, &size), "MPI_Type_size");
+  return count * size;
+}
+
+Agreement& Agreement::same(std::string what, std::optional<long long> value, int mpi_class) {
+  items_.push_back({std::move(what), mpi_class, false, values_.size(), 1});
+  values_.push_back(value);
+  return *this;
+}
+
+Agreement& Agreement::same_entries(std::string name, const int* values, int n, int mpi_class) {
+  items_.push_back({std::move(name), mpi_class, true, values_.size(), static_cast<std::size_t>(n)});
+  for (int j = 0; j < n; ++j) {
+    values_.push_back(values ? std::optional<long long>(values[j]) : std::nullopt);
+  }
+  return *this;
+}
+
+void Agreement::compare(MPI_Comm c, int own_class) const {
+  // Per value: its maximum and the maximum of its negation (minus the minimum); then the
+  // largest error class.
+  const std::size_t n = values_.size();
+  std::vector<long long> in(2 * n + 1, kNeutral), out(2 * n + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (values_[i]) {
+      in[2 * i] = *values_[i];
+      in[2 * i + 1] = -*values_[i];
+    }
+  }
+  in[2 * n] = own_class;
+  check(MPI_Allreduce(in.data(), out.data(), static_cast<int>(in.size()), MPI_LONG_LONG, MPI_MAX,
+                      c),
+        "MPI_Allreduce (debug check)");
+  if (own_class != 0) return;  // this rank reports its own error; its values are all known
+  for (const Item& item : items_) {
+    for (std::size_t k = 0; k < item.count; ++k) {
+      const std::size_t i = item.first + k;
+      const long long hi = out[2 * i], lo = -out[2 * i + 1];
+      if (hi == lo) continue;
+      const std::string what = item.indexed ? item.what + "[" + std::to_string(k) + "]" : item.what;
+      const std::string mine = values_[i] ? std::to_string(*values_[i]) : "unknown";
+      throw Error(item.mpi_class, what + " differs between ranks (this rank: " + mine +
+                                      ", range over the ranks: " +
+                                      std::to_string(lo) + ".." + std::to_string(hi) + ")");
+    }
+  }
+  if (out[2 * n] != 0) {
+    throw Error(static_cast<int>(out[2 * n]),
+                "the arguments of another rank are invalid (error class " +
+                    std::to_string(out[2 * n]) + "; see that rank's message)");
+  }
+}
+
+}  // namespace rosched::mpi

@@ -1,0 +1,96 @@
+// Argument checks shared by the collectives, written once. Each local check throws Error with
+// the MPI error class Open MPI's own collectives use and a message naming the argument and its
+// value. In debug mode (Rosched_Set_debug, ROSCHED_DEBUG=1) check_arguments also compares what
+// MPI requires to be the same on every rank, so that a mismatch, or an invalid argument on some
+// ranks only, is an error on every rank instead of a hang.
+#ifndef ROSCHED_MPI_EXEC_ARGS_H_
+#define ROSCHED_MPI_EXEC_ARGS_H_
+
+#include <mpi.h>
+
+#include <climits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+#include "mpi_exec/settings.h"
+
+namespace rosched::mpi {
+
+// MPI_ERR_COUNT "<name> = <count> is negative" unless count >= 0.
+void check_count(const std::string& name, long long count);
+
+// MPI_ERR_ROOT "root = <root> is outside [0, p)" unless 0 <= root < p.
+void check_root(int root, int p);
+
+// MPI_ERR_TYPE for MPI_DATATYPE_NULL or a datatype that is not committed; else the type's
+// size and extents.
+TypeInfo check_type(const char* name, MPI_Datatype type);
+
+// MPI_ERR_OP for MPI_OP_NULL or a predefined operation that is not defined on the datatype
+// (MPI_SUM on MPI_C_BOOL; predefined operations on derived datatypes), as Open MPI decides.
+// The datatype has passed check_type.
+void check_op(MPI_Op op, MPI_Datatype type);
+
+// The local rules of a reduction: count >= 0, a valid committed datatype, an operation defined
+// on it (check_count, check_type, check_op). Returns the type.
+TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op);
+
+// MPI_ERR_TRUNCATE unless the bytes sent equal the bytes received (type signatures match).
+void check_send_size(long long send_bytes, long long recv_bytes, const std::string& recv_what);
+
+// count * size of the datatype, or nothing for MPI_DATATYPE_NULL: a value compared in debug
+// mode, computed before the datatype is checked.
+std::optional<long long> bytes_of(long long count, MPI_Datatype type);
+
+// What MPI requires to be the same on every rank of the communicator. An unknown value (an
+// argument that is itself invalid on this rank) takes part in no comparison: this rank reports
+// its own error instead.
+class Agreement {
+ public:
+  Agreement& same(std::string what, std::optional<long long> value, int mpi_class);
+  // values[0 .. n-1], reported per entry as name[j]; values may be null (unknown).
+  Agreement& same_entries(std::string name, const int* values, int n, int mpi_class);
+
+  // Collective over c: one MPI_Allreduce of the minimum and maximum of every value and the
+  // largest error class of any rank's local checks. Returns if own_class != 0 (the caller throws
+  // its own error); else throws Error for the first value that differs between ranks (naming
+  // it, this rank's value and the range over the ranks), or, if another rank's checks failed,
+  // Error with that rank's class.
+  void compare(MPI_Comm c, int own_class) const;
+
+ private:
+  struct Item {
+    std::string what;
+    int mpi_class;
+    bool indexed;      // an entry of an array: reported as what[index]
+    std::size_t first;  // its values' positions in values_
+    std::size_t count;
+  };
+  std::vector<Item> items_;
+  std::vector<std::optional<long long>> values_;
+};
+
+// Runs `local` (this rank's checks; throws Error, returns what the collective needs). Outside
+// debug mode that is all. In debug mode every rank then runs agreement.compare, whether or not
+// its local checks failed, so that every rank returns an error if any rank has one.
+template <typename Local>
+auto check_arguments(MPI_Comm c, const Agreement& agreement, Local&& local) -> decltype(local()) {
+  if (!debug_checks()) return local();
+  std::optional<Error> own;
+  decltype(local()) result{};
+  try {
+    result = local();
+  } catch (const Error& e) {
+    own = e;
+  }
+  agreement.compare(c, own ? own->mpi_class() : 0);
+  if (own) throw *own;
+  return result;
+}
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_ARGS_H_

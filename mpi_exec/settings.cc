@@ -1,0 +1,50 @@
+#include "mpi_exec/settings.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "mpi_exec/rosched_mpi.h"
+
+namespace rosched::mpi {
+namespace {
+
+// -1: Rosched_Set_debug never called; else its last argument (0 or 1).
+std::atomic<int> debug_override{-1};
+
+void read_factor(const char* name, double& factor) {
+  const char* text = std::getenv(name);
+  if (!text) return;
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end != text && value > 0) factor = value;
+}
+
+Settings from_environment() {
+  Settings s;
+  const char* debug = std::getenv("ROSCHED_DEBUG");
+  s.debug = debug && *debug && std::strcmp(debug, "0") != 0;
+  read_factor("ROSCHED_BCAST_F", s.bcast_f);
+  read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
+  read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
+  read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);
+  return s;
+}
+
+}  // namespace
+
+const Settings& settings() {
+  static const Settings cached = from_environment();  // thread-safe, once
+  return cached;
+}
+
+bool debug_checks() {
+  const int on = debug_override.load(std::memory_order_relaxed);
+  return on < 0 ? settings().debug : on == 1;
+}
+
+}  // namespace rosched::mpi
+
+extern "C" void Rosched_Set_debug(int on) {
+  rosched::mpi::debug_override.store(on ? 1 : 0, std::memory_order_relaxed);
+}

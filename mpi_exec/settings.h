@@ -1,0 +1,25 @@
+// The environment variables of the collectives, read once: at the first call that needs them,
+// then cached for the life of the process (a collective never calls getenv).
+#ifndef ROSCHED_MPI_EXEC_SETTINGS_H_
+#define ROSCHED_MPI_EXEC_SETTINGS_H_
+
+namespace rosched::mpi {
+
+struct Settings {
+  bool debug = false;          // ROSCHED_DEBUG: set, non-empty and not "0"
+  double bcast_f = 1000;       // ROSCHED_BCAST_F: block-size factor of Rosched_Bcast
+  double twotree_f = 1000;     // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
+  double hypercube_f = 1000;   // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
+  double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
+};
+
+// The settings; a factor that is unset, not a number or not positive keeps its default.
+const Settings& settings();
+
+// Whether the debug checks are on: the last Rosched_Set_debug if it was called, else
+// settings().debug.
+bool debug_checks();
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_SETTINGS_H_

@@ -1,0 +1,30 @@
+// The message tags of the collectives, one table. All traffic runs on a private duplicate of
+// the user's communicator (or of MPI_COMM_SELF for local copies), so tags never meet the
+// application's; distinct tags per use keep the phases of one collective apart as well.
+#ifndef ROSCHED_MPI_EXEC_TAGS_H_
+#define ROSCHED_MPI_EXEC_TAGS_H_
+
+namespace rosched::mpi::tag {
+
+inline constexpr int kBcastRound = 7301;       // a round of a pipelined broadcast
+inline constexpr int kAllgatherRound = 7302;   // a round of Rosched_Allgather
+inline constexpr int kCensusRound = 7303;      // a round of Rosched_Allreduce
+inline constexpr int kAllgathervRound = 7304;  // a round of Rosched_Allgatherv
+inline constexpr int kReduceToRoot = 7305;     // two-tree reduction: result from rank 0 to the root
+inline constexpr int kReduceRound = 7306;      // a round of the two-tree reduction
+inline constexpr int kLocalCopy = 7307;        // a copy within one process (any datatypes)
+
+inline constexpr int kAll[] = {kBcastRound,   kAllgatherRound, kCensusRound, kAllgathervRound,
+                               kReduceToRoot, kReduceRound,    kLocalCopy};
+
+constexpr bool all_distinct() {
+  for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)
+    for (int j = 0; j < i; ++j)
+      if (kAll[i] == kAll[j]) return false;
+  return true;
+}
+static_assert(all_distinct(), "two collectives share a tag");
+
+}  // namespace rosched::mpi::tag
+
+#endif  // ROSCHED_MPI_EXEC_TAGS_H_
