@@ -26,6 +26,8 @@ Options:
   --reps N          repetitions per size, minimum reported (default 2)
   --measure M       span (max end - min start over ranks; default) or slowest (paper's)
   --jobs N          smpirun processes at once (default 1)
+  --mem-gb N        stop a simulation whose memory exceeds N GiB (default 60% of RAM); the
+                    sizes it finished stay in the TSV, the run counts as failed
   --quick           p = 64, three sizes, --op all: a fast check of the harness
   --check           real buffers (no shared malloc) and verify every result; needs p <= 64
   --out FILE        the TSV (default results/sim_OP_PLATFORM_pP.tsv)
@@ -46,18 +48,19 @@ say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 op=bcast p="" platform=flat sizes="" selectors="ompi,mpich,mvapich2,impi" reps=2
 measure=span jobs=1 quick=0 check=0 out="" plot=0
+mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --quick) quick=1; shift; continue ;;
     --check) check=1; shift; continue ;;
     --plot) plot=1; shift; continue ;;
-    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out)
+    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb)
       [ $# -ge 2 ] || die_usage "$1 needs a value"
       case "$1" in
         --op) op=$2 ;; --p) p=$2 ;; --platform) platform=$2 ;; --sizes) sizes=$2 ;;
         --selectors) selectors=$2 ;; --reps) reps=$2 ;; --measure) measure=$2 ;;
-        --jobs) jobs=$2 ;; --out) out=$2 ;;
+        --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;;
       esac
       shift 2 ;;
     *) die_usage "unknown argument '$1'" ;;
@@ -74,6 +77,7 @@ case "$op" in bcast|allgather|allgatherv|reduce|allreduce|all) ;; *) die_usage "
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
 [[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
+[[ "$mem_gb" =~ ^[0-9]+$ ]] && [ "$mem_gb" -ge 1 ] || die_usage "--mem-gb must be a positive integer"
 case "$measure" in span|slowest) ;; *) die_usage "--measure must be span or slowest" ;; esac
 xml="$root/sim/platforms/$platform.xml"
 [ -f "$xml" ] || die_usage "no platform '$platform' (sim/platforms/$platform.xml)"
@@ -145,7 +149,20 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   [ "$o" = allgatherv_uniform ] && { bop=allgatherv; dist=(--dist uniform); }
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
     --cfg=smpi/coll-selector:"$s" "$bench" --op "$bop" --impl "$impls" "${dist[@]}" "${extra[@]}" \
-    >"$work/$i.out" 2>"$work/$i.err"
+    >"$work/$i.out" 2>"$work/$i.err" &
+  local pid=$! kb
+  # SMPI's own collectives allocate per-rank temporaries that shared malloc does not cover
+  # (MPICH's large bcast: p x message size): stop a run before it takes the machine's memory.
+  while kill -0 "$pid" 2>/dev/null; do
+    for c in $(pgrep -P "$pid"); do
+      kb=$(ps -o rss= -p "$c" 2>/dev/null || echo 0)
+      if [ "${kb:-0}" -gt $((mem_gb * 1048576)) ]; then
+        echo "stopped at the memory budget of $mem_gb GiB" >"$work/$i.mem"; kill "$c"
+      fi
+    done
+    sleep 2
+  done
+  wait "$pid"
   echo $? >"$work/$i.rc"
   say "done $o $s ($impls) in $((SECONDS - t0)) s, exit $(cat "$work/$i.rc")"
 }
@@ -166,10 +183,15 @@ status=0
     read -r o s impls <<<"${runs[$i]}"
     if [ "$(cat "$work/$i.rc")" != 0 ]; then
       status=1
-      { echo "simulate.sh: $o under $s failed (exit $(cat "$work/$i.rc")):"; tail -5 "$work/$i.err"; } >&2
+      if [ -f "$work/$i.mem" ]; then
+        echo "simulate.sh: $o under $s $(cat "$work/$i.mem"); the sizes it finished are in the TSV" >&2
+      else
+        { echo "simulate.sh: $o under $s failed (exit $(cat "$work/$i.rc")):"; tail -5 "$work/$i.err"; } >&2
+      fi
     fi
     awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" \
-      'NR > 1 && $2 !~ /^ratio-/ { print op, $2, sel, plat, $3, $4, $5 }' "$work/$i.out"
+      'NR > 1 && NF == 5 && $2 !~ /^ratio-/ && $5 ~ /^[0-9.]+$/ { print op, $2, sel, plat, $3, $4, $5 }' \
+      "$work/$i.out"
   done
 } >"$work/rows.tsv"
 awk -F'\t' -v OFS='\t' '
