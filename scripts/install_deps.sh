@@ -12,6 +12,7 @@ packages=(
   libboost-program-options-dev # command-line parsing of the tools
   nlohmann-json3-dev           # JSON reports of the verifier
   libopenmpi-dev openmpi-bin   # Open MPI: the MPI executors and their mpirun tests
+  libsimgrid-dev               # SimGrid SMPI: scripts/simulate.sh and its quick test
 )
 missing=()
 for p in "${packages[@]}"; do

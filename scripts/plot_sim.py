@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""plot_sim.py: plots of a scripts/simulate.sh TSV (op impl selector platform p bytes usec).
+
+For every (op, platform, p) in the file, two figures, each as PNG and SVG:
+  OP_PLATFORM_pP_time:  time against message size, log-log, one line per native selector and
+                        per implementation of ours (as the figures of Träff 2022, Sec. 3);
+  OP_PLATFORM_pP_ratio: ours / the best native selector at each size (below 1: ours faster).
+
+Usage: /usr/bin/python3 scripts/plot_sim.py RESULTS.tsv [--outdir DIR]   (default: beside the TSV)
+Exit status: 0 success, 1 no rows to plot, 2 bad usage or unreadable file.
+"""
+import argparse
+import csv
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the non-interactive backend)
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    want = {"op", "impl", "selector", "platform", "p", "bytes", "usec"}
+    if rows and not want <= set(rows[0]):
+        raise ValueError(f"{path}: columns must be {sorted(want)}")
+    return rows
+
+
+def size_label(b):
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= scale and b % scale == 0:
+            return f"{b // scale} {unit}"
+    return f"{b} B"
+
+
+def plot_group(key, rows, outdir):
+    op, platform, p = key
+    times = defaultdict(dict)   # line label -> {bytes: usec}
+    ratios = defaultdict(dict)
+    for r in rows:
+        b, v = int(r["bytes"]), float(r["usec"])
+        if r["impl"] == "native":
+            times[f"native ({r['selector']})"][b] = v
+        elif r["impl"].startswith("ratio-"):
+            ratios[r["impl"][len("ratio-"):]][b] = v
+        else:
+            times[r["impl"]][b] = v
+    stem = os.path.join(outdir, f"{op}_{platform}_p{p}")
+    title = f"{op}, {platform} platform, p = {p} (SimGrid SMPI)"
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for label in sorted(times, key=lambda s: (not s.startswith("native"), s)):
+        xs = sorted(times[label])
+        style = "--" if label.startswith("native") else "-"
+        ax.plot(xs, [times[label][x] for x in xs], style, marker="o", markersize=3, label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel("time (µs)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    save(fig, stem + "_time")
+
+    if ratios:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for label in sorted(ratios):
+            xs = sorted(ratios[label])
+            ax.plot(xs, [ratios[label][x] for x in xs], marker="o", markersize=3, label=label)
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel("ours / best native selector")
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        save(fig, stem + "_ratio")
+
+
+def save(fig, stem):
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(f"{stem}.{ext}", dpi=110)
+    plt.close(fig)
+    print(f"plot_sim: wrote {stem}.png and .svg", file=sys.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tsv")
+    ap.add_argument("--outdir", help="where the plots go (default: the TSV's folder)")
+    args = ap.parse_args()
+    try:
+        rows = read_rows(args.tsv)
+    except (OSError, ValueError) as e:
+        print(f"plot_sim: {e}", file=sys.stderr)
+        return 2
+    if not rows:
+        print(f"plot_sim: {args.tsv} has no rows", file=sys.stderr)
+        return 1
+    outdir = args.outdir or os.path.dirname(os.path.abspath(args.tsv))
+    os.makedirs(outdir, exist_ok=True)
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r["op"], r["platform"], r["p"])].append(r)
+    for key in sorted(groups):
+        plot_group(key, groups[key], outdir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# simulate.sh: the collectives of mpi_exec/ against SimGrid SMPI's native ones, on a simulated
+# cluster. See --help and docs/simulation.md.
+set -uo pipefail
+
+usage() {
+  cat <<'EOF'
+Usage: bash scripts/simulate.sh [options]
+
+Runs mpi_exec/bench under SimGrid SMPI (smpirun) on a simulated cluster: the native collective
+under each of SMPI's selectors (the algorithm choices of Open MPI, MPICH, MVAPICH2, Intel MPI)
+and every implementation of this project, and writes one TSV
+  op  impl  selector  platform  p  bytes  usec
+plus, per size, rows impl=ratio-IMPL, selector=BEST, usec=IMPL/BEST where BEST is the fastest
+selector at that size. Progress goes to stderr.
+
+Options:
+  --op OP           bcast, allgather, allgatherv, reduce, allreduce or all (default bcast);
+                    allgatherv runs the (r mod 3) counts of Träff 2022, Sec. 3.2 (op
+                    "allgatherv") and uniform counts (op "allgatherv_uniform")
+  --p P             simulated ranks (default 1152; 64 with --quick)
+  --platform NAME   flat or paper (sim/platforms/NAME.xml; default flat)
+  --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
+                    (at least one); default 4 B .. 16 MiB in steps of 4x
+  --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi (default all four)
+  --reps N          repetitions per size, minimum reported (default 2)
+  --measure M       span (max end - min start over ranks; default) or slowest (paper's)
+  --jobs N          smpirun processes at once (default 1)
+  --mem-gb N        stop a simulation whose memory exceeds N GiB (default 60% of RAM); the
+                    sizes it finished stay in the TSV, the run counts as failed
+  --quick           p = 64, three sizes, --op all: a fast check of the harness
+  --check           real buffers (no shared malloc) and verify every result; needs p <= 64
+  --out FILE        the TSV (default results/sim_OP_PLATFORM_pP.tsv)
+  --plot            also draw the plots (scripts/plot_sim.py) next to the TSV
+  -h, --help        this text
+
+Our implementations do not call the selected collectives, so they run once, in the run of the
+first selector; the other selectors run the native collective only.
+
+Exit status: 0 success, 1 a simulation failed or --check found a wrong result, 2 bad usage,
+3 set-up failed (installing packages or building).
+EOF
+}
+
+die_usage() { echo "simulate.sh: $*; see --help" >&2; exit 2; }
+say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
+
+root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
+op=bcast p="" platform=flat sizes="" selectors="ompi,mpich,mvapich2,impi" reps=2
+measure=span jobs=1 quick=0 check=0 out="" plot=0
+mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --quick) quick=1; shift; continue ;;
+    --check) check=1; shift; continue ;;
+    --plot) plot=1; shift; continue ;;
+    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb)
+      [ $# -ge 2 ] || die_usage "$1 needs a value"
+      case "$1" in
+        --op) op=$2 ;; --p) p=$2 ;; --platform) platform=$2 ;; --sizes) sizes=$2 ;;
+        --selectors) selectors=$2 ;; --reps) reps=$2 ;; --measure) measure=$2 ;;
+        --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;;
+      esac
+      shift 2 ;;
+    *) die_usage "unknown argument '$1'" ;;
+  esac
+done
+if [ $quick -eq 1 ]; then
+  op=all; p=${p:-64}; sizes=${sizes:-4,1024,65536}
+fi
+p=${p:-1152}
+sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216}
+
+# --- arguments -----------------------------------------------------------------------------
+case "$op" in bcast|allgather|allgatherv|reduce|allreduce|all) ;; *) die_usage "unknown --op '$op'" ;; esac
+[[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
+[[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
+[[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
+[[ "$mem_gb" =~ ^[0-9]+$ ]] && [ "$mem_gb" -ge 1 ] || die_usage "--mem-gb must be a positive integer"
+case "$measure" in span|slowest) ;; *) die_usage "--measure must be span or slowest" ;; esac
+xml="$root/sim/platforms/$platform.xml"
+[ -f "$xml" ] || die_usage "no platform '$platform' (sim/platforms/$platform.xml)"
+case "$platform" in
+  flat) [ "$p" -le 1152 ] || die_usage "the flat platform has 1152 hosts, --p $p is too many" ;;
+  paper) [ "$p" -le 1152 ] || die_usage "the paper platform has 36 x 32 cores, --p $p is too many" ;;
+esac
+[ $check -eq 0 ] || [ "$p" -le 64 ] || die_usage "--check runs with real buffers: --p must be <= 64"
+ints=""
+for b in ${sizes//,/ }; do
+  [[ "$b" =~ ^[0-9]+$ ]] || die_usage "--sizes: '$b' is not a number of bytes"
+  n=$((b / 4)); [ $n -ge 1 ] || n=1
+  ints="${ints:+$ints,}$n"
+done
+IFS=, read -r -a sel_list <<<"$selectors"
+[ ${#sel_list[@]} -ge 1 ] || die_usage "--selectors is empty"
+for s in "${sel_list[@]}"; do
+  case "$s" in ompi|mpich|mvapich2|impi) ;; *) die_usage "unknown selector '$s'" ;; esac
+done
+if [ "$op" = all ]; then ops="bcast allgather allgatherv allgatherv_uniform reduce allreduce"
+elif [ "$op" = allgatherv ]; then ops="allgatherv allgatherv_uniform"
+else ops=$op; fi
+out=${out:-$root/results/sim_${op}_${platform}_p${p}.tsv}
+mkdir -p "$(dirname "$out")" || exit 3
+
+# --- set-up: SimGrid, then bench built with smpicxx ----------------------------------------
+install_packages() {  # install_packages PKG...: the Debian packages not yet installed
+  local missing=() sudo=""
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]}"
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null && \
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+install_packages libsimgrid-dev libboost-program-options-dev || { echo "simulate.sh: could not install SimGrid" >&2; exit 3; }
+
+build="${ROSCHED_SMPI_BUILD:-$root/build-smpi}"
+bench="$build/bench"
+bash "$root/scripts/smpi_build.sh" "$root" "$build" || { echo "simulate.sh: build failed" >&2; exit 3; }
+
+# --- one smpirun per (op, selector) ---------------------------------------------------------
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+hostfile="$work/hosts"
+if [ "$platform" = paper ]; then  # block mapping: ceil(p / 36) consecutive ranks per node
+  ppn=$(( (p + 35) / 36 ))
+  for ((r = 0; r < p; ++r)); do echo "node-$((r / ppn))"; done >"$hostfile"
+else
+  for ((r = 0; r < p; ++r)); do echo "node-$r"; done >"$hostfile"
+fi
+cfg=(--log=root.thres:warning --cfg=smpi/display-timing:no)
+[ $check -eq 1 ] || cfg+=(--cfg=smpi/auto-shared-malloc-thresh:65536)
+extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
+[ $check -eq 0 ] || extra+=(--check)
+
+runs=()  # "op selector impls"
+for o in $ops; do
+  for s in "${sel_list[@]}"; do
+    impls=native; [ "$s" = "${sel_list[0]}" ] && impls=all
+    runs+=("$o $s $impls")
+  done
+done
+run_one() {  # run_one INDEX OP SELECTOR IMPLS
+  local i=$1 o=$2 s=$3 impls=$4 bop=$2 dist=() t0=$SECONDS
+  [ "$o" = allgatherv_uniform ] && { bop=allgatherv; dist=(--dist uniform); }
+  smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
+    --cfg=smpi/coll-selector:"$s" "$bench" --op "$bop" --impl "$impls" "${dist[@]}" "${extra[@]}" \
+    >"$work/$i.out" 2>"$work/$i.err" &
+  local pid=$! kb
+  # SMPI's own collectives allocate per-rank temporaries that shared malloc does not cover
+  # (MPICH's large bcast: p x message size): stop a run before it takes the machine's memory.
+  while kill -0 "$pid" 2>/dev/null; do
+    for c in $(pgrep -P "$pid"); do
+      kb=$(ps -o rss= -p "$c" 2>/dev/null || echo 0)
+      if [ "${kb:-0}" -gt $((mem_gb * 1048576)) ]; then
+        echo "stopped at the memory budget of $mem_gb GiB" >"$work/$i.mem"; kill "$c"
+      fi
+    done
+    sleep 2
+  done
+  wait "$pid"
+  echo $? >"$work/$i.rc"
+  say "done $o $s ($impls) in $((SECONDS - t0)) s, exit $(cat "$work/$i.rc")"
+}
+say "${#runs[@]} runs: ops [$ops], selectors [$selectors], p=$p, platform $platform, sizes $sizes B, $jobs at once"
+for i in "${!runs[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  read -r o s impls <<<"${runs[$i]}"
+  say "start $((i + 1))/${#runs[@]}: $o under $s ($impls)"
+  run_one "$i" "$o" "$s" "$impls" &
+done
+wait
+
+# --- collect: rows, then ratio rows against the best selector per size ----------------------
+status=0
+{
+  printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec\n'
+  for i in "${!runs[@]}"; do
+    read -r o s impls <<<"${runs[$i]}"
+    if [ "$(cat "$work/$i.rc")" != 0 ]; then
+      status=1
+      if [ -f "$work/$i.mem" ]; then
+        echo "simulate.sh: $o under $s $(cat "$work/$i.mem"); the sizes it finished are in the TSV" >&2
+      else
+        { echo "simulate.sh: $o under $s failed (exit $(cat "$work/$i.rc")):"; tail -5 "$work/$i.err"; } >&2
+      fi
+    fi
+    awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" \
+      'NR > 1 && NF == 5 && $2 !~ /^ratio-/ && $5 ~ /^[0-9.]+$/ { print op, $2, sel, plat, $3, $4, $5 }' \
+      "$work/$i.out"
+  done
+} >"$work/rows.tsv"
+awk -F'\t' -v OFS='\t' '
+  NR == 1 { print; next }
+  { print; key = $1 OFS $4 OFS $5 OFS $6 }
+  $2 == "native" && (!(key in best) || $7 < best[key]) { best[key] = $7; bestsel[key] = $3 }
+  $2 != "native" { ours[++n] = $0 }
+  END {
+    for (i = 1; i <= n; ++i) {
+      split(ours[i], f, "\t"); key = f[1] OFS f[4] OFS f[5] OFS f[6]
+      if (key in best && best[key] > 0)
+        printf "%s\tratio-%s\t%s\t%s\t%s\t%s\t%.3f\n", f[1], f[2], bestsel[key], f[4], f[5], f[6], f[7] / best[key]
+    }
+  }' "$work/rows.tsv" >"$out"
+rows=$(($(wc -l <"$out") - 1))
+say "wrote $out ($rows rows)"
+if [ $plot -eq 1 ]; then
+  install_packages python3-matplotlib || { echo "simulate.sh: could not install matplotlib" >&2; exit 3; }
+  /usr/bin/python3 "$root/scripts/plot_sim.py"  # Debian's python, where python3-matplotlib is
+  "$out" || status=1
+fi
+[ $status -eq 0 ] || echo "simulate.sh: some runs failed (see above)" >&2
+exit $status

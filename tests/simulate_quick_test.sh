@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# scripts/simulate.sh --quick: the SimGrid SMPI harness at p = 64 writes a TSV with the right
+# columns and rows, its ratio rows divide by the best selector, --check verifies real results,
+# and bad options fail with exit status 2. Runs on the source tree (tag "local": smpicxx builds
+# outside Bazel), into the test's temporary directory.
+set -u
+root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+export ROSCHED_SMPI_BUILD="$tmp/build"
+sim="$root/scripts/simulate.sh"
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+tsv="$tmp/quick.tsv"
+if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0"
+else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
+[ "$(head -1 "$tsv")" = "$(printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec')" ] && ok "header" || bad "header: $(head -1 "$tsv")"
+# Rows per op for 3 sizes: our implementations under the first selector, native under all 4,
+# one ratio row per implementation of ours.
+for want in bcast:30 allgather:18 allgatherv:18 allgatherv_uniform:18 reduce:18 allreduce:24; do
+  o=${want%%:*} n=${want##*:}
+  got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
+  [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
+done
+bad_rows=$(awk -F'\t' 'NR > 1 && (NF != 7 || $4 != "flat" || $5 != 64 || $7 !~ /^[0-9.]+$/ || $7 <= 0 ||
+  ($6 != 4 && $6 != 1024 && $6 != 65536) || $3 !~ /^(ompi|mpich|mvapich2|impi)$/)' "$tsv")
+[ -z "$bad_rows" ] && ok "every row well-formed, positive time" || bad "malformed rows: $bad_rows"
+natives=$(awk -F'\t' '$1 == "bcast" && $2 == "native" { print $3 }' "$tsv" | sort -u | tr '\n' ' ')
+[ "$natives" = "impi mpich mvapich2 ompi " ] && ok "native bcast under four selectors" || bad "selectors: $natives"
+# Each ratio row is ours / the fastest native at that size, and names that selector.
+ratio_err=$(awk -F'\t' '
+  NR > 1 && $2 == "native" { k = $1 "/" $6; if (!(k in b) || $7 < b[k]) { b[k] = $7; s[k] = $3 } }
+  NR > 1 && $2 !~ /^(native|ratio-)/ { t[$1 "/" $2 "/" $6] = $7 }
+  NR > 1 && $2 ~ /^ratio-/ { r[++n] = $0 }
+  END { for (i = 1; i <= n; ++i) { split(r[i], f, "\t"); k = f[1] "/" f[6]; impl = substr(f[2], 7)
+          want = t[f[1] "/" impl "/" f[6]] / b[k]
+          if (f[3] != s[k] || f[7] - want > 0.002 || want - f[7] > 0.002) print r[i] } }' "$tsv")
+[ -z "$ratio_err" ] && ok "ratio rows against the best selector" || bad "ratio rows: $ratio_err"
+
+if bash "$sim" --quick --check --selectors ompi,mpich --out "$tmp/check.tsv" 2>"$tmp/check.err"; then
+  ok "--quick --check: every result verified"
+else bad "--quick --check"; tail -20 "$tmp/check.err"; fi
+
+bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
+for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x"; do
+  bash "$sim" $args >/dev/null 2>&1; rc=$?
+  [ $rc -eq 2 ] && ok "exit 2 for: $args" || bad "exit $rc for: $args (want 2)"
+done
+exit $fail
