@@ -1,4 +1,4 @@
-// bench: the collectives of mpi_exec against the MPI library's own, measured as paper 001 does
+// bench: the collectives of mpi_exec against the MPI library's own, measured as Träff 2022 does
 // (Sec. 3): per message size, the time of the slowest rank, minimum over the repetitions;
 // schedule computation included. All chosen implementations run in the same job, interleaved.
 // --measure span takes instead max(end) - min(start) over all ranks (minimum over the
@@ -191,7 +191,7 @@ int run(int argc, char** argv) {
       "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
       "measure", po::value(&o.measure)->default_value(o.measure),
-      "slowest (the slowest rank's own time, as paper 001) or span (max end - min start over "
+      "slowest (the slowest rank's own time, as Träff 2022) or span (max end - min start over "
       "ranks; needs a global clock, e.g. SimGrid SMPI)");
   po::variables_map vm;
   std::vector<long> sizes;
