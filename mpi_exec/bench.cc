@@ -51,9 +51,12 @@ std::vector<long> parse_sizes(const std::string& list) {
   std::stringstream in(list);
   std::string item;
   while (std::getline(in, item, ',')) {
-    const long m = std::stol(item);
-    if (m < 0 || m > 1000000000L) throw std::invalid_argument("size out of range: " + item);
-    out.push_back(m);
+    if (item.empty() || item.size() > 10 || item.find_first_not_of("0123456789") != std::string::npos ||
+        std::stol(item) > 1000000000L) {
+      throw std::invalid_argument("--sizes: bad item '" + item + "' in '" + list +
+                                  "' (a whole number of MPI_INT from 0 to 10^9)");
+    }
+    out.push_back(std::stol(item));
   }
   return out;
 }
@@ -198,7 +201,12 @@ int run(int argc, char** argv) {
   std::vector<Impl> impls;
   Op op;
   try {
-    po::store(po::parse_command_line(argc, argv, desc), vm);
+    // No positional arguments: a stray word is an error, not silently ignored.
+    po::store(po::command_line_parser(argc, argv)
+                  .options(desc)
+                  .positional(po::positional_options_description())
+                  .run(),
+              vm);
     po::notify(vm);
     if (vm.count("help")) {
       if (rank == 0) std::cout << desc << "\nRun under mpirun; output is TSV on stdout.\n";
@@ -207,6 +215,8 @@ int run(int argc, char** argv) {
     if (o.reps < 1) throw std::invalid_argument("--reps must be positive");
     if (o.measure != "slowest" && o.measure != "span")
       throw std::invalid_argument("--measure must be slowest or span, not " + o.measure);
+    if (o.dist != "irregular" && o.dist != "uniform")
+      throw std::invalid_argument("--dist must be irregular or uniform, not " + o.dist);
     sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
     op = make_op(o);
     impls = parse_impls(o.impl, impls_of(o.op), o.op);
@@ -216,9 +226,19 @@ int run(int argc, char** argv) {
   }
   if (rank == 0) std::printf("op\timpl\tp\tbytes\tusec\n");
   bool all_ok = true;
-  for (long m : sizes) {
+  // Progress on stderr (rank 0) at most every kProgressSeconds, so that long sizes are not silent.
+  constexpr double kProgressSeconds = 5;
+  const double started = MPI_Wtime();
+  double last_report = started;
+  for (std::size_t size_index = 0; size_index < sizes.size(); ++size_index) {
+    const long m = sizes[size_index];
     std::vector<double> best(kImplCount, 1e30);
     for (int rep = 0; rep < o.reps; ++rep) {
+      if (rank == 0 && MPI_Wtime() - last_report >= kProgressSeconds) {
+        last_report = MPI_Wtime();
+        std::fprintf(stderr, "bench: size %zu of %zu (%ld MPI_INT), repetition %d of %d, %.0f s\n",
+                     size_index + 1, sizes.size(), m, rep + 1, o.reps, last_report - started);
+      }
       for (Impl impl : impls) {  // interleaved
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = MPI_Wtime();

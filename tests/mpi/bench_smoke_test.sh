@@ -18,4 +18,13 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulant 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "no implementation 'circulant'" && echo "ok   bad impl" || { echo "FAIL bad impl"; fail=1; }
+# Bad sizes, distributions and stray words are errors naming what is wrong.
+for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist weird:--dist must be" \
+           "extra:too many positional"; do
+  args=${bad%%:*}; want=${bad#*:}
+  # shellcheck disable=SC2086
+  out=$(timeout 60 mpirun -np 1 "$bin" --op bcast $args 2>&1); rc=$?
+  if [ $rc -ne 0 ] && echo "$out" | grep -q -- "$want"; then echo "ok   reject $args"
+  else echo "FAIL reject $args (exit $rc)"; echo "$out"; fail=1; fi
+done
 exit $fail
