@@ -277,6 +277,10 @@ int run(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "bench: --check found wrong results\n");
     return 1;
   }
+  if (rank == 0 && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+    std::fprintf(stderr, "bench: cannot write the results to standard output\n");
+    return 2;
+  }
   return 0;
 }
 
