@@ -57,13 +57,7 @@ def plot_group(key, rows, outdir):
         xs = sorted(times[label])
         style = "--" if label.startswith("native") else "-"
         ax.plot(xs, [times[label][x] for x in xs], style, marker="o", markersize=3, label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("message size (bytes)")
-    ax.set_ylabel("time (µs)")
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    finish(ax, title, "time (µs)")
     save(fig, stem + "_time")
 
     if ratios:
@@ -72,14 +66,19 @@ def plot_group(key, rows, outdir):
             xs = sorted(ratios[label])
             ax.plot(xs, [ratios[label][x] for x in xs], marker="o", markersize=3, label=label)
         ax.axhline(1.0, color="black", linewidth=0.8)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel("ours / best native selector")
-        ax.set_title(title)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        finish(ax, title, "ours / best native selector")
         save(fig, stem + "_ratio")
+
+
+def finish(ax, title, ylabel):
+    """Log-log axes over the message size, with the title, a grid and the legend."""
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
 
 
 def save(fig, stem):
