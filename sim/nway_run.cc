@@ -144,10 +144,7 @@ class Engine {
 }  // namespace
 
 NwayRoundOf nway_round_of(const NwayPlan& plan) {
-  std::vector<NwaySchedule> ranks;
-  ranks.reserve(static_cast<std::size_t>(plan.p()));
-  for (std::int64_t r = 0; r < plan.p(); ++r) ranks.emplace_back(plan, r);
-  return [ranks = std::move(ranks)](std::int64_t r, int i) { return ranks[r].round(i); };
+  return [plan](std::int64_t r, int i) { return NwaySchedule(plan, r).round(i); };
 }
 
 std::int64_t nway_expected_messages(const NwayPlan& plan) {

@@ -24,7 +24,7 @@ namespace rosched::sim {
 
 using NwayRoundOf = std::function<NwayRound(std::int64_t rank, int round)>;
 
-// round_of(rank, i) = NwaySchedule(plan, rank).round(i) (the schedules built once).
+// round_of(rank, i) = NwaySchedule(plan, rank).round(i), the rounds the MPI executor walks.
 NwayRoundOf nway_round_of(const NwayPlan& plan);
 
 // Messages per rank the rule promises: n(k-1) + ceil(P/W) - 1, or n(k-1) + s for paper.
