@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "tables/hypercube_table.h"
+#include "tables/nway_table.h"
 #include "tables/table_family.h"
 #include "tables/two_tree_table.h"
 
@@ -87,8 +88,58 @@ class HypercubeTables : public TableFamily {
   }
 };
 
+class NwayTables : public TableFamily {
+ public:
+  std::string name() const override { return "nway"; }
+  std::string description() const override {
+    return "nway: the n-way dissemination allreduce (End et al. 2015) with the last-round rule "
+           "--rule, one row per rank and round: partners and the ranges of contributions sent "
+           "and received";
+  }
+  std::string layout_help() const override {
+    return "Rows (nway): rank, round, distance unit (b^i; circulant: the skip), sends "
+           "j>r:acc[a:b) (port j to rank r, offsets a..b-1 of the sender), receives "
+           "j<r:[a:b)>acc (offsets of the receiver, folded into acc), copy; accumulators x own, "
+           "F main, R/E/S second, T take-out.";
+  }
+  std::vector<TableParam> params() const override {
+    return {{"n", "N", "ports per round, 1..64 (default 2)"},
+            {"rule", "RULE", "last-round rule: paper, digits or circulant (default circulant)"}};
+  }
+  void check_args(std::int64_t p, const TableOptions& o) const override {
+    if (o.root != 0) throw std::invalid_argument("--root does not apply to --family nway");
+    check_nway_table_args(p, n(o), rule(o));
+  }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_nway_table(p, n(o), rule(o)), format, out);
+  }
+
+ private:
+  static std::int64_t n(const TableOptions& o) {
+    const auto it = o.params.find("n");
+    if (it == o.params.end()) return 2;
+    std::size_t used = 0;
+    std::int64_t v = 0;
+    try {
+      v = std::stoll(it->second, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != it->second.size()) {
+      throw std::invalid_argument("--n '" + it->second + "' is not a number in [1, 64]");
+    }
+    return v;
+  }
+  static NwayRule rule(const TableOptions& o) {
+    const auto it = o.params.find("rule");
+    return it == o.params.end() ? NwayRule::kCirculant : parse_nway_rule(it->second);
+  }
+};
+
 }  // namespace
 
+std::unique_ptr<TableFamily> nway_tables() { return std::make_unique<NwayTables>(); }
 std::unique_ptr<TableFamily> circulant_tables() { return std::make_unique<CirculantTables>(); }
 std::unique_ptr<TableFamily> two_tree_tables() { return std::make_unique<TwoTreeTables>(); }
 std::unique_ptr<TableFamily> hypercube_tables() { return std::make_unique<HypercubeTables>(); }
@@ -98,6 +149,7 @@ std::vector<std::unique_ptr<TableFamily>> table_families() {
   out.push_back(circulant_tables());
   out.push_back(two_tree_tables());
   out.push_back(hypercube_tables());
+  out.push_back(nway_tables());
   return out;
 }
 
