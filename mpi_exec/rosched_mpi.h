@@ -65,6 +65,33 @@ int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
 int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
 
+/* The n-way dissemination allreduce (End, Yahyapour, Simmendinger, Alrutz 2015, Sec. III-IV),
+ * with a last round that works for every p: ceil(log_{n+1} p) rounds of n MPI_Isend and n
+ * MPI_Irecv each, for commutative operations (a non-commutative one is MPI_ERR_OP). Same
+ * semantics as MPI_Allreduce (MPI_IN_PLACE, derived datatypes, count 0). n is the cost rule's
+ * (Rosched_Nway_ports: the n <= 64 minimising ceil(log_{n+1} p) (8192 + n * bytes)), or
+ * ROSCHED_NWAY_N; the last-round rule circulant (one vector per message), or ROSCHED_NWAY_RULE
+ * = digits | paper (paper: MPI_ERR_ARG for a p and n without the paper's tuple); both read once.
+ * Rosched_Set_nway(n, rule) overrides them for the calls that follow (0 / NULL: the defaults);
+ * every rank must use the same n and rule. */
+int Rosched_Allreduce_nway(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
+int Rosched_Set_nway(int n, const char* rule);
+int Rosched_Nway_ports(int p, long long bytes);
+
+/* Split phase: Rosched_Iallreduce_nway starts the same allreduce and returns a request that only
+ * Rosched_Test (never blocks; *flag = 1 once the result is in recvbuf) and Rosched_Wait advance.
+ * On completion, or an error, the request is freed and set to ROSCHED_REQUEST_NULL; testing or
+ * waiting on ROSCHED_REQUEST_NULL returns at once with *flag = 1. Errors go to the handler of
+ * the communicator the call was started on. Up to 8 calls on one communicator may be in flight
+ * at once; the buffers must not be touched until completion. */
+typedef struct Rosched_Request_s* Rosched_Request;
+#define ROSCHED_REQUEST_NULL ((Rosched_Request)0)
+int Rosched_Iallreduce_nway(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, Rosched_Request* request);
+int Rosched_Test(Rosched_Request* request, int* flag);
+int Rosched_Wait(Rosched_Request* request);
+
 /* Debug mode: also check the arguments MPI requires to match across ranks (root and message
  * size of the broadcasts, receive size of Allgather, every entry of recvcounts of Allgatherv,
  * root and count of the reductions), at the cost of one extra MPI_Allreduce per call. A

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 #include "mpi_exec/rosched_mpi.h"
 
@@ -28,6 +29,13 @@ Settings from_environment() {
   read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
   read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);
+  double n = 0;
+  read_factor("ROSCHED_NWAY_N", n);
+  if (n >= 1 && n <= 64 && n == static_cast<int>(n)) s.nway_n = static_cast<int>(n);
+  const char* rule = std::getenv("ROSCHED_NWAY_RULE");
+  for (const char* known : {"paper", "digits", "circulant"}) {
+    if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;
+  }
   return s;
 }
 

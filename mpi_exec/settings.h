@@ -11,9 +11,12 @@ struct Settings {
   double twotree_f = 1000;     // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 1000;   // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
   double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
+  int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
+  const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant
 };
 
-// The settings; a factor that is unset, not a number or not positive keeps its default.
+// The settings; a factor that is unset, not a number or not positive keeps its default, as
+// does an n outside 1..64 or an unknown rule.
 const Settings& settings();
 
 // Whether the debug checks are on: the last Rosched_Set_debug if it was called, else

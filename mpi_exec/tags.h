@@ -25,6 +25,20 @@ constexpr bool all_distinct() {
 }
 static_assert(all_distinct(), "two collectives share a tag");
 
+// Rosched_Allreduce_nway and Rosched_Iallreduce_nway: tags kNwayFirst .. kNwayFirst +
+// kNwayInFlight * kNwayTagsPerCall - 1, one block per call in flight (the calls on a
+// communicator numbered mod kNwayInFlight), round i and port j at i * 65 + j of the block.
+inline constexpr int kNwayFirst = 8192;
+inline constexpr int kNwayInFlight = 8;
+inline constexpr int kNwayTagsPerCall = 2048;  // rounds i <= 30 (p < 2^31): i * 65 + 64 < 2048
+static_assert(kNwayTagsPerCall > 30 * 65 + 64, "n-way tags of one call overlap the next");
+constexpr bool nway_tags_clear() {
+  for (int t : kAll)
+    if (t >= kNwayFirst && t < kNwayFirst + kNwayInFlight * kNwayTagsPerCall) return false;
+  return kNwayFirst + kNwayInFlight * kNwayTagsPerCall <= 32767;  // MPI's smallest MPI_TAG_UB
+}
+static_assert(nway_tags_clear(), "n-way tags meet another collective's or exceed 32767");
+
 }  // namespace rosched::mpi::tag
 
 #endif  // ROSCHED_MPI_EXEC_TAGS_H_

@@ -18,6 +18,15 @@ int main(int argc, char** argv) {
   for (i = 0; i < 5; ++i) if (data[i] != 20 + i) ok = 0;
   if (Rosched_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
   if (sum != p * (p - 1) / 2) ok = 0;
+  sum = -1;
+  if (Rosched_Allreduce_nway(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+  if (sum != p * (p - 1) / 2) ok = 0;
+  {
+    Rosched_Request req = ROSCHED_REQUEST_NULL;
+    sum = -1;
+    if (Rosched_Iallreduce_nway(&rank, &sum, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req) != MPI_SUCCESS) ok = 0;
+    if (Rosched_Wait(&req) != MPI_SUCCESS || req != ROSCHED_REQUEST_NULL || sum != p - 1) ok = 0;
+  }
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rank == 0) printf("c api p=%d: %s\n", p, all_ok ? "ok" : "FAILED");
   MPI_Finalize();

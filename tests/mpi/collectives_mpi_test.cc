@@ -293,6 +293,8 @@ int main(int argc, char** argv) {
     for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F"}) {
       setenv(var, "3", 1);
     }
+    setenv("ROSCHED_NWAY_N", "3", 1);  // and the n-way allreduce with n = 3 by default
+    setenv("ROSCHED_NWAY_RULE", "digits", 1);
   }
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -313,6 +315,7 @@ int main(int argc, char** argv) {
     test_error_handling();
   }
   test_two_tree_reductions();
+  test_nway_allreduce(!many_blocks);
   long local[2] = {passed, failed}, total[2] = {0, 0};
   MPI_Reduce(local, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) {

@@ -69,6 +69,8 @@ void test_bad_op_type_pair(MPI_Comm comm) {
          "reduce two-tree: MPI_SUM on MPI_C_BOOL gives MPI_ERR_OP");
   expect(error_class(Rosched_Allreduce_two_tree(in, out, 2, MPI_C_BOOL, MPI_SUM, comm)) == native,
          "allreduce two-tree: MPI_SUM on MPI_C_BOOL gives MPI_ERR_OP");
+  expect(error_class(Rosched_Allreduce_nway(in, out, 2, MPI_C_BOOL, MPI_SUM, comm)) == native,
+         "allreduce n-way: MPI_SUM on MPI_C_BOOL gives MPI_ERR_OP");
   std::string text;
   capture_stderr([&] { return Rosched_Allreduce(in, out, 2, MPI_C_BOOL, MPI_SUM, comm); }, text);
   expect_message(text, "op MPI_SUM is not defined on datatype MPI_C_BOOL", "allreduce bool sum");
@@ -86,6 +88,8 @@ void test_uncommitted_type(MPI_Comm comm) {
   expect(native == MPI_ERR_TYPE, "native MPI_Bcast: an uncommitted datatype is MPI_ERR_TYPE");
   expect(error_class(Rosched_Allreduce(send.data(), recv.data(), 1, pair, op, comm)) == native,
          "allreduce: uncommitted datatype gives MPI_ERR_TYPE");
+  expect(error_class(Rosched_Allreduce_nway(send.data(), recv.data(), 1, pair, op, comm)) == native,
+         "allreduce n-way: uncommitted datatype gives MPI_ERR_TYPE");
   expect(error_class(Rosched_Allgather(send.data(), 1, pair, recv.data(), 1, pair, comm)) == native,
          "allgather: uncommitted datatype gives MPI_ERR_TYPE");
   expect(error_class(Rosched_Allgatherv(send.data(), 1, pair, recv.data(), counts.data(),
@@ -209,6 +213,9 @@ void test_debug_invalid_on_one_rank(MPI_Comm comm) {
   cls = error_class(Rosched_Allreduce(buf.data(), buf.data() + 4, odd ? -1 : 1, MPI_INT, MPI_SUM,
                                       comm));
   expect(cls == MPI_ERR_COUNT, "debug allreduce: count -1 on rank 1 only: MPI_ERR_COUNT");
+  cls = error_class(Rosched_Allreduce_nway(buf.data(), buf.data() + 4, odd ? -1 : 1, MPI_INT,
+                                           MPI_SUM, comm));
+  expect(cls == MPI_ERR_COUNT, "debug allreduce n-way: count -1 on rank 1 only: MPI_ERR_COUNT");
   cls = error_class(Rosched_Reduce_two_tree(buf.data(), buf.data() + 4, 1, MPI_INT, MPI_SUM,
                                             odd ? 99 : 0, comm));
   expect(cls == MPI_ERR_ROOT, "debug reduce two-tree: root 99 on rank 1 only: MPI_ERR_ROOT");

@@ -1,0 +1,123 @@
+// Rosched_Allreduce_nway, Rosched_Iallreduce_nway, Rosched_Test, Rosched_Wait,
+// Rosched_Set_nway: the n-way dissemination allreduce (End et al. 2015, Sec. III-IV, with the
+// last-round rules of sched/nway/nway_plan.h) over mpi_exec/nway_allreduce.h. The split-phase
+// form returns this library's own request object, progressed only inside Rosched_Test and
+// Rosched_Wait (as the paper's GASPI allreduce progresses only inside its calls).
+#include <memory>
+
+#include "mpi_exec/args.h"
+#include "mpi_exec/mpi_call.h"
+#include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/rosched_mpi.h"
+
+struct Rosched_Request_s {
+  MPI_Comm comm;  // the user's, for its error handler
+  std::unique_ptr<rosched::mpi::NwayAllreduce> op;  // null: already complete
+};
+
+namespace rosched::mpi {
+namespace {
+
+// MPI_Allreduce's argument rules and a commutative operation; n and the rule's plan for p
+// (the paper rule without a tuple for p and n: MPI_ERR_ARG). Returns the started operation,
+// or null if there is nothing to do (count 0).
+std::unique_ptr<NwayAllreduce> start(const void* sendbuf, void* recvbuf, int count,
+                                     MPI_Datatype datatype, MPI_Op op, const CommInfo& ci) {
+  Agreement agreement;
+  agreement.same("count", count, MPI_ERR_COUNT);
+  const TypeInfo type = check_arguments(ci.c, agreement, [&] {
+    const TypeInfo t = check_reduction(count, datatype, op);
+    int commutative = 0;
+    check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    if (!commutative) {
+      throw Error(MPI_ERR_OP, "the n-way allreduce needs a commutative operation");
+    }
+    return t;
+  });
+  if (count == 0) return nullptr;
+  const int n = nway_ports(ci.p, static_cast<long long>(count) * type.size);
+  try {
+    return std::make_unique<NwayAllreduce>(sendbuf, recvbuf, count, datatype, type, op, ci, n,
+                                           nway_rule());
+  } catch (const std::invalid_argument& e) {
+    throw Error(MPI_ERR_ARG, e.what());
+  }
+}
+
+}  // namespace
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Allreduce_nway(const void* sendbuf, void* recvbuf, int count,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Allreduce_nway", comm, [&](const CommInfo& ci) {
+    if (auto running = start(sendbuf, recvbuf, count, datatype, op, ci)) running->finish();
+  });
+}
+
+extern "C" int Rosched_Iallreduce_nway(const void* sendbuf, void* recvbuf, int count,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                       Rosched_Request* request) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Iallreduce_nway", comm, [&](const CommInfo& ci) {
+    if (!request) throw Error(MPI_ERR_REQUEST, "request is NULL");
+    *request = ROSCHED_REQUEST_NULL;
+    auto running = start(sendbuf, recvbuf, count, datatype, op, ci);
+    *request = new Rosched_Request_s{comm, std::move(running)};
+  });
+}
+
+namespace {
+
+// Progresses *request (blocking if wait); on completion or error frees it and sets it to
+// ROSCHED_REQUEST_NULL. Errors go to the handler of the communicator the call was started on.
+int advance(const char* name, Rosched_Request* request, int* flag, bool wait) {
+  using namespace rosched::mpi;
+  // Not collective: reported to MPI_COMM_WORLD's handler without touching the communicator.
+  if (!request) return report(name, MPI_COMM_WORLD, MPI_ERR_REQUEST, "request is NULL");
+  if (flag) *flag = 1;
+  Rosched_Request r = *request;
+  if (r == ROSCHED_REQUEST_NULL) return MPI_SUCCESS;
+  bool done = false;
+  const int rc = run_collective(name, r->comm, [&](const CommInfo&) {
+    if (!r->op) {
+      done = true;
+    } else if (wait) {
+      r->op->finish();
+      done = true;
+    } else {
+      done = r->op->progress();
+    }
+  });
+  if (rc != MPI_SUCCESS || done) {
+    delete r;
+    *request = ROSCHED_REQUEST_NULL;
+  } else if (flag) {
+    *flag = 0;
+  }
+  return rc;
+}
+
+}  // namespace
+
+extern "C" int Rosched_Test(Rosched_Request* request, int* flag) {
+  if (!flag) return rosched::mpi::report("Rosched_Test", MPI_COMM_WORLD, MPI_ERR_ARG, "flag is NULL");
+  return advance("Rosched_Test", request, flag, false);
+}
+
+extern "C" int Rosched_Wait(Rosched_Request* request) {
+  return advance("Rosched_Wait", request, nullptr, true);
+}
+
+extern "C" int Rosched_Set_nway(int n, const char* rule) {
+  try {
+    rosched::mpi::set_nway(n, rule);
+    return MPI_SUCCESS;
+  } catch (const rosched::mpi::Error& e) {
+    return rosched::mpi::report("Rosched_Set_nway", MPI_COMM_WORLD, e.mpi_class(), e.what());
+  }
+}
+
+extern "C" int Rosched_Nway_ports(int p, long long bytes) {
+  return rosched::mpi::nway_ports(p < 1 ? 1 : p, bytes < 0 ? 0 : bytes);
+}

@@ -1,0 +1,238 @@
+#include "mpi_exec/nway_allreduce.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "mpi_exec/settings.h"
+#include "mpi_exec/tags.h"
+
+namespace rosched::mpi {
+namespace {
+
+// Rosched_Set_nway's values (0 / -1: not set).
+int ports_override = 0;
+int rule_override = -1;
+
+// Calls of the n-way allreduce on a private communicator so far, cached on it: the same on
+// every rank (collectives are called in the same order), so up to kNwayInFlight operations
+// started on one communicator may be in flight at once, each with tags of its own.
+int sequence_keyval = MPI_KEYVAL_INVALID;
+int free_sequence(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<unsigned*>(attribute);
+  return MPI_SUCCESS;
+}
+unsigned next_sequence(MPI_Comm c) {
+  if (sequence_keyval == MPI_KEYVAL_INVALID) {
+    check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_sequence, &sequence_keyval, nullptr),
+          "MPI_Comm_create_keyval");
+  }
+  void* attribute = nullptr;
+  int found = 0;
+  check(MPI_Comm_get_attr(c, sequence_keyval, &attribute, &found), "MPI_Comm_get_attr");
+  if (!found) {
+    attribute = new unsigned(0);
+    check(MPI_Comm_set_attr(c, sequence_keyval, attribute), "MPI_Comm_set_attr");
+  }
+  return (*static_cast<unsigned*>(attribute))++;
+}
+
+// count elements of the type from src to dst, both buffers of this library's own layout.
+void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
+  if (count == 0) return;
+  const std::size_t span = static_cast<std::size_t>(t.true_extent + (count - 1) * t.extent);
+  std::memcpy(static_cast<char*>(dst) + t.true_lb, static_cast<const char*>(src) + t.true_lb, span);
+}
+
+}  // namespace
+
+int nway_ports_for(int p, long long bytes) {
+  constexpr double kLatencyBytes = 8192;
+  int best = 1;
+  double best_cost = 0;
+  for (int n = 1; n <= 64 && n <= std::max(p - 1, 1); ++n) {
+    int k = 0;
+    for (long long reach = 1; reach < p; reach *= n + 1) ++k;
+    const double cost = k * (kLatencyBytes + static_cast<double>(n) * static_cast<double>(bytes));
+    if (n == 1 || cost < best_cost) best = n, best_cost = cost;
+  }
+  return best;
+}
+
+int nway_ports(int p, long long bytes) {
+  if (ports_override > 0) return ports_override;
+  if (settings().nway_n > 0) return settings().nway_n;
+  return nway_ports_for(p, bytes);
+}
+
+NwayRule nway_rule() {
+  if (rule_override >= 0) return static_cast<NwayRule>(rule_override);
+  return parse_nway_rule(settings().nway_rule);
+}
+
+void set_nway(int n, const char* rule) {
+  if (n < 0 || n > kNwayMaxPorts) {
+    throw Error(MPI_ERR_ARG, "n = " + std::to_string(n) + " is outside [1, 64] (0: default)");
+  }
+  int r = -1;
+  if (rule) {
+    try {
+      r = static_cast<int>(parse_nway_rule(rule));
+    } catch (const std::invalid_argument& e) {
+      throw Error(MPI_ERR_ARG, e.what());
+    }
+  }
+  ports_override = n;
+  rule_override = r;
+}
+
+NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
+                             MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                             const CommInfo& ci, int n, NwayRule rule)
+    : count_(count),
+      datatype_(datatype),
+      type_(type),
+      op_(op),
+      c_(ci.c),
+      recvbuf_(recvbuf),
+      tag_base_(tag::kNwayFirst + static_cast<int>(next_sequence(ci.c) % tag::kNwayInFlight) *
+                                      tag::kNwayTagsPerCall),
+      schedule_(NwayPlan(ci.p, n, rule), ci.rank) {
+  for (int a = 0; a < kNwayAccs; ++a) acc_[a] = std::make_unique<TypedBuffer>(type_, count_);
+  local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data(), count, datatype);
+  copy_elements(acc_[1]->data(), acc_[0]->data(), type_, count_);  // kOwn and kMain start as x
+  has_[0] = has_[1] = true;
+  progress();
+}
+
+NwayAllreduce::~NwayAllreduce() {
+  // Only after an error: cancel and release what is still outstanding.
+  for (MPI_Request& r : requests_) {
+    if (r != MPI_REQUEST_NULL) {
+      MPI_Cancel(&r);
+      MPI_Request_free(&r);
+    }
+  }
+}
+
+const void* NwayAllreduce::combined(std::uint8_t mask, TypedBuffer& scratch) {
+  const void* only = nullptr;
+  int held = 0;
+  for (int a = 0; a < kNwayAccs; ++a) {
+    if ((mask >> a & 1) && has_[a]) only = acc_[a]->data(), ++held;
+  }
+  if (held == 0) throw Error(MPI_ERR_INTERN, "n-way round " + std::to_string(round_) + " would send an empty value");
+  if (held == 1) return only;
+  bool first = true;
+  for (int a = 0; a < kNwayAccs; ++a) {
+    if (!((mask >> a & 1) && has_[a])) continue;
+    if (first) {
+      copy_elements(scratch.data(), acc_[a]->data(), type_, count_);
+      first = false;
+    } else {
+      check(MPI_Reduce_local(acc_[a]->data(), scratch.data(), count_, datatype_, op_), "MPI_Reduce_local");
+    }
+  }
+  return scratch.data();
+}
+
+void NwayAllreduce::fold_into(int acc, const void* part) {
+  if (!has_[acc]) {
+    copy_elements(acc_[acc]->data(), part, type_, count_);
+    has_[acc] = true;
+  } else {
+    check(MPI_Reduce_local(part, acc_[acc]->data(), count_, datatype_, op_), "MPI_Reduce_local");
+  }
+}
+
+void NwayAllreduce::post_round() {
+  now_ = schedule_.round(round_);
+  const std::size_t sends = now_.sends.size(), recvs = now_.recvs.size();
+  out_.resize(sends);
+  in_.resize(recvs);
+  requests_.assign(sends + recvs, MPI_REQUEST_NULL);
+  const int tag_round = tag_base_ + round_ * (kNwayMaxPorts + 1);
+  for (std::size_t m = 0; m < recvs; ++m) {
+    const NwayMessage& r = now_.recvs[m];
+    in_[m] = std::make_unique<TypedBuffer>(type_, r.vectors * count_);
+    check(MPI_Irecv(in_[m]->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
+                    tag_round + r.port, c_, &requests_[m]),
+          "MPI_Irecv");
+  }
+  for (std::size_t m = 0; m < sends; ++m) {
+    const NwayMessage& s = now_.sends[m];
+    const void* data = nullptr;
+    TypedBuffer scratch(type_, s.vectors == 1 ? count_ : 0);
+    if (s.vectors == 1) {
+      data = combined(s.v[0].accs, scratch);
+      if (data == scratch.data()) {  // keep the combination alive until the send completes
+        out_[m] = std::make_unique<TypedBuffer>(std::move(scratch));
+        data = out_[m]->data();
+      }
+    } else {
+      out_[m] = std::make_unique<TypedBuffer>(type_, s.vectors * count_);
+      TypedBuffer part(type_, count_);
+      for (int v = 0; v < s.vectors; ++v) {
+        const void* x = combined(s.v[v].accs, part);
+        copy_elements(static_cast<char*>(out_[m]->data()) + v * count_ * type_.extent, x, type_, count_);
+      }
+      data = out_[m]->data();
+    }
+    check(MPI_Isend(data, s.vectors * count_, datatype_, static_cast<int>(s.peer),
+                    tag_round + s.port, c_, &requests_[recvs + m]),
+          "MPI_Isend");
+  }
+  posted_ = true;
+}
+
+void NwayAllreduce::complete_round() {
+  if (now_.copy_to) {
+    TypedBuffer scratch(type_, count_);
+    const void* from = combined(now_.copy_from, scratch);
+    for (int a = 0; a < kNwayAccs; ++a) {
+      if (now_.copy_to >> a & 1) {
+        copy_elements(acc_[a]->data(), from, type_, count_);
+        has_[a] = true;
+      }
+    }
+  }
+  for (std::size_t m = 0; m < now_.recvs.size(); ++m) {
+    const NwayMessage& r = now_.recvs[m];
+    for (int v = 0; v < r.vectors; ++v) {
+      const void* part = static_cast<const char*>(in_[m]->data()) + v * count_ * type_.extent;
+      for (int a = 0; a < kNwayAccs; ++a) {
+        if (r.v[v].accs >> a & 1) fold_into(a, part);
+      }
+    }
+  }
+  posted_ = false;
+  ++round_;
+}
+
+bool NwayAllreduce::progress() {
+  while (!done_) {
+    if (round_ == schedule_.rounds()) {
+      TypedBuffer scratch(type_, count_);
+      local_copy(combined(schedule_.result(), scratch), recvbuf_, count_, datatype_);
+      done_ = true;
+      break;
+    }
+    if (!posted_) post_round();
+    int flag = 0;
+    check(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &flag,
+                      MPI_STATUSES_IGNORE),
+          "MPI_Testall");
+    if (!flag) return false;
+    complete_round();
+  }
+  return true;
+}
+
+void NwayAllreduce::finish() {
+  while (!progress()) {
+    check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
+  }
+}
+
+}  // namespace rosched::mpi

@@ -1,0 +1,78 @@
+// The n-way dissemination allreduce (End et al. 2015; sched/nway/nway_schedule.h) as a state
+// machine over MPI point-to-point: each round posts its n MPI_Irecv and n MPI_Isend (one per
+// port, tag from the round and port), and, once all have completed, copies and folds as the
+// round says. progress() advances it without blocking (split phase: Rosched_Test), finish()
+// blocks (Rosched_Wait, and Rosched_Allreduce_nway itself). It walks the very NwayRound
+// objects the verifier simulates (sim/nway_run.h).
+#ifndef ROSCHED_MPI_EXEC_NWAY_ALLREDUCE_H_
+#define ROSCHED_MPI_EXEC_NWAY_ALLREDUCE_H_
+
+#include <mpi.h>
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+#include "sched/nway/nway_schedule.h"
+
+namespace rosched::mpi {
+
+// The cost rule for n: the n in [1, min(64, p - 1)] that minimises
+//     ceil(log_{n+1} p) * (L + n * bytes),   L = 8192 bytes,
+// i.e. rounds times (latency + n messages of the whole vector through one link), with latency
+// over bandwidth L = alpha / beta = 1 us * 8 GB/s; ties go to the smaller n. Small vectors get
+// many ports (few rounds), large vectors n = 1. 1 for p <= 2.
+int nway_ports_for(int p, long long bytes);
+
+// The n and rule a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N and
+// ROSCHED_NWAY_RULE (read once), else the cost rule and circulant.
+int nway_ports(int p, long long bytes);
+NwayRule nway_rule();
+// Rosched_Set_nway: n = 0 and rule = nullptr restore the defaults. Throws Error(MPI_ERR_ARG).
+void set_nway(int n, const char* rule);
+
+class NwayAllreduce {
+ public:
+  // Checked arguments; p, rank and the private communicator of ci. Copies this rank's
+  // contribution (from recvbuf if sendbuf is MPI_IN_PLACE) and posts the first round.
+  NwayAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                const TypeInfo& type, MPI_Op op, const CommInfo& ci, int n, NwayRule rule);
+  ~NwayAllreduce();
+  NwayAllreduce(const NwayAllreduce&) = delete;
+  NwayAllreduce& operator=(const NwayAllreduce&) = delete;
+
+  // Advances as far as possible without blocking; true once the result is in recvbuf.
+  bool progress();
+  // Blocks until the result is in recvbuf.
+  void finish();
+
+ private:
+  void post_round();
+  void complete_round();
+  // The combination of the accumulators in mask, as a pointer to count elements.
+  const void* combined(std::uint8_t mask, TypedBuffer& scratch);
+  void fold_into(int acc, const void* part);
+
+  int count_;
+  MPI_Datatype datatype_;
+  TypeInfo type_;
+  MPI_Op op_;
+  MPI_Comm c_;
+  void* recvbuf_;
+  int tag_base_;
+  NwaySchedule schedule_;
+  int round_ = 0;
+  bool posted_ = false, done_ = false;
+  NwayRound now_;
+  std::array<std::unique_ptr<TypedBuffer>, kNwayAccs> acc_;
+  std::array<bool, kNwayAccs> has_{};
+  std::vector<std::unique_ptr<TypedBuffer>> out_, in_;  // per message of the round
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_NWAY_ALLREDUCE_H_

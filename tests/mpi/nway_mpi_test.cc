@@ -1,0 +1,235 @@
+// Rosched_Allreduce_nway and its split-phase form (mpi_exec/allreduce_nway.cc) against
+// MPI_Allreduce, exactly (integer types): every n = 1..8 and rule, random cases seeded by p
+// (counts with zeros, MPI_IN_PLACE, int and long long, MPI_SUM / MPI_MAX / a user-defined
+// commutative operation), a vector datatype with gaps, Iallreduce progressed by Rosched_Test
+// and two calls in flight on one communicator, completed out of order; errors: a
+// non-commutative operation (MPI_ERR_OP), bad n and rules (MPI_ERR_ARG), NULL requests.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/rosched_mpi.h"
+#include "tests/mpi/mpi_test_util.h"
+
+namespace rosched_mpi_test {
+namespace {
+
+const char* const kRules[] = {"circulant", "digits", "paper"};
+
+void xor_ints(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] ^= static_cast<int*>(in)[i];
+}
+
+// Sums the first int of each element of a vector type of 2 ints at stride 3 (gap of one int
+// between them): elements are 6 ints apart after resizing, ints 0 and 3 hold the data.
+void sum_spaced(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int e = 0; e < *len; ++e) {
+    for (int k : {0, 3}) static_cast<int*>(inout)[6 * e + k] += static_cast<int*>(in)[6 * e + k];
+  }
+}
+
+template <typename T>
+bool one_case(int count, bool in_place, MPI_Datatype type, MPI_Op op, MPI_Op native_op,
+              unsigned seed, bool split) {
+  std::mt19937 gen(seed + static_cast<unsigned>(rank) * 7919u);
+  std::vector<T> send(count), mine(count + 1, T(-7)), native(count);
+  for (T& v : send) v = static_cast<T>(gen() % 100000) - 50000;
+  if (in_place) std::copy(send.begin(), send.end(), mine.begin());
+  int rc = MPI_SUCCESS;
+  const void* from = in_place ? MPI_IN_PLACE : static_cast<const void*>(send.data());
+  if (split) {
+    Rosched_Request req = ROSCHED_REQUEST_NULL;
+    rc = Rosched_Iallreduce_nway(from, mine.data(), count, type, op, MPI_COMM_WORLD, &req);
+    int flag = 0, tests = 0;
+    while (rc == MPI_SUCCESS && !flag) rc = Rosched_Test(&req, &flag), ++tests;
+    if (req != ROSCHED_REQUEST_NULL) return false;
+  } else {
+    rc = Rosched_Allreduce_nway(from, mine.data(), count, type, op, MPI_COMM_WORLD);
+  }
+  MPI_Allreduce(send.data(), native.data(), count, type, native_op, MPI_COMM_WORLD);
+  bool ok = rc == MPI_SUCCESS && mine[count] == T(-7);
+  for (int i = 0; i < count && ok; ++i) ok = mine[i] == native[i];
+  return ok;
+}
+
+void test_every_n_and_rule() {
+  for (const char* rule : kRules) {
+    for (int n = 1; n <= 8; ++n) {
+      Rosched_Set_nway(n, rule);
+      for (int count : {1, 5}) {
+        const std::string what = std::string("nway ") + rule + " n=" + std::to_string(n) +
+                                 " count=" + std::to_string(count);
+        expect(one_case<int>(count, false, MPI_INT, MPI_SUM, MPI_SUM, 11u * n + count, false),
+               what + " MPI_SUM");
+        expect(one_case<int>(count, true, MPI_INT, MPI_MAX, MPI_MAX, 13u * n, true),
+               what + " MPI_MAX in place, split phase");
+      }
+    }
+  }
+  Rosched_Set_nway(0, nullptr);
+}
+
+// Random cases, the same on every rank for a given p.
+void test_random_cases() {
+  std::mt19937 gen(static_cast<unsigned>(p) * 1000003u);
+  MPI_Op xor_op;
+  MPI_Op_create(xor_ints, 1, &xor_op);
+  for (int c = 0; c < 24; ++c) {
+    const int n = static_cast<int>(gen() % 9);  // 0: the cost rule
+    const char* rule = kRules[gen() % 3];
+    const int count = gen() % 4 == 0 ? 0 : static_cast<int>(gen() % 700);
+    const bool in_place = gen() % 2, split = gen() % 2;
+    const int kind = static_cast<int>(gen() % 3);
+    Rosched_Set_nway(n, rule);
+    const std::string what = "nway random case " + std::to_string(c) + ": n=" + std::to_string(n) +
+                             " rule=" + rule + " count=" + std::to_string(count) +
+                             (in_place ? " in place" : "") + (split ? " split" : "") +
+                             " kind=" + std::to_string(kind);
+    bool ok = false;
+    if (kind == 0) ok = one_case<long long>(count, in_place, MPI_LONG_LONG, MPI_SUM, MPI_SUM, c, split);
+    if (kind == 1) ok = one_case<int>(count, in_place, MPI_INT, MPI_MIN, MPI_MIN, c, split);
+    if (kind == 2) ok = one_case<int>(count, in_place, MPI_INT, xor_op, MPI_BXOR, c, split);
+    expect(ok, what);
+  }
+  Rosched_Set_nway(0, nullptr);
+  MPI_Op_free(&xor_op);
+}
+
+void test_derived_datatype() {
+  MPI_Datatype spaced, resized;
+  MPI_Type_vector(2, 1, 3, MPI_INT, &spaced);
+  MPI_Type_create_resized(spaced, 0, 6 * sizeof(int), &resized);
+  MPI_Type_commit(&resized);
+  MPI_Op op;
+  MPI_Op_create(sum_spaced, 1, &op);
+  for (const char* rule : kRules) {
+    Rosched_Set_nway(2, rule);
+    const int count = 9;
+    std::vector<int> send(6 * count, -1), mine(6 * count, -2), expected(6 * count, -2);
+    for (int e = 0; e < count; ++e) {
+      send[6 * e] = rank * 100 + e;
+      send[6 * e + 3] = rank - e;
+      expected[6 * e] = 100 * p * (p - 1) / 2 + p * e;
+      expected[6 * e + 3] = p * (p - 1) / 2 - p * e;
+    }
+    const int rc = Rosched_Allreduce_nway(send.data(), mine.data(), count, resized, op, MPI_COMM_WORLD);
+    expect(rc == MPI_SUCCESS && mine == expected,
+           std::string("nway vector datatype with gaps (gaps untouched), rule ") + rule);
+  }
+  Rosched_Set_nway(0, nullptr);
+  MPI_Op_free(&op);
+  MPI_Type_free(&resized);
+  MPI_Type_free(&spaced);
+}
+
+void test_split_phase() {
+  // Two calls in flight on one communicator, completed in the opposite order.
+  std::vector<int> a(40), b(3), ra(40), rb(3), na(40), nb(3);
+  for (int i = 0; i < 40; ++i) a[i] = rank * 3 + i;
+  for (int i = 0; i < 3; ++i) b[i] = rank + 100 * i;
+  Rosched_Set_nway(3, "digits");
+  Rosched_Request first = ROSCHED_REQUEST_NULL, second = ROSCHED_REQUEST_NULL;
+  int rc = Rosched_Iallreduce_nway(a.data(), ra.data(), 40, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &first);
+  rc |= Rosched_Iallreduce_nway(b.data(), rb.data(), 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &second);
+  rc |= Rosched_Wait(&second);
+  int flag = 0;
+  rc |= Rosched_Test(&first, &flag);
+  if (!flag) rc |= Rosched_Wait(&first);
+  MPI_Allreduce(a.data(), na.data(), 40, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(b.data(), nb.data(), 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  expect(rc == MPI_SUCCESS && ra == na && rb == nb && first == ROSCHED_REQUEST_NULL &&
+             second == ROSCHED_REQUEST_NULL,
+         "nway two split-phase calls in flight, completed out of order");
+  flag = 0;
+  expect(Rosched_Test(&first, &flag) == MPI_SUCCESS && flag == 1, "nway Test on a null request");
+  expect(Rosched_Wait(&first) == MPI_SUCCESS, "nway Wait on a null request");
+  // Count 0 completes at once.
+  Rosched_Request zero = ROSCHED_REQUEST_NULL;
+  rc = Rosched_Iallreduce_nway(a.data(), ra.data(), 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &zero);
+  flag = 0;
+  rc |= Rosched_Test(&zero, &flag);
+  expect(rc == MPI_SUCCESS && flag == 1 && zero == ROSCHED_REQUEST_NULL, "nway split count 0");
+  Rosched_Set_nway(0, nullptr);
+}
+
+void test_settings_and_rule() {
+  const char* env = std::getenv("ROSCHED_NWAY_N");
+  const int ports = Rosched_Nway_ports(p, 4);
+  if (env) {
+    expect(ports == std::atoi(env), "ROSCHED_NWAY_N is used: got n=" + std::to_string(ports));
+  } else {
+    // The cost rule: 4 bytes: as many ports as needed for one round (up to 64); 1 MiB: the
+    // rule's minimum, by enumeration.
+    expect(ports == std::max(1, std::min(p - 1, 64)), "nway cost rule, 4 bytes: n=" + std::to_string(ports));
+    int best = 1;
+    double best_cost = 1e300;
+    for (int n = 1; n <= std::max(1, p - 1); ++n) {
+      int k = 0;
+      for (long long reach = 1; reach < p; reach *= n + 1) ++k;
+      const double cost = k * (8192.0 + n * 1048576.0);
+      if (cost < best_cost) best = n, best_cost = cost;
+    }
+    expect(Rosched_Nway_ports(p, 1 << 20) == best, "nway cost rule, 1 MiB: n=" + std::to_string(best));
+  }
+  std::vector<int> x(5, rank), r(5), nat(5);
+  MPI_Allreduce(x.data(), nat.data(), 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  expect(Rosched_Allreduce_nway(x.data(), r.data(), 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD) ==
+                 MPI_SUCCESS && r == nat,
+         "nway with the default n and rule");
+}
+
+void test_nway_errors() {
+  MPI_Comm comm = errors_return_comm();
+  int buf[4] = {1, 2, 3, 4};
+  int cls = 0;
+  MPI_Op op;
+  MPI_Op_create(xor_ints, 0, &op);  // declared non-commutative
+  MPI_Error_class(Rosched_Allreduce_nway(buf, buf + 2, 2, MPI_INT, op, comm), &cls);
+  expect(cls == MPI_ERR_OP, "nway non-commutative op gives MPI_ERR_OP");
+  Rosched_Request req = ROSCHED_REQUEST_NULL;
+  MPI_Error_class(Rosched_Iallreduce_nway(buf, buf + 2, 2, MPI_INT, op, comm, &req), &cls);
+  expect(cls == MPI_ERR_OP && req == ROSCHED_REQUEST_NULL, "nway split non-commutative op gives MPI_ERR_OP");
+  MPI_Op_free(&op);
+  MPI_Error_class(Rosched_Allreduce_nway(buf, buf + 2, -1, MPI_INT, MPI_SUM, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, "nway negative count gives MPI_ERR_COUNT");
+  MPI_Error_class(Rosched_Allreduce_nway(buf, buf + 2, 2, MPI_DATATYPE_NULL, MPI_SUM, comm), &cls);
+  expect(cls == MPI_ERR_TYPE, "nway MPI_DATATYPE_NULL gives MPI_ERR_TYPE");
+  // Not tied to a communicator: MPI_COMM_WORLD's handler.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  for (int bad : {-1, 65}) {
+    MPI_Error_class(Rosched_Set_nway(bad, nullptr), &cls);
+    expect(cls == MPI_ERR_ARG, "Rosched_Set_nway n=" + std::to_string(bad) + " gives MPI_ERR_ARG");
+  }
+  MPI_Error_class(Rosched_Set_nway(2, "ring"), &cls);
+  expect(cls == MPI_ERR_ARG, "Rosched_Set_nway rule ring gives MPI_ERR_ARG");
+  MPI_Error_class(Rosched_Wait(nullptr), &cls);
+  expect(cls == MPI_ERR_REQUEST, "Rosched_Wait(NULL) gives MPI_ERR_REQUEST");
+  MPI_Error_class(Rosched_Test(&req, nullptr), &cls);
+  expect(cls == MPI_ERR_ARG, "Rosched_Test without flag gives MPI_ERR_ARG");
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  Rosched_Set_nway(0, nullptr);
+  if (p > 1) {  // debug mode: a count mismatch is an error on every rank, not a hang
+    Rosched_Set_debug(1);
+    MPI_Error_class(Rosched_Allreduce_nway(buf, buf + 2, rank == 0 ? 1 : 2, MPI_INT, MPI_SUM, comm), &cls);
+    expect(cls == MPI_ERR_COUNT, "debug: mismatched nway count gives MPI_ERR_COUNT");
+    Rosched_Set_debug(0);
+  }
+  MPI_Comm_free(&comm);
+}
+
+}  // namespace
+
+void test_nway_allreduce(bool errors) {
+  test_every_n_and_rule();
+  test_random_cases();
+  test_derived_datatype();
+  test_split_phase();
+  test_settings_and_rule();
+  if (errors) test_nway_errors();
+}
+
+}  // namespace rosched_mpi_test
