@@ -10,7 +10,8 @@
 //
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's),
 // allgather and allgatherv native|circulant, reduce native|twotree, allreduce
-// native|circulant (census)|twotree;
+// native|circulant (census)|twotree|nway (n-way dissemination, End et al. 2015; --nway-n and
+// --nway-rule, default: the cost rule's n and circulant);
 // --impl all (the default) takes every one, --impl both native and circulant.
 // Output (rank 0, stdout): TSV with header `op impl p bytes usec`, then for each non-native
 // implementation a row `op ratio-IMPL p bytes IMPL/native`. --check verifies every result.
@@ -36,6 +37,8 @@ int p = 1, rank = 0;
 struct Options {
   std::string op = "bcast", impl = "all", sizes, dist = "irregular", measure = "slowest";
   int reps = 35;
+  int nway_n = 0;
+  std::string nway_rule = "circulant";
   bool check = false;
 };
 
@@ -79,8 +82,8 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   return counts;
 }
 
-enum Impl { kNative, kCirculant, kTwoTree, kHypercube, kImplCount };
-const char* const kImplNames[kImplCount] = {"native", "circulant", "twotree", "hypercube"};
+enum Impl { kNative, kCirculant, kTwoTree, kHypercube, kNway, kImplCount };
+const char* const kImplNames[kImplCount] = {"native", "circulant", "twotree", "hypercube", "nway"};
 
 // One timed operation of m MPI_INT; returns false if --check found a wrong result.
 using Op = std::function<bool(Impl impl, long m, bool check)>;
@@ -88,7 +91,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube};
-  if (op == "allreduce") return {kNative, kCirculant, kTwoTree};
+  if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway};
   if (op == "reduce") return {kNative, kTwoTree};
   return {kNative, kCirculant};
 }
@@ -138,7 +141,10 @@ Op make_op(const Options& o) {
   if (o.op == "allreduce") {
     return [](Impl impl, long m, bool check) {
       std::vector<int> send(m, rank + 1), recv(m);
-      const auto allreduce = impl == kCirculant ? Rosched_Allreduce : impl == kTwoTree ? Rosched_Allreduce_two_tree : MPI_Allreduce;
+      const auto allreduce = impl == kCirculant ? Rosched_Allreduce
+                             : impl == kTwoTree ? Rosched_Allreduce_two_tree
+                             : impl == kNway    ? Rosched_Allreduce_nway
+                                                : MPI_Allreduce;
       allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;
@@ -193,6 +199,10 @@ int run(int argc, char** argv) {
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
       "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
+      "nway-n", po::value(&o.nway_n)->default_value(0),
+      "allreduce nway: ports per round, 1..64 (0: the cost rule, Rosched_Nway_ports)")(
+      "nway-rule", po::value(&o.nway_rule)->default_value(o.nway_rule),
+      "allreduce nway: last-round rule, circulant, digits or paper")(
       "measure", po::value(&o.measure)->default_value(o.measure),
       "slowest (the slowest rank's own time, as Träff 2022) or span (max end - min start over "
       "ranks; needs a global clock, e.g. SimGrid SMPI)");
@@ -213,6 +223,10 @@ int run(int argc, char** argv) {
       return 0;
     }
     if (o.reps < 1) throw std::invalid_argument("--reps must be positive");
+    if (o.nway_n < 0 || o.nway_n > 64)
+      throw std::invalid_argument("--nway-n must be in 0..64, not " + std::to_string(o.nway_n));
+    if (o.nway_rule != "circulant" && o.nway_rule != "digits" && o.nway_rule != "paper")
+      throw std::invalid_argument("--nway-rule must be circulant, digits or paper, not " + o.nway_rule);
     if (o.measure != "slowest" && o.measure != "span")
       throw std::invalid_argument("--measure must be slowest or span, not " + o.measure);
     if (o.dist != "irregular" && o.dist != "uniform")
@@ -224,6 +238,7 @@ int run(int argc, char** argv) {
     if (rank == 0) std::cerr << "bench: " << e.what() << " (see --help)\n";
     return 2;
   }
+  Rosched_Set_nway(o.nway_n, o.nway_rule.c_str());
   if (rank == 0) std::printf("op\timpl\tp\tbytes\tusec\n");
   bool all_ok = true;
   // Progress on stderr (rank 0) at most every kProgressSeconds, so that long sizes are not silent.

@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 fail=0
 # op and its TSV rows for 4 sizes: per size one row per implementation and one ratio row per
 # non-native implementation.
-for case in bcast:28 allgather:12 allgatherv:12 reduce:12 allreduce:20; do
+for case in bcast:28 allgather:12 allgatherv:12 reduce:12 allreduce:28; do
   op=${case%%:*}; want=${case##*:}
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --sizes 0,1,7,1000 --reps 2 --check 2>&1)
   rc=$?
@@ -20,6 +20,7 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulan
 [ $rc -eq 2 ] && echo "$out" | grep -q "no implementation 'circulant'" && echo "ok   bad impl" || { echo "FAIL bad impl"; fail=1; }
 # Bad sizes, distributions and stray words are errors naming what is wrong.
 for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist weird:--dist must be" \
+           "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
            "extra:too many positional"; do
   args=${bad%%:*}; want=${bad#*:}
   # shellcheck disable=SC2086
