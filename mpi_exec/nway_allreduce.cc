@@ -1,5 +1,6 @@
 #include "mpi_exec/nway_allreduce.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -37,11 +38,14 @@ unsigned next_sequence(MPI_Comm c) {
   return (*static_cast<unsigned*>(attribute))++;
 }
 
+std::size_t span_of(const TypeInfo& t, int count) {
+  return count == 0 ? 0 : static_cast<std::size_t>(t.true_extent + (count - 1) * t.extent);
+}
+
 // count elements of the type from src to dst, both buffers of this library's own layout.
 void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
-  if (count == 0) return;
-  const std::size_t span = static_cast<std::size_t>(t.true_extent + (count - 1) * t.extent);
-  std::memcpy(static_cast<char*>(dst) + t.true_lb, static_cast<const char*>(src) + t.true_lb, span);
+  std::memcpy(static_cast<char*>(dst) + t.true_lb, static_cast<const char*>(src) + t.true_lb,
+              span_of(t, count));
 }
 
 }  // namespace
@@ -86,6 +90,9 @@ void set_nway(int n, const char* rule) {
   rule_override = r;
 }
 
+NwayBlock::NwayBlock(const TypeInfo& t, int count)
+    : store_(new unsigned char[std::max<std::size_t>(span_of(t, count), 1)]), offset_(t.true_lb) {}
+
 NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
                              const CommInfo& ci, int n, NwayRule rule)
@@ -98,10 +105,10 @@ NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
       tag_base_(tag::kNwayFirst + static_cast<int>(next_sequence(ci.c) % tag::kNwayInFlight) *
                                       tag::kNwayTagsPerCall),
       schedule_(NwayPlan(ci.p, n, rule), ci.rank) {
-  for (int a = 0; a < kNwayAccs; ++a) acc_[a] = std::make_unique<TypedBuffer>(type_, count_);
-  local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data(), count, datatype);
-  copy_elements(acc_[1]->data(), acc_[0]->data(), type_, count_);  // kOwn and kMain start as x
-  has_[0] = has_[1] = true;
+  gapless_ = type_.size == type_.extent && type_.true_extent == type_.extent && type_.true_lb == 0;
+  acc_[0] = std::make_unique<NwayBlock>(type_, count_);
+  copy_in(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data());
+  has_[0] = has_[1] = true;  // kOwn and kMain start as x
   progress();
 }
 
@@ -115,33 +122,57 @@ NwayAllreduce::~NwayAllreduce() {
   }
 }
 
-const void* NwayAllreduce::combined(std::uint8_t mask, TypedBuffer& scratch) {
+void NwayAllreduce::copy_in(const void* user, void* mine) {
+  if (gapless_) return std::memcpy(mine, user, span_of(type_, count_)), void();
+  local_copy(user, mine, count_, datatype_);
+}
+
+void NwayAllreduce::copy_out(const void* mine, void* user) {
+  if (gapless_) return std::memcpy(user, mine, span_of(type_, count_)), void();
+  local_copy(mine, user, count_, datatype_);
+}
+
+void* NwayAllreduce::acc(int a) {
+  return a == 1 && main_is_own_ ? acc_[0]->data() : acc_[a]->data();
+}
+
+void* NwayAllreduce::own_acc(int a) {
+  if (!acc_[a]) acc_[a] = std::make_unique<NwayBlock>(type_, count_);
+  if (a == 1 && main_is_own_) {
+    copy_elements(acc_[1]->data(), acc_[0]->data(), type_, count_);
+    main_is_own_ = false;
+  }
+  return acc_[a]->data();
+}
+
+const void* NwayAllreduce::combined(std::uint8_t mask, std::unique_ptr<NwayBlock>& scratch) {
   const void* only = nullptr;
   int held = 0;
   for (int a = 0; a < kNwayAccs; ++a) {
-    if ((mask >> a & 1) && has_[a]) only = acc_[a]->data(), ++held;
+    if ((mask >> a & 1) && has_[a]) only = acc(a), ++held;
   }
   if (held == 0) throw Error(MPI_ERR_INTERN, "n-way round " + std::to_string(round_) + " would send an empty value");
   if (held == 1) return only;
+  if (!scratch) scratch = std::make_unique<NwayBlock>(type_, count_);
   bool first = true;
   for (int a = 0; a < kNwayAccs; ++a) {
     if (!((mask >> a & 1) && has_[a])) continue;
     if (first) {
-      copy_elements(scratch.data(), acc_[a]->data(), type_, count_);
+      copy_elements(scratch->data(), acc(a), type_, count_);
       first = false;
     } else {
-      check(MPI_Reduce_local(acc_[a]->data(), scratch.data(), count_, datatype_, op_), "MPI_Reduce_local");
+      check(MPI_Reduce_local(acc(a), scratch->data(), count_, datatype_, op_), "MPI_Reduce_local");
     }
   }
-  return scratch.data();
+  return scratch->data();
 }
 
-void NwayAllreduce::fold_into(int acc, const void* part) {
-  if (!has_[acc]) {
-    copy_elements(acc_[acc]->data(), part, type_, count_);
-    has_[acc] = true;
+void NwayAllreduce::fold_into(int a, const void* part) {
+  if (!has_[a]) {
+    copy_elements(own_acc(a), part, type_, count_);
+    has_[a] = true;
   } else {
-    check(MPI_Reduce_local(part, acc_[acc]->data(), count_, datatype_, op_), "MPI_Reduce_local");
+    check(MPI_Reduce_local(part, own_acc(a), count_, datatype_, op_), "MPI_Reduce_local");
   }
 }
 
@@ -154,7 +185,7 @@ void NwayAllreduce::post_round() {
   const int tag_round = tag_base_ + round_ * (kNwayMaxPorts + 1);
   for (std::size_t m = 0; m < recvs; ++m) {
     const NwayMessage& r = now_.recvs[m];
-    in_[m] = std::make_unique<TypedBuffer>(type_, r.vectors * count_);
+    in_[m] = std::make_unique<NwayBlock>(type_, r.vectors * count_);
     check(MPI_Irecv(in_[m]->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
                     tag_round + r.port, c_, &requests_[m]),
           "MPI_Irecv");
@@ -162,16 +193,12 @@ void NwayAllreduce::post_round() {
   for (std::size_t m = 0; m < sends; ++m) {
     const NwayMessage& s = now_.sends[m];
     const void* data = nullptr;
-    TypedBuffer scratch(type_, s.vectors == 1 ? count_ : 0);
+    out_[m].reset();
     if (s.vectors == 1) {
-      data = combined(s.v[0].accs, scratch);
-      if (data == scratch.data()) {  // keep the combination alive until the send completes
-        out_[m] = std::make_unique<TypedBuffer>(std::move(scratch));
-        data = out_[m]->data();
-      }
+      data = combined(s.v[0].accs, out_[m]);  // a combination lives in out_[m] until sent
     } else {
-      out_[m] = std::make_unique<TypedBuffer>(type_, s.vectors * count_);
-      TypedBuffer part(type_, count_);
+      out_[m] = std::make_unique<NwayBlock>(type_, s.vectors * count_);
+      std::unique_ptr<NwayBlock> part;
       for (int v = 0; v < s.vectors; ++v) {
         const void* x = combined(s.v[v].accs, part);
         copy_elements(static_cast<char*>(out_[m]->data()) + v * count_ * type_.extent, x, type_, count_);
@@ -187,11 +214,11 @@ void NwayAllreduce::post_round() {
 
 void NwayAllreduce::complete_round() {
   if (now_.copy_to) {
-    TypedBuffer scratch(type_, count_);
+    std::unique_ptr<NwayBlock> scratch;
     const void* from = combined(now_.copy_from, scratch);
     for (int a = 0; a < kNwayAccs; ++a) {
       if (now_.copy_to >> a & 1) {
-        copy_elements(acc_[a]->data(), from, type_, count_);
+        copy_elements(own_acc(a), from, type_, count_);
         has_[a] = true;
       }
     }
@@ -212,8 +239,8 @@ void NwayAllreduce::complete_round() {
 bool NwayAllreduce::progress() {
   while (!done_) {
     if (round_ == schedule_.rounds()) {
-      TypedBuffer scratch(type_, count_);
-      local_copy(combined(schedule_.result(), scratch), recvbuf_, count_, datatype_);
+      std::unique_ptr<NwayBlock> scratch;
+      copy_out(combined(schedule_.result(), scratch), recvbuf_);
       done_ = true;
       break;
     }

@@ -34,6 +34,18 @@ NwayRule nway_rule();
 // Rosched_Set_nway: n = 0 and rule = nullptr restore the defaults. Throws Error(MPI_ERR_ARG).
 void set_nway(int n, const char* rule);
 
+// count elements of a datatype, true extent respected, left uninitialised (no zeroing of large
+// vectors on every call, unlike TypedBuffer).
+class NwayBlock {
+ public:
+  NwayBlock(const TypeInfo& t, int count);
+  void* data() { return store_.get() - offset_; }
+
+ private:
+  std::unique_ptr<unsigned char[]> store_;
+  MPI_Aint offset_;
+};
+
 class NwayAllreduce {
  public:
   // Checked arguments; p, rank and the private communicator of ci. Copies this rank's
@@ -52,9 +64,17 @@ class NwayAllreduce {
  private:
   void post_round();
   void complete_round();
-  // The combination of the accumulators in mask, as a pointer to count elements.
-  const void* combined(std::uint8_t mask, TypedBuffer& scratch);
-  void fold_into(int acc, const void* part);
+  // The combination of the accumulators in mask, as a pointer to count elements (in scratch
+  // if it takes more than one).
+  const void* combined(std::uint8_t mask, std::unique_ptr<NwayBlock>& scratch);
+  void* acc(int a);
+  // Accumulator a, owned and writable (kMain starts as a view of kOwn).
+  void* own_acc(int a);
+  void fold_into(int a, const void* part);
+  // count elements between this library's buffers and the user's (memcpy when the type has no
+  // gaps, else MPI).
+  void copy_in(const void* user, void* mine);
+  void copy_out(const void* mine, void* user);
 
   int count_;
   MPI_Datatype datatype_;
@@ -67,9 +87,11 @@ class NwayAllreduce {
   int round_ = 0;
   bool posted_ = false, done_ = false;
   NwayRound now_;
-  std::array<std::unique_ptr<TypedBuffer>, kNwayAccs> acc_;
+  std::array<std::unique_ptr<NwayBlock>, kNwayAccs> acc_;
   std::array<bool, kNwayAccs> has_{};
-  std::vector<std::unique_ptr<TypedBuffer>> out_, in_;  // per message of the round
+  bool main_is_own_ = true;  // kMain is x until its first fold
+  bool gapless_ = false;     // the type's bytes are contiguous: copies are memcpy
+  std::vector<std::unique_ptr<NwayBlock>> out_, in_;  // per message of the round
   std::vector<MPI_Request> requests_;
 };
 
