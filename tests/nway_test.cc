@@ -183,7 +183,7 @@ TEST(Nway, EveryRuleEqualsTheCountingReference) {
 
 TEST(Nway, RunOfEveryRankForSmallP) {
   for (std::int64_t n = 1; n <= 9; ++n) {
-    for (std::int64_t p = 1; p <= 300; ++p) {
+    for (std::int64_t p = 1; p <= 150; ++p) {
       for (NwayRule rule : kRules) {
         if (rule == NwayRule::kPaper && p > 1 && !paper_tuple(p, n)) continue;
         const NwayPlan plan(p, n, rule);
@@ -326,7 +326,7 @@ RC_GTEST_PROP(NwayProperty, LocalRunOfARandomRank, ()) {
 }
 
 RC_GTEST_PROP(NwayProperty, EveryRankForRandomSmallP, ()) {
-  const std::int64_t p = *rosched_test::gen_p(2000);
+  const std::int64_t p = *rosched_test::gen_p(1000);
   const std::int64_t n = *rc::gen::inRange<std::int64_t>(1, 17);
   const NwayRule rule = *rc::gen::element(NwayRule::kDigits, NwayRule::kCirculant);
   const NwayPlan plan(p, n, rule);
