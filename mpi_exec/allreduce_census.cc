@@ -12,33 +12,13 @@
 #include "mpi_exec/tags.h"
 #include "sched/circulant/census_schedule.h"
 
-namespace rosched::mpi {
-namespace {
-
-// MPI_Allreduce's argument rules, and a commutative operation; returns the type.
-TypeInfo check_census_args(const CommInfo& comm, int count, MPI_Datatype datatype, MPI_Op op) {
-  Agreement agreement;
-  agreement.same("count", count, MPI_ERR_COUNT);
-  return check_arguments(comm.c, agreement, [&] {
-    const TypeInfo type = check_reduction(count, datatype, op);
-    int commutative = 0;
-    check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    if (!commutative) {
-      throw Error(MPI_ERR_OP, "the census all-reduce needs a commutative operation");
-    }
-    return type;
-  });
-}
-
-}  // namespace
-}  // namespace rosched::mpi
-
 extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
     const auto [p, rank, c] = ci;
-    const TypeInfo type = check_census_args(ci, count, datatype, op);
+    const TypeInfo type =
+        check_commutative_reduction(c, count, datatype, op, "the census all-reduce");
     const bool in_place = sendbuf == MPI_IN_PLACE;
     if (count == 0) return;
     // x: this rank's contribution (a copy when it lives in recvbuf, which is overwritten).

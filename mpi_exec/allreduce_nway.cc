@@ -23,17 +23,8 @@ namespace {
 // or null if there is nothing to do (count 0).
 std::unique_ptr<NwayAllreduce> start(const void* sendbuf, void* recvbuf, int count,
                                      MPI_Datatype datatype, MPI_Op op, const CommInfo& ci) {
-  Agreement agreement;
-  agreement.same("count", count, MPI_ERR_COUNT);
-  const TypeInfo type = check_arguments(ci.c, agreement, [&] {
-    const TypeInfo t = check_reduction(count, datatype, op);
-    int commutative = 0;
-    check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    if (!commutative) {
-      throw Error(MPI_ERR_OP, "the n-way allreduce needs a commutative operation");
-    }
-    return t;
-  });
+  const TypeInfo type =
+      check_commutative_reduction(ci.c, count, datatype, op, "the n-way allreduce");
   if (count == 0) return nullptr;
   const int n = nway_ports(ci.p, static_cast<long long>(count) * type.size);
   try {

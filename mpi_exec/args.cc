@@ -83,6 +83,19 @@ TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op) {
   return type;
 }
 
+TypeInfo check_commutative_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
+                                     const char* what) {
+  Agreement agreement;
+  agreement.same("count", count, MPI_ERR_COUNT);
+  return check_arguments(c, agreement, [&] {
+    const TypeInfo type = check_reduction(count, datatype, op);
+    int commutative = 0;
+    check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    if (!commutative) throw Error(MPI_ERR_OP, std::string(what) + " needs a commutative operation");
+    return type;
+  });
+}
+
 void check_send_size(long long send_bytes, long long recv_bytes, const std::string& recv_what) {
   if (send_bytes != recv_bytes) {
     throw Error(MPI_ERR_TRUNCATE, "sendcount * size of sendtype = " + std::to_string(send_bytes) +

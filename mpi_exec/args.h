@@ -38,6 +38,12 @@ void check_op(MPI_Op op, MPI_Datatype type);
 // on it (check_count, check_type, check_op). Returns the type.
 TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op);
 
+// An all-reduce's arguments: count agreed across ranks (debug mode), check_reduction, and a
+// commutative operation (else MPI_ERR_OP "<what> needs a commutative operation"). Returns the
+// type.
+TypeInfo check_commutative_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
+                                     const char* what);
+
 // MPI_ERR_TRUNCATE unless the bytes sent equal the bytes received (type signatures match).
 void check_send_size(long long send_bytes, long long recv_bytes, const std::string& recv_what);
 
