@@ -299,13 +299,14 @@ void test_cost_model() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // With --many-blocks: the broadcasts and reductions with block-size factors F = 3, so that the
-  // pipelines run many blocks (with the default F = 1000 most test messages are a single block).
+  // With --many-blocks: the broadcasts, reductions and Allgatherv with block-size factors F = 3,
+  // so that the pipelines run many blocks (with the default F = 1000 most test messages are a single block).
   // The collectives read these variables once, at their first call: set them before it.
   // Also a window of 3 rounds in flight, so that the pipelined walks reuse their slots often.
   const bool many_blocks = argc > 1 && std::string(argv[1]) == "--many-blocks";
   if (many_blocks) {
-    for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F"}) {
+    for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F",
+                            "ROSCHED_ALLGATHERV_G"}) {
       setenv(var, "3", 1);
     }
     setenv("ROSCHED_WINDOW", "3", 1);
@@ -324,9 +325,9 @@ int main(int argc, char** argv) {
     test_bcast_derived(bcast, name);
     if (!many_blocks) test_bcast_errors(bcast, name);
   }
+  test_allgatherv();
   if (!many_blocks) {
     test_allgather();
-    test_allgatherv();
     test_allreduce();
     test_errors();
     test_error_handling();
