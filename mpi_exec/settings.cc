@@ -1,6 +1,7 @@
 #include "mpi_exec/settings.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -27,8 +28,11 @@ bool flag(const char* name) {
 
 Settings::Choice read_choice(const char* name) {
   const char* text = std::getenv(name);
-  if (text && std::strcmp(text, "circulant") == 0) return Settings::Choice::kCirculant;
-  if (text && std::strcmp(text, "native") == 0) return Settings::Choice::kNative;
+  if (!text || !*text || std::strcmp(text, "auto") == 0) return Settings::Choice::kAuto;
+  if (std::strcmp(text, "circulant") == 0) return Settings::Choice::kCirculant;
+  if (std::strcmp(text, "native") == 0) return Settings::Choice::kNative;
+  std::fprintf(stderr, "rosched: %s=%s is not auto, circulant or native; using auto\n", name,
+               text);
   return Settings::Choice::kAuto;
 }
 
