@@ -24,8 +24,9 @@ constexpr double kMinGain = 0.9;  // the circulant time must be below this share
 
 bool circulant_pays(const CommInfo& ci, double bytes, std::int64_t n) {
   const CostModel& model = cost_model(ci);
-  const double binomial = ceil_log2(ci.p) * (model.alpha + model.beta * bytes);
-  return pipeline_time(model, bytes, ci.p, n) <= kMinGain * binomial;
+  const int q = ceil_log2(ci.p);
+  const double binomial = q * (model.alpha + model.beta * bytes);
+  return pipeline_time(model, bytes, q - 1, n) <= kMinGain * binomial;
 }
 
 int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count, MPI_Datatype datatype,
@@ -36,7 +37,9 @@ int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count
     if (choice != Settings::Choice::kCirculant && ci.p > 1 && count > 0 && type.size > 0) {
       const double bytes = static_cast<double>(count) * type.size;
       if (choice == Settings::Choice::kNative ||
-          !circulant_pays(ci, bytes, pipeline_for(ci, settings().bcast_f, count, type).n)) {
+          !circulant_pays(ci, bytes,
+                          pipeline_for(ci, settings().bcast_f, count, type, ceil_log2(ci.p) - 1)
+                              .n)) {
         tell_choice(ci, name, "native MPI_Bcast", 0, 0, bytes);
         check(MPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
         return;

@@ -9,7 +9,6 @@
 
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
-#include "sched/round.h"
 
 namespace rosched::mpi {
 namespace {
@@ -85,20 +84,22 @@ const CostModel& cost_model(const CommInfo& comm) {
   return *model;
 }
 
-double pipeline_time(const CostModel& model, double bytes, std::int64_t p, std::int64_t n) {
-  const double q = ceil_log2(p);
-  return (static_cast<double>(n) - 1 + q) * (model.alpha + model.beta * bytes / n);
+double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                     std::int64_t n) {
+  return static_cast<double>(n + extra_rounds) * (model.alpha + model.beta * bytes / n);
 }
 
-std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t p,
+std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks) {
-  const double q = ceil_log2(p);
-  const double best = std::sqrt(std::max(0.0, (q - 1) * model.beta * bytes / model.alpha));
+  const double best =
+      std::sqrt(std::max(0.0, static_cast<double>(extra_rounds) * model.beta * bytes / model.alpha));
   const std::int64_t cap = std::max<std::int64_t>(max_blocks, 1);
   const auto below = std::clamp<std::int64_t>(static_cast<std::int64_t>(best), 1, cap);
   const std::int64_t above = std::min(below + 1, cap);
-  return pipeline_time(model, bytes, p, above) < pipeline_time(model, bytes, p, below) ? above
-                                                                                       : below;
+  return pipeline_time(model, bytes, extra_rounds, above) <
+                 pipeline_time(model, bytes, extra_rounds, below)
+             ? above
+             : below;
 }
 
 int window_rounds(const CostModel& model, double block_bytes) {

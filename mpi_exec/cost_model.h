@@ -29,15 +29,18 @@ struct CostModel {
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
 
-// Blocks n of a broadcast of `bytes` over a schedule of n - 1 + q rounds, q = ceil(log2 p):
-// T(n) = (n - 1 + q)(alpha + beta bytes / n) is least at n = sqrt((q - 1) beta bytes / alpha)
-// (Träff 2022, Theorem 2). Rounded to the better neighbour, clamped to [1, max(1, max_blocks)]
-// (max_blocks: whole elements, no element is split).
-std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t p,
+// Blocks n of a pipelined broadcast of `bytes` over a schedule of n + extra_rounds rounds
+// (n - 1 + ceil(log2 p) for the circulant and hypercube broadcasts: extra_rounds = q - 1):
+// T(n) = (n + extra_rounds)(alpha + beta bytes / n) is least at
+// n = sqrt(extra_rounds beta bytes / alpha) (Träff 2022, Theorem 2). Rounded to the better
+// neighbour, clamped to [1, max(1, max_blocks)] (max_blocks: whole elements, no element is
+// split).
+std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks);
 
 // The predicted time of that broadcast with n blocks, seconds.
-double pipeline_time(const CostModel& model, double bytes, std::int64_t p, std::int64_t n);
+double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                     std::int64_t n);
 
 // Rounds kept in flight by a pipelined walk with blocks of `block_bytes`: enough to cover one
 // latency with transfers, 1 + ceil(alpha / (beta block_bytes)), within [2, 8]; ROSCHED_WINDOW
