@@ -29,8 +29,8 @@ bool circulant_pays(const CommInfo& ci, double bytes, std::int64_t n) {
   return pipeline_time(model, bytes, q - 1, n) <= kMinGain * binomial;
 }
 
-int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count, MPI_Datatype datatype,
-                    int root, MPI_Comm comm) {
+int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count,
+                    MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
     const Settings::Choice choice = may_delegate ? settings().bcast : Settings::Choice::kCirculant;
@@ -55,11 +55,12 @@ int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count
 
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm) {
-  return rosched::mpi::bcast_by_choice("Rosched_Bcast", true, buffer, count, datatype, root, comm);
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast", true, buffer, count, datatype, root,
+                                       comm);
 }
 
 extern "C" int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
                                        MPI_Comm comm) {
-  return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", false, buffer, count, datatype, root,
-                             comm);
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", false, buffer, count, datatype,
+                                       root, comm);
 }

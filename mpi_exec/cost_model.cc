@@ -91,8 +91,8 @@ double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_ro
 
 std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks) {
-  const double best =
-      std::sqrt(std::max(0.0, static_cast<double>(extra_rounds) * model.beta * bytes / model.alpha));
+  const double extra = static_cast<double>(extra_rounds);
+  const double best = std::sqrt(std::max(0.0, extra * model.beta * bytes / model.alpha));
   const std::int64_t cap = std::max<std::int64_t>(max_blocks, 1);
   const auto below = std::clamp<std::int64_t>(static_cast<std::int64_t>(best), 1, cap);
   const std::int64_t above = std::min(below + 1, cap);

@@ -12,10 +12,11 @@
 namespace rosched::mpi {
 
 // acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
-// on the communicator's private duplicate: per round at most one block of partial results received (combined into
-// acc on the side the schedule names, so rank order is kept) and one sent. On return the
-// sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or p - 1 (any operation),
-// and the same with x_sink moved last for another sink (commutative operations only).
+// on the communicator's private duplicate: per round at most one block of partial results
+// received (combined into acc on the side the schedule names, so rank order is kept) and one
+// sent. On return the sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or
+// p - 1 (any operation), and the same with x_sink moved last for another sink (commutative
+// operations only).
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm);
 

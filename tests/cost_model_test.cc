@@ -13,7 +13,9 @@ namespace {
 // n + extra rounds of alpha + beta m / n each, with the rounds counted one by one.
 double reference_time(const CostModel& model, double bytes, std::int64_t extra, std::int64_t n) {
   double t = 0;
-  for (std::int64_t round = 0; round < n + extra; ++round) t += model.alpha + model.beta * bytes / n;
+  for (std::int64_t round = 0; round < n + extra; ++round) {
+    t += model.alpha + model.beta * bytes / n;
+  }
   return t;
 }
 
