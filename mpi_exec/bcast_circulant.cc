@@ -3,13 +3,13 @@
 // predicts it pays, else the MPI library's own MPI_Bcast. Rosched_Bcast_circulant always runs
 // the circulant broadcast.
 //
-// The block count is the cost model's optimum n = sqrt((q - 1) beta m / alpha) (Träff 2022,
-// Theorem 2). ROSCHED_BCAST_F = F instead sets blocks of about F sqrt(m / q) bytes (Träff 2022,
-// Sec. 3.1; the paper used F = 80..120 on its cluster). Blocks are whole elements of the
-// user's datatype.
+// The block count is the cost model's optimum (cost_model.h; for a linear model
+// n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
+// blocks of about F sqrt(m / q) bytes (Träff 2022, Sec. 3.1; the paper used F = 80..120 on its
+// cluster). Blocks are whole elements of the user's datatype.
 //
 // The choice (ROSCHED_BCAST=auto, the default): the circulant broadcast where its predicted
-// time with n blocks is at least 10% below that of a binomial tree, ceil(log2 p)(alpha + beta m),
+// time with n blocks is at least 10% below that of a binomial tree, ceil(log2 p) time(m),
 // the algorithm MPI libraries use for short messages; below that a schedule of ceil(log2 p)
 // rounds cannot beat the library's own, so MPI_Bcast runs. ROSCHED_BCAST=circulant|native
 // forces one.
@@ -25,7 +25,7 @@ constexpr double kMinGain = 0.9;  // the circulant time must be below this share
 bool circulant_pays(const CommInfo& ci, double bytes, std::int64_t n) {
   const CostModel& model = cost_model(ci);
   const int q = ceil_log2(ci.p);
-  const double binomial = q * (model.alpha + model.beta * bytes);
+  const double binomial = q * model.time(bytes);
   return pipeline_time(model, bytes, q - 1, n) <= kMinGain * binomial;
 }
 

@@ -13,9 +13,9 @@
 namespace rosched::mpi {
 namespace {
 
-constexpr int kSmallBytes = 8;
-constexpr int kLargeBytes = 256 << 10;
-constexpr int kSmallTrips = 10, kLargeTrips = 3;
+constexpr int kTrips = 4;                  // round trips per size (the shortest counts)
+constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
+constexpr double kScanStep = 1.05;         // geometric scan of block counts, then refined
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
@@ -49,24 +49,58 @@ double half_round_trip(MPI_Comm c, int me, int other, std::vector<char>& buffer,
 
 CostModel build(const CommInfo& comm) {
   const Settings& s = settings();
-  if (s.alpha > 0 && s.beta > 0) return {s.alpha, s.beta, false};
-  double figures[2] = {1e-6, 1e-10};  // what a p = 1 communicator reports
+  if (s.alpha > 0 && s.beta > 0) return CostModel::linear(s.alpha, s.beta);
+  CostModel model = CostModel::linear(1e-6, 1e-10);  // what a p = 1 communicator reports
+  model.measured = true;
   const int other = comm.p / 2;
   if (comm.p > 1 && (comm.rank == 0 || comm.rank == other)) {
     const int peer = comm.rank == 0 ? other : 0;
-    std::vector<char> buffer(kLargeBytes);
-    half_round_trip(comm.c, comm.rank, peer, buffer, kSmallBytes, 2);  // warm-up
-    const double small = half_round_trip(comm.c, comm.rank, peer, buffer, kSmallBytes, kSmallTrips);
-    const double large = half_round_trip(comm.c, comm.rank, peer, buffer, kLargeBytes, kLargeTrips);
-    // A clock too coarse to see the small message still leaves a positive latency.
-    figures[0] = std::max(small, 1e-8);
-    figures[1] = std::max((large - small) / (kLargeBytes - kSmallBytes), 1e-13);
+    std::vector<char> buffer(static_cast<std::size_t>(kModelSizes.back()));
+    half_round_trip(comm.c, comm.rank, peer, buffer, 8, 2);  // warm-up
+    double previous = 1e-8;  // a clock too coarse to see a message still gives a positive time
+    for (int i = 0; i < CostModel::kPoints; ++i) {
+      const double t = half_round_trip(comm.c, comm.rank, peer, buffer,
+                                       static_cast<int>(kModelSizes[i]), kTrips);
+      model.seconds[i] = previous = std::max(previous, t);  // monotone in the size
+    }
   }
-  if (comm.p > 1) check(MPI_Bcast(figures, 2, MPI_DOUBLE, 0, comm.c), "MPI_Bcast");
-  return {figures[0], figures[1], true};
+  if (comm.p > 1) {
+    check(MPI_Bcast(model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, 0, comm.c),
+          "MPI_Bcast");
+  }
+  return model;
+}
+
+// The segment (index of its left point) whose line serves `bytes`.
+int segment(const CostModel& model, double bytes) {
+  int i = 0;
+  while (i + 2 < CostModel::kPoints && bytes > model.bytes[i + 1]) ++i;
+  return i;
 }
 
 }  // namespace
+
+CostModel CostModel::linear(double alpha, double beta) {
+  CostModel model;
+  model.bytes = kModelSizes;
+  for (int i = 0; i < kPoints; ++i) model.seconds[i] = alpha + beta * kModelSizes[i];
+  return model;
+}
+
+double CostModel::per_byte(double b) const {
+  const int i = segment(*this, b);
+  return std::max(0.0, (seconds[i + 1] - seconds[i]) / (bytes[i + 1] - bytes[i]));
+}
+
+double CostModel::latency(double b) const {
+  const int i = segment(*this, b);
+  return std::max(0.0, seconds[i] - per_byte(b) * bytes[i]);
+}
+
+double CostModel::time(double b) const {
+  if (b <= bytes[0]) return seconds[0];
+  return latency(b) + per_byte(b) * b;
+}
 
 const CostModel& cost_model(const CommInfo& comm) {
   if (model_keyval == MPI_KEYVAL_INVALID) {
@@ -86,25 +120,33 @@ const CostModel& cost_model(const CommInfo& comm) {
 
 double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
                      std::int64_t n) {
-  return static_cast<double>(n + extra_rounds) * (model.alpha + model.beta * bytes / n);
+  return static_cast<double>(n + extra_rounds) * model.time(bytes / static_cast<double>(n));
 }
 
 std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks) {
-  const double extra = static_cast<double>(extra_rounds);
-  const double best = std::sqrt(std::max(0.0, extra * model.beta * bytes / model.alpha));
-  const std::int64_t cap = std::max<std::int64_t>(max_blocks, 1);
-  const auto below = std::clamp<std::int64_t>(static_cast<std::int64_t>(best), 1, cap);
-  const std::int64_t above = std::min(below + 1, cap);
-  return pipeline_time(model, bytes, extra_rounds, above) <
-                 pipeline_time(model, bytes, extra_rounds, below)
-             ? above
-             : below;
+  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxBlocks);
+  const auto cost = [&](std::int64_t n) { return pipeline_time(model, bytes, extra_rounds, n); };
+  std::int64_t best = 1;
+  // Geometric scan; then every n within one step of the best (the time is unimodal in n for
+  // the linear model, so this finds its exact minimum).
+  for (std::int64_t n = 2; n <= cap;
+       n = std::max(n + 1, static_cast<std::int64_t>(static_cast<double>(n) * kScanStep))) {
+    if (cost(n) < cost(best)) best = n;
+  }
+  const auto lo = std::max<std::int64_t>(1, static_cast<std::int64_t>(best / kScanStep));
+  const auto hi = std::min<std::int64_t>(cap, static_cast<std::int64_t>(best * kScanStep) + 1);
+  for (std::int64_t n = lo; n <= hi; ++n) {
+    if (cost(n) < cost(best)) best = n;
+  }
+  return best;
 }
 
 int window_rounds(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
-  const double cover = std::ceil(model.alpha / (model.beta * std::max(1.0, block_bytes)));
+  const double b = std::max(1.0, block_bytes);
+  const double per_byte = std::max(model.per_byte(b), 1e-15);
+  const double cover = std::ceil(model.latency(b) / (per_byte * b));
   return static_cast<int>(std::clamp(1 + cover, 2.0, 8.0));
 }
 
@@ -114,10 +156,11 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   const CostModel& model = cost_model(comm);
   char line[320];
   std::snprintf(line, sizeof line,
-                "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d (alpha %.3g s, "
-                "beta %.3g s/B, %s)\n",
-                name, comm.p, bytes, algorithm, static_cast<long long>(n), window, model.alpha,
-                model.beta, model.measured ? "measured" : "ROSCHED_ALPHA/BETA");
+                "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d (model%s: 8 B %.3g s, "
+                "32 KiB %.3g s, 1 MiB %.3g s)\n",
+                name, comm.p, bytes, algorithm, static_cast<long long>(n), window,
+                model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
+                model.time(32768), model.time(1048576));
   static std::map<std::string, std::string> last;  // per collective, under verbose only
   std::string& previous = last[name];
   if (previous == line) return;
