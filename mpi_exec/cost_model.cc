@@ -57,12 +57,18 @@ CostModel build(const CommInfo& comm) {
     const int peer = comm.rank == 0 ? other : 0;
     std::vector<char> buffer(static_cast<std::size_t>(kModelSizes.back()));
     half_round_trip(comm.c, comm.rank, peer, buffer, 8, 2);  // warm-up
-    double previous = 1e-8;  // a clock too coarse to see a message still gives a positive time
     for (int i = 0; i < CostModel::kPoints; ++i) {
-      const double t = half_round_trip(comm.c, comm.rank, peer, buffer,
-                                       static_cast<int>(kModelSizes[i]), kTrips);
-      model.seconds[i] = previous = std::max(previous, t);  // monotone in the size
+      const int bytes = static_cast<int>(kModelSizes[i]);
+      model.seconds[i] = half_round_trip(comm.c, comm.rank, peer, buffer, bytes,
+                                         bytes <= 32768 ? 2 * kTrips : kTrips);
     }
+    // A message never takes longer than a larger one: a delayed trip at a small size (the
+    // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
+    // see a message still gives a positive time.
+    for (int i = CostModel::kPoints - 2; i >= 0; --i) {
+      model.seconds[i] = std::min(model.seconds[i], model.seconds[i + 1]);
+    }
+    for (double& t : model.seconds) t = std::max(t, 1e-8);
   }
   if (comm.p > 1) {
     check(MPI_Bcast(model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, 0, comm.c),
