@@ -14,7 +14,7 @@
  *     so it never matches the application's own messages.
  *
  * Algorithms (Träff 2022): Rosched_Bcast_circulant is the n-block broadcast (Algorithm 6,
- * n - 1 + ceil(log2 p) rounds, n from the linear cost model alpha + beta m of the
+ * n - 1 + ceil(log2 p) rounds, n from the cost model (message time against size) of the
  * communicator, measured once or set by ROSCHED_ALPHA/ROSCHED_BETA, Theorem 2);
  * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10%, else the MPI
  * library's MPI_Bcast (ROSCHED_BCAST=auto|circulant|native; ROSCHED_VERBOSE=1 prints the
