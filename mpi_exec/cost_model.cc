@@ -1,0 +1,177 @@
+#include "mpi_exec/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/settings.h"
+#include "mpi_exec/tags.h"
+
+namespace rosched::mpi {
+namespace {
+
+constexpr int kTrips = 4;                  // round trips per size (the shortest counts)
+constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
+constexpr double kScanStep = 1.05;         // geometric scan of block counts, then refined
+
+int model_keyval = MPI_KEYVAL_INVALID;
+
+int free_model(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<CostModel*>(attribute);
+  return MPI_SUCCESS;
+}
+
+// Half the shortest of `trips` round trips of `bytes` between `me` and `other` (both call it;
+// the one with the lower rank starts each trip).
+double half_round_trip(MPI_Comm c, int me, int other, std::vector<char>& buffer, int bytes,
+                       int trips) {
+  double best = 1e30;
+  for (int t = 0; t < trips; ++t) {
+    const double start = MPI_Wtime();
+    if (me < other) {
+      check(MPI_Send(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c), "MPI_Send");
+      check(MPI_Recv(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c,
+                     MPI_STATUS_IGNORE),
+            "MPI_Recv");
+    } else {
+      check(MPI_Recv(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c,
+                     MPI_STATUS_IGNORE),
+            "MPI_Recv");
+      check(MPI_Send(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c), "MPI_Send");
+    }
+    best = std::min(best, (MPI_Wtime() - start) / 2);
+  }
+  return best;
+}
+
+CostModel build(const CommInfo& comm) {
+  const Settings& s = settings();
+  if (s.alpha > 0 && s.beta > 0) return CostModel::linear(s.alpha, s.beta);
+  CostModel model = CostModel::linear(1e-6, 1e-10);  // what a p = 1 communicator reports
+  model.measured = true;
+  const int other = comm.p / 2;
+  if (comm.p > 1 && (comm.rank == 0 || comm.rank == other)) {
+    const int peer = comm.rank == 0 ? other : 0;
+    std::vector<char> buffer(static_cast<std::size_t>(kModelSizes.back()));
+    half_round_trip(comm.c, comm.rank, peer, buffer, 8, 2);  // warm-up
+    for (int i = 0; i < CostModel::kPoints; ++i) {
+      const int bytes = static_cast<int>(kModelSizes[i]);
+      model.seconds[i] = half_round_trip(comm.c, comm.rank, peer, buffer, bytes,
+                                         bytes <= 32768 ? 2 * kTrips : kTrips);
+    }
+    // A message never takes longer than a larger one: a delayed trip at a small size (the
+    // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
+    // see a message still gives a positive time.
+    for (int i = CostModel::kPoints - 2; i >= 0; --i) {
+      model.seconds[i] = std::min(model.seconds[i], model.seconds[i + 1]);
+    }
+    for (double& t : model.seconds) t = std::max(t, 1e-8);
+  }
+  if (comm.p > 1) {
+    check(MPI_Bcast(model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, 0, comm.c),
+          "MPI_Bcast");
+  }
+  return model;
+}
+
+// The segment (index of its left point) whose line serves `bytes`.
+int segment(const CostModel& model, double bytes) {
+  int i = 0;
+  while (i + 2 < CostModel::kPoints && bytes > model.bytes[i + 1]) ++i;
+  return i;
+}
+
+}  // namespace
+
+CostModel CostModel::linear(double alpha, double beta) {
+  CostModel model;
+  model.bytes = kModelSizes;
+  for (int i = 0; i < kPoints; ++i) model.seconds[i] = alpha + beta * kModelSizes[i];
+  return model;
+}
+
+double CostModel::per_byte(double b) const {
+  const int i = segment(*this, b);
+  return std::max(0.0, (seconds[i + 1] - seconds[i]) / (bytes[i + 1] - bytes[i]));
+}
+
+double CostModel::latency(double b) const {
+  const int i = segment(*this, b);
+  return std::max(0.0, seconds[i] - per_byte(b) * bytes[i]);
+}
+
+double CostModel::time(double b) const {
+  if (b <= bytes[0]) return seconds[0];
+  return latency(b) + per_byte(b) * b;
+}
+
+const CostModel& cost_model(const CommInfo& comm) {
+  if (model_keyval == MPI_KEYVAL_INVALID) {
+    check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_model, &model_keyval, nullptr),
+          "MPI_Comm_create_keyval");
+  }
+  void* attribute = nullptr;
+  int found = 0;
+  check(MPI_Comm_get_attr(comm.c, model_keyval, &attribute, &found), "MPI_Comm_get_attr");
+  if (found) return *static_cast<const CostModel*>(attribute);
+  auto* model = new CostModel(build(comm));
+  const int rc = MPI_Comm_set_attr(comm.c, model_keyval, model);
+  if (rc != MPI_SUCCESS) delete model;
+  check(rc, "MPI_Comm_set_attr");
+  return *model;
+}
+
+double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                     std::int64_t n) {
+  return static_cast<double>(n + extra_rounds) * model.time(bytes / static_cast<double>(n));
+}
+
+std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                             std::int64_t max_blocks) {
+  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxBlocks);
+  const auto cost = [&](std::int64_t n) { return pipeline_time(model, bytes, extra_rounds, n); };
+  std::int64_t best = 1;
+  // Geometric scan; then every n within one step of the best (the time is unimodal in n for
+  // the linear model, so this finds its exact minimum).
+  for (std::int64_t n = 2; n <= cap;
+       n = std::max(n + 1, static_cast<std::int64_t>(static_cast<double>(n) * kScanStep))) {
+    if (cost(n) < cost(best)) best = n;
+  }
+  const auto lo = std::max<std::int64_t>(1, static_cast<std::int64_t>(best / kScanStep));
+  const auto hi = std::min<std::int64_t>(cap, static_cast<std::int64_t>(best * kScanStep) + 1);
+  for (std::int64_t n = lo; n <= hi; ++n) {
+    if (cost(n) < cost(best)) best = n;
+  }
+  return best;
+}
+
+int window_rounds(const CostModel& model, double block_bytes) {
+  if (settings().window > 0) return settings().window;
+  const double b = std::max(1.0, block_bytes);
+  const double per_byte = std::max(model.per_byte(b), 1e-15);
+  const double cover = std::ceil(model.latency(b) / (per_byte * b));
+  return static_cast<int>(std::clamp(1 + cover, 2.0, 8.0));
+}
+
+void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
+                 int window, double bytes) {
+  if (!settings().verbose || comm.rank != 0) return;
+  const CostModel& model = cost_model(comm);
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d (model%s: 8 B %.3g s, "
+                "32 KiB %.3g s, 1 MiB %.3g s)\n",
+                name, comm.p, bytes, algorithm, static_cast<long long>(n), window,
+                model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
+                model.time(32768), model.time(1048576));
+  static std::map<std::string, std::string> last;  // per collective, under verbose only
+  std::string& previous = last[name];
+  if (previous == line) return;
+  previous = line;
+  std::fputs(line, stderr);
+}
+
+}  // namespace rosched::mpi
