@@ -4,6 +4,7 @@
 // form returns this library's own request object, progressed only inside Rosched_Test and
 // Rosched_Wait (as the paper's GASPI allreduce progresses only inside its calls).
 #include <memory>
+#include <string>
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/mpi_call.h"
@@ -26,7 +27,7 @@ std::unique_ptr<NwayAllreduce> start(const void* sendbuf, void* recvbuf, int cou
   const TypeInfo type =
       check_commutative_reduction(ci.c, count, datatype, op, "the n-way allreduce");
   if (count == 0) return nullptr;
-  const int n = nway_ports(ci.p, static_cast<long long>(count) * type.size);
+  const int n = nway_ports(ci, static_cast<double>(count) * type.size);
   try {
     return std::make_unique<NwayAllreduce>(sendbuf, recvbuf, count, datatype, type, op, ci, n,
                                            nway_rule());
@@ -109,6 +110,11 @@ extern "C" int Rosched_Set_nway(int n, const char* rule) {
   }
 }
 
-extern "C" int Rosched_Nway_ports(int p, long long bytes) {
-  return rosched::mpi::nway_ports(p < 1 ? 1 : p, bytes < 0 ? 0 : bytes);
+extern "C" int Rosched_Nway_ports(MPI_Comm comm, long long bytes, int* n) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Nway_ports", comm, [&](const CommInfo& ci) {
+    if (!n) throw Error(MPI_ERR_ARG, "n is NULL");
+    if (bytes < 0) throw Error(MPI_ERR_COUNT, "bytes = " + std::to_string(bytes) + " is negative");
+    *n = nway_ports(ci, static_cast<double>(bytes));
+  });
 }

@@ -50,23 +50,23 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
 
 }  // namespace
 
-int nway_ports_for(int p, long long bytes) {
-  constexpr double kLatencyBytes = 8192;
+int nway_ports_for(const CostModel& model, int p, double bytes) {
+  const double latency = model.latency(bytes), transfer = model.per_byte(bytes) * bytes;
   int best = 1;
   double best_cost = 0;
-  for (int n = 1; n <= 64 && n <= std::max(p - 1, 1); ++n) {
+  for (int n = 1; n <= kNwayMaxPorts && n <= std::max(p - 1, 1); ++n) {
     int k = 0;
     for (long long reach = 1; reach < p; reach *= n + 1) ++k;
-    const double cost = k * (kLatencyBytes + static_cast<double>(n) * static_cast<double>(bytes));
+    const double cost = k * (latency + n * transfer);
     if (n == 1 || cost < best_cost) best = n, best_cost = cost;
   }
   return best;
 }
 
-int nway_ports(int p, long long bytes) {
+int nway_ports(const CommInfo& ci, double bytes) {
   if (ports_override > 0) return ports_override;
   if (settings().nway_n > 0) return settings().nway_n;
-  return nway_ports_for(p, bytes);
+  return nway_ports_for(cost_model(ci), ci.p, bytes);
 }
 
 NwayRule nway_rule() {

@@ -14,22 +14,24 @@
 #include <optional>
 #include <vector>
 
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "sched/nway/nway_schedule.h"
 
 namespace rosched::mpi {
 
-// The cost rule for n: the n in [1, min(64, p - 1)] that minimises
-//     ceil(log_{n+1} p) * (L + n * bytes),   L = 8192 bytes,
-// i.e. rounds times (latency + n messages of the whole vector through one link), with latency
-// over bandwidth L = alpha / beta = 1 us * 8 GB/s; ties go to the smaller n. Small vectors get
-// many ports (few rounds), large vectors n = 1. 1 for p <= 2.
-int nway_ports_for(int p, long long bytes);
+// The cost rule for n, over the communicator's cost model (mpi_exec/cost_model.h): the n in
+// [1, min(64, p - 1)] that minimises
+//     ceil(log_{n+1} p) * (latency(m) + n * per_byte(m) * m)
+// for vectors of m bytes: rounds times one latency plus n whole vectors leaving through one
+// link. Small vectors get many ports (few rounds), large ones few; ties go to the smaller n.
+// 1 for p <= 2.
+int nway_ports_for(const CostModel& model, int p, double bytes);
 
-// The n and rule a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N and
-// ROSCHED_NWAY_RULE (read once), else the cost rule and circulant.
-int nway_ports(int p, long long bytes);
+// The n a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N (read once), else the cost
+// rule (collective over the communicator the first time: the model is measured then).
+int nway_ports(const CommInfo& ci, double bytes);
 NwayRule nway_rule();
 // Rosched_Set_nway: n = 0 and rule = nullptr restore the defaults. Throws Error(MPI_ERR_ARG).
 void set_nway(int n, const char* rule);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -156,24 +157,35 @@ void test_split_phase() {
   Rosched_Set_nway(0, nullptr);
 }
 
+// The cost rule on a linear model (alpha = 1 us, beta = 0.1 ns/B) against enumeration; the n a
+// call on MPI_COMM_WORLD uses (ROSCHED_NWAY_N in the many-blocks pass), the same on every rank.
 void test_settings_and_rule() {
+  const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(1e-6, 1e-10);
+  for (double bytes : {4.0, 1024.0, 65536.0, 1048576.0}) {
+    int best = 1;
+    double best_cost = 1e300;
+    for (int n = 1; n <= std::max(1, std::min(p - 1, 64)); ++n) {
+      int k = 0;
+      for (long long reach = 1; reach < p; reach *= n + 1) ++k;
+      const double cost = k * (1e-6 + n * 1e-10 * bytes);
+      if (cost < best_cost) best = n, best_cost = cost;
+    }
+    expect(rosched::mpi::nway_ports_for(linear, p, bytes) == best,
+           "nway cost rule, linear model, " + std::to_string(bytes) + " B: n=" + std::to_string(best));
+  }
+  expect(rosched::mpi::nway_ports_for(linear, p, 4) == std::max(1, std::min(p - 1, 64)),
+         "nway cost rule: 4 B in one round");
   const char* env = std::getenv("ROSCHED_NWAY_N");
-  const int ports = Rosched_Nway_ports(p, 4);
+  int ports = 0;
+  const int rc = Rosched_Nway_ports(MPI_COMM_WORLD, 4, &ports);
+  int range[2] = {-ports, ports}, all[2] = {0, 0};
+  MPI_Allreduce(range, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  expect(rc == MPI_SUCCESS && -all[0] == all[1], "nway ports the same on every rank");
   if (env) {
     expect(ports == std::atoi(env), "ROSCHED_NWAY_N is used: got n=" + std::to_string(ports));
   } else {
-    // The cost rule: 4 bytes: as many ports as needed for one round (up to 64); 1 MiB: the
-    // rule's minimum, by enumeration.
-    expect(ports == std::max(1, std::min(p - 1, 64)), "nway cost rule, 4 bytes: n=" + std::to_string(ports));
-    int best = 1;
-    double best_cost = 1e300;
-    for (int n = 1; n <= std::max(1, p - 1); ++n) {
-      int k = 0;
-      for (long long reach = 1; reach < p; reach *= n + 1) ++k;
-      const double cost = k * (8192.0 + n * 1048576.0);
-      if (cost < best_cost) best = n, best_cost = cost;
-    }
-    expect(Rosched_Nway_ports(p, 1 << 20) == best, "nway cost rule, 1 MiB: n=" + std::to_string(best));
+    expect(ports >= 1 && ports <= std::max(1, std::min(p - 1, 64)),
+           "nway ports from the measured model in range: n=" + std::to_string(ports));
   }
   std::vector<int> x(5, rank), r(5), nat(5);
   MPI_Allreduce(x.data(), nat.data(), 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
