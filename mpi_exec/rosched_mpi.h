@@ -65,6 +65,40 @@ int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
 int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
 
+/* Merge-allreduce ("allmerge", Lang 2025): every rank contributes a sorted block of
+ * recvcounts[rank] elements (sendbuf, sendcount = recvcounts[rank]; or MPI_IN_PLACE: the block
+ * is the first recvcounts[rank] elements of recvbuf) and every rank receives in recvbuf the
+ * sorted merge of all blocks, sum(recvcounts) elements (at most INT_MAX), identical on every rank:
+ * equal keys are ordered by origin rank (stable). Unlike MPI_Allreduce the result grows with p.
+ *
+ * merge_fn(a, na, b, nb, out, datatype, state) must write the na + nb elements of the sorted
+ * runs a and b (either may be empty, b then possibly NULL) to out, sorted, elements of a first
+ * on equal keys (a stable merge), and must be the same function on every rank. merge_fn NULL:
+ * ascending order of MPI_INT, MPI_LONG or MPI_DOUBLE (other datatypes: MPI_ERR_OP). Derived
+ * datatypes work with a merge_fn that understands them (elements at the datatype's extent).
+ * Unsorted input is the caller's error; in debug mode (ROSCHED_DEBUG=1) it is detected and
+ * reported with the rank, and mismatched recvcounts or algorithm are an error on every rank.
+ *
+ * algorithm: ROSCHED_ALLMERGE_ALLGATHER (Algorithm 0: all-gather, then a merge tree,
+ * O(n log p) merge work per rank), ROSCHED_ALLMERGE_DISSEMINATION (Algorithm 1, corrected:
+ * up to 1.5 (p - 1) blocks sent, O(n) merge work), ROSCHED_ALLMERGE_CIRCULANT (Algorithm 2:
+ * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), or ROSCHED_ALLMERGE_AUTO:
+ * the cost rule alpha * rounds + beta * blocks sent + gamma * merge work, in which all three
+ * take ceil(log2 p) rounds and Algorithm 2 sends the least and merges the least (about 2n
+ * against 2n-3n for Algorithm 1 and n ceil(log2 p) for Algorithm 0), so AUTO is Algorithm 2. */
+#define ROSCHED_ALLMERGE_AUTO (-1)
+#define ROSCHED_ALLMERGE_ALLGATHER 0
+#define ROSCHED_ALLMERGE_DISSEMINATION 1
+#define ROSCHED_ALLMERGE_CIRCULANT 2
+typedef void Rosched_Merge_fn(const void* a, int na, const void* b, int nb, void* out,
+                              MPI_Datatype datatype, void* state);
+int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbuf, const int recvcounts[],
+                     MPI_Datatype datatype, Rosched_Merge_fn* merge_fn, void* state,
+                     MPI_Comm comm, int algorithm);
+/* Elements written by merges and copies in this process's last Rosched_Allmerge call (the
+ * merge work, for benchmarks). */
+long long Rosched_Allmerge_moves(void);
+
 /* Debug mode: also check the arguments MPI requires to match across ranks (root and message
  * size of the broadcasts, receive size of Allgather, every entry of recvcounts of Allgatherv,
  * root and count of the reductions), at the cost of one extra MPI_Allreduce per call. A
@@ -115,6 +149,13 @@ inline int allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
 inline int bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                            MPI_Comm comm) {
   return Rosched_Bcast_hypercube(buffer, count, datatype, root, comm);
+}
+
+inline int allmerge(const void* sendbuf, int sendcount, void* recvbuf, const int recvcounts[],
+                    MPI_Datatype datatype, Rosched_Merge_fn* merge_fn, void* state,
+                    MPI_Comm comm, int algorithm = ROSCHED_ALLMERGE_AUTO) {
+  return Rosched_Allmerge(sendbuf, sendcount, recvbuf, recvcounts, datatype, merge_fn, state,
+                          comm, algorithm);
 }
 
 }  // namespace rosched::mpi

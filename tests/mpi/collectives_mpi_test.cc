@@ -311,6 +311,7 @@ int main(int argc, char** argv) {
     test_allreduce();
     test_errors();
     test_error_handling();
+    test_allmerge();
   }
   test_two_tree_reductions();
   long local[2] = {passed, failed}, total[2] = {0, 0};
