@@ -71,12 +71,14 @@ struct Args {
   merge::Algorithm algorithm;
 };
 
-merge::Algorithm algorithm_of(int algorithm) {
+// The algorithm asked for; ROSCHED_ALLMERGE_AUTO by the cost rule of rosched_mpi.h.
+merge::Algorithm algorithm_of(int algorithm, int p) {
   switch (algorithm) {
     case ROSCHED_ALLMERGE_ALLGATHER: return merge::Algorithm::kAllgather;
     case ROSCHED_ALLMERGE_DISSEMINATION: return merge::Algorithm::kDissemination;
-    case ROSCHED_ALLMERGE_CIRCULANT:
-    case ROSCHED_ALLMERGE_AUTO: return merge::Algorithm::kCirculant;
+    case ROSCHED_ALLMERGE_CIRCULANT: return merge::Algorithm::kCirculant;
+    case ROSCHED_ALLMERGE_AUTO:
+      return (p & (p - 1)) == 0 ? merge::Algorithm::kDissemination : merge::Algorithm::kCirculant;
   }
   throw Error(MPI_ERR_ARG, "algorithm = " + std::to_string(algorithm) +
                                " is not ROSCHED_ALLMERGE_AUTO (-1), _ALLGATHER (0), "
@@ -102,7 +104,7 @@ Args check_allmerge_args(const CommInfo& comm, const void* sendbuf, int sendcoun
       throw Error(MPI_ERR_COUNT, "sum of recvcounts = " + std::to_string(total) +
                                      " exceeds INT_MAX elements");
     }
-    Args args{check_type("datatype", datatype), algorithm_of(algorithm)};
+    Args args{check_type("datatype", datatype), algorithm_of(algorithm, comm.p)};
     const int own = recvcounts[comm.rank];
     if (sendbuf != MPI_IN_PLACE && sendcount != own) {
       throw Error(MPI_ERR_TRUNCATE, "sendcount = " + std::to_string(sendcount) +

@@ -9,31 +9,38 @@
 namespace rosched::mpi {
 namespace {
 
-// Single-pass stable k-way merge of built-in values (k is small: at most 8 runs).
+// Single-pass stable k-way merge of built-in values (k is small: at most 8 runs); the runs stay
+// in order, so the strict comparison lets the earlier run win ties.
 template <typename T>
 void kway(const std::vector<Span>& runs, void* out) {
-  struct Head {
-    const T* at;
-    const T* end;
-  };
-  std::vector<Head> heads;
+  constexpr int kMaxRuns = 8;
+  const T* at[kMaxRuns];
+  const T* end[kMaxRuns];
+  int k = 0;
   for (const Span& s : runs) {
-    if (s.n > 0) heads.push_back({static_cast<const T*>(s.data), static_cast<const T*>(s.data) + s.n});
+    if (s.n == 0) continue;
+    if (k == kMaxRuns) throw Error(MPI_ERR_INTERN, "allmerge: more than 8 runs in one merge");
+    at[k] = static_cast<const T*>(s.data);
+    end[k++] = static_cast<const T*>(s.data) + s.n;
   }
   T* o = static_cast<T*>(out);
-  if (heads.size() == 2) {  // the common case
-    std::merge(heads[0].at, heads[0].end, heads[1].at, heads[1].end, o);
-    return;
-  }
-  while (heads.size() > 1) {
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < heads.size(); ++j) {
-      if (*heads[j].at < *heads[best].at) best = j;  // strict: the earlier run wins ties
+  while (k > 2) {
+    int best = 0;
+    T v = *at[0];
+    for (int j = 1; j < k; ++j) {  // branch-free selection (conditional moves)
+      const T x = *at[j];
+      const bool less = x < v;
+      v = less ? x : v;
+      best = less ? j : best;
     }
-    *o++ = *heads[best].at++;
-    if (heads[best].at == heads[best].end) heads.erase(heads.begin() + best);
+    *o++ = v;
+    if (++at[best] == end[best]) {  // drop the run, keeping the others' order
+      for (int j = best; j + 1 < k; ++j) at[j] = at[j + 1], end[j] = end[j + 1];
+      --k;
+    }
   }
-  if (!heads.empty()) std::copy(heads[0].at, heads[0].end, o);
+  if (k == 2) o = std::merge(at[0], end[0], at[1], end[1], o);
+  if (k == 1) std::copy(at[0], end[0], o);
 }
 
 }  // namespace
@@ -46,7 +53,10 @@ void ElementBuffer::resize(std::int64_t n) {
   n_ = n;
   const std::size_t bytes =
       n == 0 ? 0 : static_cast<std::size_t>(type_.true_extent + (n - 1) * type_.extent);
-  if (storage_.size() < bytes) storage_.resize(bytes);
+  if (bytes > capacity_) {
+    storage_.reset(new unsigned char[bytes]);  // default-initialised: no pass over the memory
+    capacity_ = bytes;
+  }
 }
 
 Merger::Merger(MPI_Datatype type, const TypeInfo& info, Rosched_Merge_fn* fn, void* state)

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "mpi_exec/datatype.h"
@@ -20,16 +21,18 @@ namespace rosched::mpi {
 class ElementBuffer {
  public:
   explicit ElementBuffer(const TypeInfo& type) : type_(type) {}
-  // Makes room for n elements (keeps the capacity; the contents are not kept).
+  // Makes room for n elements: grows the storage (uninitialised, not zeroed) if needed; the
+  // contents are not kept.
   void resize(std::int64_t n);
   std::int64_t size() const { return n_; }
   void* at(std::int64_t i) {
-    return storage_.data() - type_.true_lb + i * static_cast<std::int64_t>(type_.extent);
+    return storage_.get() - type_.true_lb + i * static_cast<std::int64_t>(type_.extent);
   }
 
  private:
   TypeInfo type_;
-  std::vector<unsigned char> storage_;
+  std::unique_ptr<unsigned char[]> storage_;
+  std::size_t capacity_ = 0;
   std::int64_t n_ = 0;
 };
 

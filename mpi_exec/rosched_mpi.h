@@ -82,10 +82,12 @@ int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int 
  * algorithm: ROSCHED_ALLMERGE_ALLGATHER (Algorithm 0: all-gather, then a merge tree,
  * O(n log p) merge work per rank), ROSCHED_ALLMERGE_DISSEMINATION (Algorithm 1, corrected:
  * up to 1.5 (p - 1) blocks sent, O(n) merge work), ROSCHED_ALLMERGE_CIRCULANT (Algorithm 2:
- * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), or ROSCHED_ALLMERGE_AUTO:
- * the cost rule alpha * rounds + beta * blocks sent + gamma * merge work, in which all three
- * take ceil(log2 p) rounds and Algorithm 2 sends the least and merges the least (about 2n
- * against 2n-3n for Algorithm 1 and n ceil(log2 p) for Algorithm 0), so AUTO is Algorithm 2. */
+ * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), or ROSCHED_ALLMERGE_AUTO,
+ * the cost rule alpha * rounds + beta * blocks sent + gamma * merge work: all three take
+ * ceil(log2 p) rounds; when p is a power of two Algorithms 1 and 2 both send p - 1 blocks and
+ * Algorithm 1's 2-way merges cost less per element than Algorithm 2's 3- to 5-way ones
+ * (measured, docs/perf.md), so AUTO is Algorithm 1; otherwise Algorithm 1 sends up to 1.5 times
+ * as much and AUTO is Algorithm 2. Algorithm 0 merges n ceil(log2 p) elements per rank. */
 #define ROSCHED_ALLMERGE_AUTO (-1)
 #define ROSCHED_ALLMERGE_ALLGATHER 0
 #define ROSCHED_ALLMERGE_DISSEMINATION 1
