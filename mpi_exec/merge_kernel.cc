@@ -9,37 +9,37 @@
 namespace rosched::mpi {
 namespace {
 
-// Single-pass stable k-way merge of built-in values (k is small: at most 8 runs); the runs stay
-// in order, so the strict comparison lets the earlier run win ties.
+// Stable merge of up to three sorted runs of built-in values in one pass (on equal keys the
+// earlier run first). Pointers stay in registers: a generic k-way selection over an array of
+// heads measured 6-7 times slower per element here than std::merge; this 3-way merge is as fast
+// as two std::merge passes on interleaved keys and about 8% faster on random keys.
 template <typename T>
-void kway(const std::vector<Span>& runs, void* out) {
-  constexpr int kMaxRuns = 8;
-  const T* at[kMaxRuns];
-  const T* end[kMaxRuns];
+void merge_upto3(const std::vector<Span>& runs, void* out) {
+  const T* at[3] = {};
+  const T* end[3] = {};
   int k = 0;
   for (const Span& s : runs) {
-    if (s.n == 0) continue;
-    if (k == kMaxRuns) throw Error(MPI_ERR_INTERN, "allmerge: more than 8 runs in one merge");
     at[k] = static_cast<const T*>(s.data);
     end[k++] = static_cast<const T*>(s.data) + s.n;
   }
   T* o = static_cast<T*>(out);
-  while (k > 2) {
-    int best = 0;
-    T v = *at[0];
-    for (int j = 1; j < k; ++j) {  // branch-free selection (conditional moves)
-      const T x = *at[j];
-      const bool less = x < v;
-      v = less ? x : v;
-      best = less ? j : best;
+  if (k == 3) {
+    const T *a = at[0], *ea = end[0], *b = at[1], *eb = end[1], *c = at[2], *ec = end[2];
+    while (a != ea && b != eb && c != ec) {
+      if (*b < *a) {
+        if (*c < *b) *o++ = *c++;
+        else *o++ = *b++;
+      } else {
+        if (*c < *a) *o++ = *c++;
+        else *o++ = *a++;
+      }
     }
-    *o++ = v;
-    if (++at[best] == end[best]) {  // drop the run, keeping the others' order
-      for (int j = best; j + 1 < k; ++j) at[j] = at[j + 1], end[j] = end[j + 1];
-      --k;
-    }
+    if (a == ea) std::merge(b, eb, c, ec, o);  // the two left, in their order
+    else if (b == eb) std::merge(a, ea, c, ec, o);
+    else std::merge(a, ea, b, eb, o);
+    return;
   }
-  if (k == 2) o = std::merge(at[0], end[0], at[1], end[1], o);
+  if (k == 2) std::merge(at[0], end[0], at[1], end[1], o);
   if (k == 1) std::copy(at[0], end[0], o);
 }
 
@@ -60,7 +60,7 @@ void ElementBuffer::resize(std::int64_t n) {
 }
 
 Merger::Merger(MPI_Datatype type, const TypeInfo& info, Rosched_Merge_fn* fn, void* state)
-    : type_(type), info_(info), fn_(fn), state_(state), temp_{ElementBuffer(info), ElementBuffer(info)} {
+    : type_(type), info_(info), fn_(fn), state_(state) {
   if (fn_) return;
   if (type == MPI_INT) builtin_ = Builtin::kInt;
   else if (type == MPI_LONG) builtin_ = Builtin::kLong;
@@ -84,27 +84,39 @@ void Merger::merge(const std::vector<Span>& runs, void* out) {
     moves_ += total;
     return;
   }
-  switch (builtin_) {
-    case Builtin::kInt: kway<int>(live, out); moves_ += total; return;
-    case Builtin::kLong: kway<long>(live, out); moves_ += total; return;
-    case Builtin::kDouble: kway<double>(live, out); moves_ += total; return;
-    case Builtin::kNone: break;
-  }
-  if (live.size() == 1) {  // a type with gaps: merge with nothing copies only what the type holds
+  if (live.size() == 1 && builtin_ == Builtin::kNone) {
+    // A type with gaps: merging with nothing copies only what the type holds.
     merge_pair(live[0], Span{nullptr, 0}, out);
     moves_ += total;
     return;
   }
-  // Pairwise from the left with the user's function, the last merge into out.
-  Span acc = live[0];
-  for (std::size_t j = 1; j < live.size(); ++j) {
-    const bool last = j + 1 == live.size();
-    ElementBuffer& t = temp_[j % 2];
-    if (!last) t.resize(acc.n + live[j].n);
-    void* dst = last ? out : t.at(0);
-    merge_pair(acc, live[j], dst);
-    moves_ += acc.n + live[j].n;
-    acc = Span{dst, acc.n + live[j].n};
+  // Too many runs for one pass (three for the built-in merge, two for the user's function):
+  // merge the adjacent pair with the fewest elements into a temporary run, which keeps the
+  // runs' order (and so the ties' order).
+  const std::size_t one_pass = builtin_ != Builtin::kNone ? 3 : 2;
+  for (std::size_t t = 0; live.size() > one_pass; ++t) {
+    std::size_t j = 0;
+    for (std::size_t i = 1; i + 1 < live.size(); ++i) {
+      if (live[i].n + live[i + 1].n < live[j].n + live[j + 1].n) j = i;
+    }
+    if (temp_.size() <= t) temp_.emplace_back(info_);
+    const std::int64_t n = live[j].n + live[j + 1].n;
+    temp_[t].resize(n);
+    merge_few({live[j], live[j + 1]}, temp_[t].at(0));
+    moves_ += n;
+    live[j] = Span{temp_[t].at(0), n};
+    live.erase(live.begin() + j + 1);
+  }
+  merge_few(live, out);
+  moves_ += total;
+}
+
+void Merger::merge_few(const std::vector<Span>& runs, void* out) {
+  switch (builtin_) {
+    case Builtin::kInt: return merge_upto3<int>(runs, out);
+    case Builtin::kLong: return merge_upto3<long>(runs, out);
+    case Builtin::kDouble: return merge_upto3<double>(runs, out);
+    case Builtin::kNone: return merge_pair(runs[0], runs[1], out);
   }
 }
 

@@ -1,6 +1,7 @@
 // The local merging of Rosched_Allmerge: buffers of elements of the user's datatype, and k-way
 // merges of sorted runs, either with the user's 2-way merge function (pairwise) or, for
-// MPI_INT, MPI_LONG and MPI_DOUBLE without one, a built-in single-pass k-way merge (ascending).
+// MPI_INT, MPI_LONG and MPI_DOUBLE without one, a built-in merge (ascending) of up to three runs
+// in one pass (more runs: the smallest adjacent pair first, into a temporary run).
 // Every merge is stable: on equal keys the earlier run's elements come first, which is how
 // Rosched_Allmerge breaks ties by origin rank. Counts the elements it writes ("moves").
 #ifndef ROSCHED_MPI_EXEC_MERGE_KERNEL_H_
@@ -63,6 +64,9 @@ class Merger {
     return static_cast<unsigned char*>(const_cast<void*>(base)) + i * static_cast<std::int64_t>(info_.extent);
   }
   void merge_pair(const Span& a, const Span& b, void* out);
+  // One pass over non-empty runs: at most three with the built-in merge, exactly two with the
+  // user's function.
+  void merge_few(const std::vector<Span>& runs, void* out);
 
   MPI_Datatype type_;
   TypeInfo info_;
@@ -70,7 +74,7 @@ class Merger {
   void* state_;
   Builtin builtin_ = Builtin::kNone;
   std::int64_t moves_ = 0;
-  ElementBuffer temp_[2];
+  std::vector<ElementBuffer> temp_;  // temporary runs of one merge
 };
 
 // Whether elements are packed without gaps (size == extent, no lower bound): then a buffer of

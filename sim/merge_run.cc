@@ -182,7 +182,9 @@ class RankRun {
       return std::nullopt;
     }
     merged_ = true;
-    work_ += op.tree ? result.count * std::max(1, ceil_log2(p_)) : result.count;
+    // A received run taken as it is moves no element (the executor swaps buffers).
+    const bool taken = op.sources == 1 && (op.src[0] == Slot::kRecvMain || op.src[0] == Slot::kRecvPartial);
+    if (!taken) work_ += op.tree ? result.count * std::max(1, ceil_log2(p_)) : result.count;
     out = {result, result.count <= 1};
     return std::nullopt;
   }

@@ -9,7 +9,8 @@
 //     together at most p blocks (so no block is merged twice);
 //   - the final operation gives [rank, rank + p): every rank's block exactly once.
 // It also counts, per rank, the blocks sent, the largest message and the merge work (blocks
-// written by merges and copies; Algorithm 0's tree writes all p blocks per level).
+// written by merges and copies, as mpi_exec/allmerge.cc does them: a received run taken as it
+// is costs nothing; Algorithm 0's tree writes all p blocks per level).
 #ifndef ROSCHED_SIM_MERGE_RUN_H_
 #define ROSCHED_SIM_MERGE_RUN_H_
 
