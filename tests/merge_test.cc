@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "sched/round.h"
 #include "sim/merge_run.h"
 #include "tests/gen_p.h"
+#include "verify/families.h"
 
 namespace rosched::merge {
 namespace {
@@ -208,6 +211,34 @@ TEST(MergeSchedule, CorruptedRangesAreCaughtAndLocated) {
       }
     }
   }
+}
+
+// The verifier's family: the printed Algorithm 1 is rejected, first at p = 7 (rank 0 lacks rank
+// 6's block); the corrected algorithms pass; a bad --algorithm is refused.
+TEST(MergeFamily, VerifierRejectsThePrintedAlgorithmAtP7) {
+  const auto run = [](const std::string& algorithm, std::int64_t to) -> std::optional<sim::Counterexample> {
+    auto f = verify::make_family("merge");
+    verify::FamilyOptions o;
+    o.run_to = 100;
+    o.checks = {"runs", "volume"};
+    o.params["algorithm"] = algorithm;
+    f->configure(o);
+    for (std::int64_t p = 1; p <= to; ++p) {
+      if (auto c = f->verify_p(p).counterexample) return c;
+    }
+    return std::nullopt;
+  };
+  const auto printed = run("alg1-printed", 300);
+  ASSERT_TRUE(printed.has_value());
+  EXPECT_EQ(printed->p, 7);
+  EXPECT_EQ(printed->rank, 0);
+  EXPECT_EQ(printed->kind, "missing-blocks");
+  EXPECT_NE(printed->describe().find("lacks the block of rank 6"), std::string::npos);
+  EXPECT_FALSE(run("alg0,alg1,alg2", 300).has_value());
+  auto f = verify::make_family("merge");
+  verify::FamilyOptions o;
+  o.params["algorithm"] = "alg1,bruck";
+  EXPECT_THROW(f->configure(o), std::invalid_argument);
 }
 
 TEST(MergeSchedule, BadArgumentsAreRefused) {
