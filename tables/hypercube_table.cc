@@ -112,20 +112,7 @@ Grid HypercubeTable::grid() const {
 }
 
 void render(const HypercubeTable& table, Format format, std::ostream& out) {
-  const Grid grid = table.grid();
-  if (format == Format::text) {
-    out << title(table) << '\n';
-    return write_aligned(grid, out);
-  }
-  if (format == Format::latex) {
-    out << "% " << title(table) << '\n';
-    return write_latex(grid, out);
-  }
-  if (format == Format::markdown) {
-    out << "**" << title(table) << "**\n\n";
-    return write_markdown(grid, out);
-  }
-  write_separated(grid, format == Format::tsv ? '\t' : ',', out);  // tsv, csv
+  render_titled(title(table), table.grid(), format, out);
 }
 
 std::string summary_line(const HypercubeTable& t) {

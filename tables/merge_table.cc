@@ -139,20 +139,7 @@ Grid MergeTable::grid() const {
 }
 
 void render(const MergeTable& table, Format format, std::ostream& out) {
-  const Grid grid = table.grid();
-  if (format == Format::text) {
-    out << title(table) << '\n';
-    return write_aligned(grid, out);
-  }
-  if (format == Format::latex) {
-    out << "% " << title(table) << '\n';
-    return write_latex(grid, out);
-  }
-  if (format == Format::markdown) {
-    out << "**" << title(table) << "**\n\n";
-    return write_markdown(grid, out);
-  }
-  write_separated(grid, format == Format::tsv ? '\t' : ',', out);
+  render_titled(title(table), table.grid(), format, out);
 }
 
 std::string summary_line(const MergeTable& t) {
