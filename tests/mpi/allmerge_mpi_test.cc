@@ -179,6 +179,22 @@ void test_builtin(MPI_Datatype type, const char* name) {
   }
 }
 
+// Every block empty, and the one-element result of a single non-empty block.
+void test_empty_blocks() {
+  for (const int algorithm : kAlgorithms) {
+    std::vector<int> counts(p, 0), out(2, -3);
+    int rc = Rosched_Allmerge(nullptr, 0, out.data(), counts.data(), MPI_INT, nullptr, nullptr,
+                              MPI_COMM_WORLD, algorithm);
+    expect(rc == MPI_SUCCESS && out[0] == -3, "allmerge: all blocks empty, algorithm=" + std::to_string(algorithm));
+    counts[p - 1] = 1;
+    const int mine = 42;
+    rc = Rosched_Allmerge(&mine, rank == p - 1 ? 1 : 0, out.data(), counts.data(), MPI_INT, nullptr,
+                          nullptr, MPI_COMM_WORLD, algorithm);
+    expect(rc == MPI_SUCCESS && out[0] == 42 && out[1] == -3,
+           "allmerge: one element from the last rank, algorithm=" + std::to_string(algorithm));
+  }
+}
+
 // A vector datatype with gaps: elements {key, gap, origin, gap, index}; gaps stay untouched.
 void test_vector_type() {
   MPI_Datatype vec;
@@ -263,6 +279,7 @@ void test_allmerge() {
   test_builtin<long>(MPI_LONG, "MPI_LONG");
   test_builtin<double>(MPI_DOUBLE, "MPI_DOUBLE");
   test_vector_type();
+  test_empty_blocks();
   test_allmerge_errors();
 }
 
