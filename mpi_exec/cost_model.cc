@@ -16,6 +16,8 @@ namespace {
 constexpr int kTrips = 4;                  // round trips per size (the shortest counts)
 constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
 constexpr double kScanStep = 1.05;         // geometric scan of block counts, then refined
+constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
+constexpr double kMaxWindow = 4;
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
@@ -152,8 +154,8 @@ int window_rounds(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
   const double b = std::max(1.0, block_bytes);
   const double per_byte = std::max(model.per_byte(b), 1e-15);
-  const double cover = std::ceil(model.latency(b) / (per_byte * b));
-  return static_cast<int>(std::clamp(1 + cover, 2.0, 8.0));
+  const double cover = std::round(kWindowCover * model.time(0) / (per_byte * b));
+  return static_cast<int>(std::clamp(cover, 1.0, kMaxWindow));
 }
 
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,

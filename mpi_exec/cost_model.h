@@ -61,9 +61,14 @@ double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_ro
 std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks);
 
-// Rounds kept in flight by a pipelined walk with blocks of `block_bytes`: enough to cover one
-// latency with transfers, 1 + ceil(latency / (per_byte block_bytes)) on the block's segment,
-// within [2, 8]; ROSCHED_WINDOW overrides (>= 1; 1 is one round at a time).
+// Rounds kept in flight by a pipelined walk with blocks of `block_bytes`: 8 small-message
+// latencies (time(0)) over one block's transfer (per_byte block_bytes), rounded, within [1, 4].
+// An empirical rule: more rounds in flight hide the latency and the neighbours' skew while
+// blocks are short, but once a block's transfer is long a second send in flight shares the
+// rank's bandwidth with the block the next rank waits for. Measured in SMPI (paper platform,
+// p = 36, ROSCHED_WINDOW = 1, 2, 4, 8): best 2-4 for blocks of 16-100 KB (1 MiB in 11 blocks:
+// 440 us with 1, 325 with 4), 1 for 0.7-1.4 MB (8-17% slower with 2). ROSCHED_WINDOW overrides
+// (>= 1).
 int window_rounds(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message

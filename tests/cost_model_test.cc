@@ -89,11 +89,13 @@ RC_GTEST_PROP(CostModel, BlocksNearlyMinimiseAMeasuredModel, ()) {
   RC_ASSERT(pipeline_time(model, bytes, extra, n) <= best * 1.02);
 }
 
-TEST(CostModel, WindowCoversOneLatency) {
+TEST(CostModel, WindowCoversLatenciesWhileBlocksAreShort) {
   const CostModel model = CostModel::linear(1e-6, 1e-10);  // alpha / beta = 10,000 B
-  EXPECT_EQ(window_rounds(model, 1e6), 2);     // long blocks: the minimum of 2
-  EXPECT_EQ(window_rounds(model, 2500), 5);    // 1 + 10,000 / 2,500
-  EXPECT_EQ(window_rounds(model, 1), 8);       // tiny blocks: the cap
+  ASSERT_DOUBLE_EQ(model.time(0), 1e-6 + 8e-10);  // the 8-byte point
+  EXPECT_EQ(window_rounds(model, 1e6), 1);     // long blocks: one round at a time
+  EXPECT_EQ(window_rounds(model, 32000), 3);   // 8 x 10,000 / 32,000 = 2.5, rounded
+  EXPECT_EQ(window_rounds(model, 40000), 2);   // 8 x 10,000 / 40,000
+  EXPECT_EQ(window_rounds(model, 1), 4);       // tiny blocks: the cap
 }
 
 }  // namespace
