@@ -13,7 +13,7 @@
 namespace rosched::mpi {
 namespace {
 
-constexpr int kTrips = 4;                  // round trips per size (the shortest counts)
+constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
 constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
 constexpr double kScanStep = 1.05;         // geometric scan of block counts, then refined
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
@@ -26,25 +26,21 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
-// Half the shortest of `trips` round trips of `bytes` between `me` and `other` (both call it;
-// the one with the lower rank starts each trip).
-double half_round_trip(MPI_Comm c, int me, int other, std::vector<char>& buffer, int bytes,
-                       int trips) {
+// The shortest of `trips` exchanges of `bytes` between `me` and `other` (both call it; each
+// sends and receives at once, as every rank does in a round of a pipelined schedule). The
+// exchanges start together after a zero-byte handshake, which is not timed.
+double exchange(MPI_Comm c, int other, std::vector<char>& out, std::vector<char>& in, int bytes,
+                int trips) {
   double best = 1e30;
   for (int t = 0; t < trips; ++t) {
+    check(MPI_Sendrecv(nullptr, 0, MPI_BYTE, other, tag::kCostModel, nullptr, 0, MPI_BYTE, other,
+                       tag::kCostModel, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
     const double start = MPI_Wtime();
-    if (me < other) {
-      check(MPI_Send(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c), "MPI_Send");
-      check(MPI_Recv(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c,
-                     MPI_STATUS_IGNORE),
-            "MPI_Recv");
-    } else {
-      check(MPI_Recv(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c,
-                     MPI_STATUS_IGNORE),
-            "MPI_Recv");
-      check(MPI_Send(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c), "MPI_Send");
-    }
-    best = std::min(best, (MPI_Wtime() - start) / 2);
+    check(MPI_Sendrecv(out.data(), bytes, MPI_BYTE, other, tag::kCostModel, in.data(), bytes,
+                       MPI_BYTE, other, tag::kCostModel, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    best = std::min(best, MPI_Wtime() - start);
   }
   return best;
 }
@@ -57,12 +53,12 @@ CostModel build(const CommInfo& comm) {
   const int other = comm.p / 2;
   if (comm.p > 1 && (comm.rank == 0 || comm.rank == other)) {
     const int peer = comm.rank == 0 ? other : 0;
-    std::vector<char> buffer(static_cast<std::size_t>(kModelSizes.back()));
-    half_round_trip(comm.c, comm.rank, peer, buffer, 8, 2);  // warm-up
+    std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
+    exchange(comm.c, peer, out, in, 8, 2);  // warm-up
     for (int i = 0; i < CostModel::kPoints; ++i) {
       const int bytes = static_cast<int>(kModelSizes[i]);
-      model.seconds[i] = half_round_trip(comm.c, comm.rank, peer, buffer, bytes,
-                                         bytes <= 32768 ? 2 * kTrips : kTrips);
+      model.seconds[i] =
+          exchange(comm.c, peer, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
     }
     // A message never takes longer than a larger one: a delayed trip at a small size (the
     // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
@@ -100,14 +96,10 @@ double CostModel::per_byte(double b) const {
   return std::max(0.0, (seconds[i + 1] - seconds[i]) / (bytes[i + 1] - bytes[i]));
 }
 
-double CostModel::latency(double b) const {
-  const int i = segment(*this, b);
-  return std::max(0.0, seconds[i] - per_byte(b) * bytes[i]);
-}
-
 double CostModel::time(double b) const {
   if (b <= bytes[0]) return seconds[0];
-  return latency(b) + per_byte(b) * b;
+  const int i = segment(*this, b);
+  return seconds[i] + per_byte(b) * (b - bytes[i]);
 }
 
 const CostModel& cost_model(const CommInfo& comm) {
@@ -152,9 +144,9 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
 
 int window_rounds(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
-  const double b = std::max(1.0, block_bytes);
-  const double per_byte = std::max(model.per_byte(b), 1e-15);
-  const double cover = std::round(kWindowCover * model.time(0) / (per_byte * b));
+  const double latency = model.time(0);
+  const double transfer = std::max(model.time(block_bytes) - latency, 1e-12);
+  const double cover = std::round(kWindowCover * latency / transfer);
   return static_cast<int>(std::clamp(cover, 1.0, kMaxWindow));
 }
 

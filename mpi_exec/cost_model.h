@@ -13,10 +13,11 @@
 //  - ROSCHED_ALPHA and ROSCHED_BETA (seconds, seconds per byte), if both are set and valid:
 //    the linear model alpha + beta m;
 //  - else measured: ping-pongs between rank 0 and rank p / 2 (on a cluster of multicore nodes
-//    usually two nodes apart, as most partners of a circulant schedule are) of 8 B, 4 KiB,
-//    32 KiB, 256 KiB and 1 MiB, half the shortest round trip of a few; rank 0 broadcasts the
-//    figures so that every rank computes the same block counts. About 50 messages, 4 MiB in
-//    all, once per communicator; cached on its private duplicate.
+//    usually two nodes apart, as most partners of a circulant schedule are): exchanges (both
+//    send and receive at once, as in a round) of 8 B, 4 KiB, 32 KiB, 60 KiB, 128 KiB and
+//    1 MiB, the shortest of a few; rank 0 broadcasts the figures so that every rank computes
+//    the same block counts. About 60 messages, 5 MiB in all, once per communicator; cached on
+//    its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
@@ -28,7 +29,7 @@
 namespace rosched::mpi {
 
 struct CostModel {
-  static constexpr int kPoints = 5;
+  static constexpr int kPoints = 6;
   // Message sizes (bytes, increasing) and their times (seconds, not decreasing).
   std::array<double, kPoints> bytes{}, seconds{};
   bool measured = false;
@@ -37,14 +38,15 @@ struct CostModel {
   static CostModel linear(double alpha, double beta);
   // The time of one message of `bytes`.
   double time(double bytes) const;
-  // The segment's line at `bytes`: its intercept (latency) and slope (seconds per byte).
-  double latency(double bytes) const;
+  // The slope (seconds per byte) of the segment that serves `bytes`.
   double per_byte(double bytes) const;
 };
 
 // The sizes the model is measured at.
-inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8, 4096, 32768, 262144,
-                                                                       1048576};
+// 60 KiB sits below the eager limit of many transports (64 KiB for Open MPI's TCP and SimGrid
+// SMPI), 128 KiB above it, so the model sees the step to the rendezvous protocol.
+inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8,     4096,   32768,
+                                                                       61440, 131072, 1048576};
 
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
@@ -62,13 +64,13 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
                              std::int64_t max_blocks);
 
 // Rounds kept in flight by a pipelined walk with blocks of `block_bytes`: 8 small-message
-// latencies (time(0)) over one block's transfer (per_byte block_bytes), rounded, within [1, 4].
-// An empirical rule: more rounds in flight hide the latency and the neighbours' skew while
-// blocks are short, but once a block's transfer is long a second send in flight shares the
-// rank's bandwidth with the block the next rank waits for. Measured in SMPI (paper platform,
-// p = 36, ROSCHED_WINDOW = 1, 2, 4, 8): best 2-4 for blocks of 16-100 KB (1 MiB in 11 blocks:
-// 440 us with 1, 325 with 4), 1 for 0.7-1.4 MB (8-17% slower with 2). ROSCHED_WINDOW overrides
-// (>= 1).
+// latencies (time(0)) over the rest of a block's time (time(block_bytes) - time(0)), rounded,
+// within [1, 4]. An empirical rule: more rounds in flight hide the latency and the neighbours'
+// skew while blocks are short, but once a block's transfer is long a second send in flight
+// shares the rank's bandwidth with the block the next rank waits for. Measured in SMPI (paper
+// platform, p = 36, ROSCHED_WINDOW = 1, 2, 4, 8): best 2-4 for blocks of 16-100 KB (1 MiB in
+// 11 blocks: 440 us with 1, 325 with 4), 1 for 0.7-1.4 MB (8-17% slower with 2).
+// ROSCHED_WINDOW overrides (>= 1).
 int window_rounds(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message

@@ -56,18 +56,18 @@ RC_GTEST_PROP(CostModel, BlocksMinimiseTheModelledTime, ()) {
   RC_ASSERT(pipeline_time(model, bytes, extra, n) <= best * (1 + 1e-12));
 }
 
-// A measured model: interpolated between its points, extrapolated beyond the last with the last
-// slope, the first point's time below it; latency and slope of the segment.
+// A measured model: interpolated between its points (also across a steep step, as at an eager
+// limit), extrapolated beyond the last with the last slope, the first point's time below it.
 TEST(CostModel, PiecewiseLinear) {
   CostModel model;
-  model.bytes = kModelSizes;  // 8, 4 Ki, 32 Ki, 256 Ki, 1 Mi
-  model.seconds = {1e-6, 2e-6, 10e-6, 40e-6, 100e-6};
+  model.bytes = {8, 4096, 32768, 61440, 131072, 1048576};
+  model.seconds = {1e-6, 2e-6, 10e-6, 12e-6, 40e-6, 100e-6};
   EXPECT_DOUBLE_EQ(model.time(1), 1e-6);
   EXPECT_DOUBLE_EQ(model.time(4096), 2e-6);
   EXPECT_NEAR(model.time((4096 + 32768) / 2.0), 6e-6, 1e-15);
-  EXPECT_NEAR(model.time(2 * 1048576.0), 100e-6 + 60e-6 / 786432 * 1048576, 1e-12);
-  EXPECT_NEAR(model.per_byte(100000), 30e-6 / (262144 - 32768), 1e-18);
-  EXPECT_NEAR(model.latency(100000), 10e-6 - 30e-6 / (262144 - 32768) * 32768, 1e-15);
+  EXPECT_NEAR(model.time(2 * 1048576.0), 100e-6 + 60e-6 / 917504 * 1048576, 1e-12);
+  EXPECT_NEAR(model.per_byte(100000), 28e-6 / (131072 - 61440), 1e-18);
+  EXPECT_NEAR(model.time(100000), 12e-6 + 28e-6 * (100000 - 61440) / (131072 - 61440), 1e-15);
 }
 
 // Whatever the measured points, no block count in 1..max_blocks is faster by the model.
@@ -93,8 +93,9 @@ TEST(CostModel, WindowCoversLatenciesWhileBlocksAreShort) {
   const CostModel model = CostModel::linear(1e-6, 1e-10);  // alpha / beta = 10,000 B
   ASSERT_DOUBLE_EQ(model.time(0), 1e-6 + 8e-10);  // the 8-byte point
   EXPECT_EQ(window_rounds(model, 1e6), 1);     // long blocks: one round at a time
-  EXPECT_EQ(window_rounds(model, 32000), 3);   // 8 x 10,000 / 32,000 = 2.5, rounded
-  EXPECT_EQ(window_rounds(model, 40000), 2);   // 8 x 10,000 / 40,000
+  // 8 x 1.0008 us over 0.1 ns x (b - 8): 2.67 at b = 30,000 rounds to 3, 2 at b = 40,040.
+  EXPECT_EQ(window_rounds(model, 30000), 3);
+  EXPECT_EQ(window_rounds(model, 40040), 2);
   EXPECT_EQ(window_rounds(model, 1), 4);       // tiny blocks: the cap
 }
 
