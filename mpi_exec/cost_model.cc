@@ -26,19 +26,19 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
-// The shortest of `trips` exchanges of `bytes` between `me` and `other` (both call it; each
-// sends and receives at once, as every rank does in a round of a pipelined schedule). The
-// exchanges start together after a zero-byte handshake, which is not timed.
-double exchange(MPI_Comm c, int other, std::vector<char>& out, std::vector<char>& in, int bytes,
-                int trips) {
+// The shortest of `trips` exchanges of `bytes`: every rank sends to rank + p / 2 and receives
+// from rank - p / 2 at once, as every rank does in a round of a circulant schedule, so the
+// figure includes what the traffic of all ranks together costs (a shared node link, a backbone
+// that cannot carry every link at once). Each trip starts after a barrier; its time is this
+// rank's.
+double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vector<char>& in,
+                int bytes, int trips) {
   double best = 1e30;
   for (int t = 0; t < trips; ++t) {
-    check(MPI_Sendrecv(nullptr, 0, MPI_BYTE, other, tag::kCostModel, nullptr, 0, MPI_BYTE, other,
-                       tag::kCostModel, c, MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
+    check(MPI_Barrier(c), "MPI_Barrier");
     const double start = MPI_Wtime();
-    check(MPI_Sendrecv(out.data(), bytes, MPI_BYTE, other, tag::kCostModel, in.data(), bytes,
-                       MPI_BYTE, other, tag::kCostModel, c, MPI_STATUS_IGNORE),
+    check(MPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
+                       MPI_BYTE, from, tag::kCostModel, c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
     best = std::min(best, MPI_Wtime() - start);
   }
@@ -50,28 +50,27 @@ CostModel build(const CommInfo& comm) {
   if (s.alpha > 0 && s.beta > 0) return CostModel::linear(s.alpha, s.beta);
   CostModel model = CostModel::linear(1e-6, 1e-10);  // what a p = 1 communicator reports
   model.measured = true;
-  const int other = comm.p / 2;
-  if (comm.p > 1 && (comm.rank == 0 || comm.rank == other)) {
-    const int peer = comm.rank == 0 ? other : 0;
-    std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
-    exchange(comm.c, peer, out, in, 8, 2);  // warm-up
-    for (int i = 0; i < CostModel::kPoints; ++i) {
-      const int bytes = static_cast<int>(kModelSizes[i]);
-      model.seconds[i] =
-          exchange(comm.c, peer, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
-    }
-    // A message never takes longer than a larger one: a delayed trip at a small size (the
-    // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
-    // see a message still gives a positive time.
-    for (int i = CostModel::kPoints - 2; i >= 0; --i) {
-      model.seconds[i] = std::min(model.seconds[i], model.seconds[i + 1]);
-    }
-    for (double& t : model.seconds) t = std::max(t, 1e-8);
+  if (comm.p == 1) return model;
+  const int shift = comm.p / 2;
+  const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
+  std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
+  exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
+  std::array<double, CostModel::kPoints> mine{};
+  for (int i = 0; i < CostModel::kPoints; ++i) {
+    const int bytes = static_cast<int>(kModelSizes[i]);
+    mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
   }
-  if (comm.p > 1) {
-    check(MPI_Bcast(model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, 0, comm.c),
-          "MPI_Bcast");
+  // The slowest rank's figures, the same on every rank.
+  check(MPI_Allreduce(mine.data(), model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, MPI_MAX,
+                      comm.c),
+        "MPI_Allreduce");
+  // A message never takes longer than a larger one: a delayed trip at a small size (the
+  // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
+  // see a message still gives a positive time.
+  for (int i = CostModel::kPoints - 2; i >= 0; --i) {
+    model.seconds[i] = std::min(model.seconds[i], model.seconds[i + 1]);
   }
+  for (double& t : model.seconds) t = std::max(t, 1e-8);
   return model;
 }
 

@@ -12,12 +12,13 @@
 // needs them, identically on every rank):
 //  - ROSCHED_ALPHA and ROSCHED_BETA (seconds, seconds per byte), if both are set and valid:
 //    the linear model alpha + beta m;
-//  - else measured: ping-pongs between rank 0 and rank p / 2 (on a cluster of multicore nodes
-//    usually two nodes apart, as most partners of a circulant schedule are): exchanges (both
-//    send and receive at once, as in a round) of 8 B, 4 KiB, 32 KiB, 60 KiB, 128 KiB and
-//    1 MiB, the shortest of a few; rank 0 broadcasts the figures so that every rank computes
-//    the same block counts. About 60 messages, 5 MiB in all, once per communicator; cached on
-//    its private duplicate.
+//  - else measured: every rank exchanges messages with rank + p / 2 and rank - p / 2 at once
+//    (sends to one, receives from the other, as in a round of a circulant schedule, so the
+//    figures include what all ranks' traffic together costs: node links shared by the ranks of
+//    a node, a backbone narrower than all links), 8 B, 4 KiB, 32 KiB, 60 KiB, 128 KiB and
+//    1 MiB, the shortest of a few trips after a barrier each; the slowest rank's figures, by
+//    one MPI_Allreduce, so every rank computes the same block counts. About 60 messages and
+//    5 MiB per rank, once per communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
