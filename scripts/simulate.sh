@@ -19,10 +19,12 @@ Options:
                     allgatherv runs the (r mod 3) counts of Träff 2022, Sec. 3.2 (op
                     "allgatherv") and uniform counts (op "allgatherv_uniform")
   --p P             simulated ranks (default 1152; 64 with --quick)
-  --platform NAME   flat or paper (sim/platforms/NAME.xml; default flat)
+  --platform NAME   flat, flatnb or paper (sim/platforms/NAME.xml; default flat)
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
                     (at least one); default 4 B .. 16 MiB in steps of 4x
   --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi (default all four)
+  --impls LIST      this project's implementations to run, comma-separated (bench --impl;
+                    default all of the operation's)
   --reps N          repetitions per size, minimum reported (default 2)
   --measure M       span (max end - min start over ranks; default) or slowest (paper's)
   --jobs N          smpirun processes at once (default 1)
@@ -47,7 +49,7 @@ say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
 
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 op=bcast p="" platform=flat sizes="" selectors="ompi,mpich,mvapich2,impi" reps=2
-measure=span jobs=1 quick=0 check=0 out="" plot=0
+measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all
 mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,12 +57,12 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift; continue ;;
     --check) check=1; shift; continue ;;
     --plot) plot=1; shift; continue ;;
-    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb)
+    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls)
       [ $# -ge 2 ] || die_usage "$1 needs a value"
       case "$1" in
         --op) op=$2 ;; --p) p=$2 ;; --platform) platform=$2 ;; --sizes) sizes=$2 ;;
         --selectors) selectors=$2 ;; --reps) reps=$2 ;; --measure) measure=$2 ;;
-        --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;;
+        --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;; --impls) ours=$2 ;;
       esac
       shift 2 ;;
     *) die_usage "unknown argument '$1'" ;;
@@ -75,6 +77,7 @@ sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216
 # --- arguments -----------------------------------------------------------------------------
 case "$op" in bcast|allgather|allgatherv|reduce|allreduce|all) ;; *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
+[[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
 [[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
 [[ "$mem_gb" =~ ^[0-9]+$ ]] && [ "$mem_gb" -ge 1 ] || die_usage "--mem-gb must be a positive integer"
@@ -82,7 +85,7 @@ case "$measure" in span|slowest) ;; *) die_usage "--measure must be span or slow
 xml="$root/sim/platforms/$platform.xml"
 [ -f "$xml" ] || die_usage "no platform '$platform' (sim/platforms/$platform.xml)"
 case "$platform" in
-  flat) [ "$p" -le 1152 ] || die_usage "the flat platform has 1152 hosts, --p $p is too many" ;;
+  flat|flatnb) [ "$p" -le 1152 ] || die_usage "the flat platform has 1152 hosts, --p $p is too many" ;;
   paper) [ "$p" -le 1152 ] || die_usage "the paper platform has 36 x 32 cores, --p $p is too many" ;;
 esac
 [ $check -eq 0 ] || [ "$p" -le 64 ] || die_usage "--check runs with real buffers: --p must be <= 64"
@@ -140,7 +143,8 @@ extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
 runs=()  # "op selector impls"
 for o in $ops; do
   for s in "${sel_list[@]}"; do
-    impls=native; [ "$s" = "${sel_list[0]}" ] && impls=all
+    impls=native; [ "$s" = "${sel_list[0]}" ] && impls=$ours
+    [ "$impls" = all ] || [[ ",$impls," == *,native,* ]] || [ "$impls" = native ] || impls="native,$impls"
     runs+=("$o $s $impls")
   done
 done
@@ -210,7 +214,7 @@ rows=$(($(wc -l <"$out") - 1))
 say "wrote $out ($rows rows)"
 if [ $plot -eq 1 ]; then
   install_packages python3-matplotlib || { echo "simulate.sh: could not install matplotlib" >&2; exit 3; }
-  /usr/bin/python3 "$root/scripts/plot_sim.py"  # Debian's python, where python3-matplotlib is
+  /usr/bin/python3 "$root/scripts/plot_sim.py"                                               \
   "$out" || status=1
 fi
 [ $status -eq 0 ] || echo "simulate.sh: some runs failed (see above)" >&2

@@ -1,0 +1,170 @@
+#include "mpi_exec/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/settings.h"
+#include "mpi_exec/tags.h"
+
+namespace rosched::mpi {
+namespace {
+
+constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
+constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
+constexpr double kScanStep = 1.05;         // geometric scan of block counts, then refined
+constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
+constexpr double kMaxWindow = 4;
+
+int model_keyval = MPI_KEYVAL_INVALID;
+
+int free_model(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<CostModel*>(attribute);
+  return MPI_SUCCESS;
+}
+
+// The shortest of `trips` exchanges of `bytes`: every rank sends to rank + p / 2 and receives
+// from rank - p / 2 at once, as every rank does in a round of a circulant schedule, so the
+// figure includes what the traffic of all ranks together costs (a shared node link, a backbone
+// that cannot carry every link at once). Each trip starts after a barrier; its time is this
+// rank's.
+double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vector<char>& in,
+                int bytes, int trips) {
+  double best = 1e30;
+  for (int t = 0; t < trips; ++t) {
+    check(MPI_Barrier(c), "MPI_Barrier");
+    const double start = MPI_Wtime();
+    check(MPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
+                       MPI_BYTE, from, tag::kCostModel, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    best = std::min(best, MPI_Wtime() - start);
+  }
+  return best;
+}
+
+CostModel build(const CommInfo& comm) {
+  const Settings& s = settings();
+  if (s.alpha > 0 && s.beta > 0) return CostModel::linear(s.alpha, s.beta);
+  CostModel model = CostModel::linear(1e-6, 1e-10);  // what a p = 1 communicator reports
+  model.measured = true;
+  if (comm.p == 1) return model;
+  const int shift = comm.p / 2;
+  const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
+  std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
+  exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
+  std::array<double, CostModel::kPoints> mine{};
+  for (int i = 0; i < CostModel::kPoints; ++i) {
+    const int bytes = static_cast<int>(kModelSizes[i]);
+    mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
+  }
+  // The slowest rank's figures, the same on every rank.
+  check(MPI_Allreduce(mine.data(), model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, MPI_MAX,
+                      comm.c),
+        "MPI_Allreduce");
+  // A message never takes longer than a larger one: a delayed trip at a small size (the
+  // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
+  // see a message still gives a positive time.
+  for (int i = CostModel::kPoints - 2; i >= 0; --i) {
+    model.seconds[i] = std::min(model.seconds[i], model.seconds[i + 1]);
+  }
+  for (double& t : model.seconds) t = std::max(t, 1e-8);
+  return model;
+}
+
+// The segment (index of its left point) whose line serves `bytes`.
+int segment(const CostModel& model, double bytes) {
+  int i = 0;
+  while (i + 2 < CostModel::kPoints && bytes > model.bytes[i + 1]) ++i;
+  return i;
+}
+
+}  // namespace
+
+CostModel CostModel::linear(double alpha, double beta) {
+  CostModel model;
+  model.bytes = kModelSizes;
+  for (int i = 0; i < kPoints; ++i) model.seconds[i] = alpha + beta * kModelSizes[i];
+  return model;
+}
+
+double CostModel::per_byte(double b) const {
+  const int i = segment(*this, b);
+  return std::max(0.0, (seconds[i + 1] - seconds[i]) / (bytes[i + 1] - bytes[i]));
+}
+
+double CostModel::time(double b) const {
+  if (b <= bytes[0]) return seconds[0];
+  const int i = segment(*this, b);
+  return seconds[i] + per_byte(b) * (b - bytes[i]);
+}
+
+const CostModel& cost_model(const CommInfo& comm) {
+  if (model_keyval == MPI_KEYVAL_INVALID) {
+    check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_model, &model_keyval, nullptr),
+          "MPI_Comm_create_keyval");
+  }
+  void* attribute = nullptr;
+  int found = 0;
+  check(MPI_Comm_get_attr(comm.c, model_keyval, &attribute, &found), "MPI_Comm_get_attr");
+  if (found) return *static_cast<const CostModel*>(attribute);
+  auto* model = new CostModel(build(comm));
+  const int rc = MPI_Comm_set_attr(comm.c, model_keyval, model);
+  if (rc != MPI_SUCCESS) delete model;
+  check(rc, "MPI_Comm_set_attr");
+  return *model;
+}
+
+double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                     std::int64_t n) {
+  return static_cast<double>(n + extra_rounds) * model.time(bytes / static_cast<double>(n));
+}
+
+std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                             std::int64_t max_blocks) {
+  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxBlocks);
+  const auto cost = [&](std::int64_t n) { return pipeline_time(model, bytes, extra_rounds, n); };
+  std::int64_t best = 1;
+  // Geometric scan; then every n within one step of the best (the time is unimodal in n for
+  // the linear model, so this finds its exact minimum).
+  for (std::int64_t n = 2; n <= cap;
+       n = std::max(n + 1, static_cast<std::int64_t>(static_cast<double>(n) * kScanStep))) {
+    if (cost(n) < cost(best)) best = n;
+  }
+  const auto lo = std::max<std::int64_t>(1, static_cast<std::int64_t>(best / kScanStep));
+  const auto hi = std::min<std::int64_t>(cap, static_cast<std::int64_t>(best * kScanStep) + 1);
+  for (std::int64_t n = lo; n <= hi; ++n) {
+    if (cost(n) < cost(best)) best = n;
+  }
+  return best;
+}
+
+int window_rounds(const CostModel& model, double block_bytes) {
+  if (settings().window > 0) return settings().window;
+  const double latency = model.time(0);
+  const double transfer = std::max(model.time(block_bytes) - latency, 1e-12);
+  const double cover = std::round(kWindowCover * latency / transfer);
+  return static_cast<int>(std::clamp(cover, 1.0, kMaxWindow));
+}
+
+void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
+                 int window, double bytes) {
+  if (!settings().verbose || comm.rank != 0) return;
+  const CostModel& model = cost_model(comm);
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d (model%s: 8 B %.3g s, "
+                "32 KiB %.3g s, 1 MiB %.3g s)\n",
+                name, comm.p, bytes, algorithm, static_cast<long long>(n), window,
+                model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
+                model.time(32768), model.time(1048576));
+  static std::map<std::string, std::string> last;  // per collective, under verbose only
+  std::string& previous = last[name];
+  if (previous == line) return;
+  previous = line;
+  std::fputs(line, stderr);
+}
+
+}  // namespace rosched::mpi
