@@ -16,7 +16,8 @@
 //    (sends to one, receives from the other, as in a round of a circulant schedule, so the
 //    figures include what all ranks' traffic together costs: node links shared by the ranks of
 //    a node, a backbone narrower than all links), 8 B, 4 KiB, 32 KiB, 60 KiB, 128 KiB and
-//    1 MiB, the shortest of a few trips after a barrier each; the slowest rank's figures, by
+//    1 MiB, the shortest of a few trips (each after a barrier and an untimed exchange that
+//    absorbs the barrier's uneven release); the slowest rank's figures, by
 //    one MPI_Allreduce, so every rank computes the same block counts. About 60 messages and
 //    5 MiB per rank, once per communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
