@@ -214,8 +214,8 @@ rows=$(($(wc -l <"$out") - 1))
 say "wrote $out ($rows rows)"
 if [ $plot -eq 1 ]; then
   install_packages python3-matplotlib || { echo "simulate.sh: could not install matplotlib" >&2; exit 3; }
-  /usr/bin/python3 "$root/scripts/plot_sim.py"                                               \
-  "$out" || status=1
+  # Debian's python, where python3-matplotlib is; the plots go to plots/ beside the TSV
+  /usr/bin/python3 "$root/scripts/plot_sim.py" --outdir "$(dirname "$out")/plots" "$out" || status=1
 fi
 [ $status -eq 0 ] || echo "simulate.sh: some runs failed (see above)" >&2
 exit $status
