@@ -15,7 +15,6 @@ namespace {
 
 constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
 constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
-constexpr double kScanStep = 1.05;         // geometric scan of block counts, then refined
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
 
@@ -131,17 +130,37 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
   const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxBlocks);
   const auto cost = [&](std::int64_t n) { return pipeline_time(model, bytes, extra_rounds, n); };
   std::int64_t best = 1;
-  // Geometric scan; then every n within one step of the best (the time is unimodal in n for
-  // the linear model, so this finds its exact minimum).
-  for (std::int64_t n = 2; n <= cap;
-       n = std::max(n + 1, static_cast<std::int64_t>(static_cast<double>(n) * kScanStep))) {
-    if (cost(n) < cost(best)) best = n;
+  const auto consider = [&](double n) {
+    if (!(n >= 1)) n = 1;  // also NaN
+    const auto k = static_cast<std::int64_t>(std::min(n, static_cast<double>(cap)));
+    if (cost(k) < cost(best)) best = k;
+  };
+  consider(cap);
+  if (bytes <= 0) return best;
+  // Blocks of b bytes fall on one segment of the model, time(b) = c + s b there, for the block
+  // counts n with b = bytes / n in the segment's range (lo, hi]; there the time
+  // (n + e)(c + s bytes / n) is convex in n with its least value at sqrt(e s bytes / c) (c > 0;
+  // for c <= 0 it falls with n, least at the range's largest n). So the exact optimum is among
+  // each segment's range ends and that point, rounded both ways: O(kPoints) evaluations.
+  const double e = static_cast<double>(extra_rounds);
+  for (int i = 0; i + 1 < CostModel::kPoints; ++i) {
+    const double lo = model.bytes[i];
+    const double hi = i + 2 == CostModel::kPoints ? 1e300 : model.bytes[i + 1];
+    const double n_lo = std::ceil(bytes / hi), n_hi = std::ceil(bytes / lo) - 1;
+    if (n_hi < 1 || n_lo > cap) continue;
+    consider(n_lo);
+    consider(n_hi);
+    const double s = (model.seconds[i + 1] - model.seconds[i]) /
+                     (model.bytes[i + 1] - model.bytes[i]);
+    const double c = model.seconds[i] - s * model.bytes[i];
+    if (c > 0 && s > 0) {
+      const double n = std::clamp(std::sqrt(e * s * bytes / c), std::max(n_lo, 1.0), n_hi);
+      consider(std::floor(n));
+      consider(std::ceil(n));
+    }
   }
-  const auto lo = std::max<std::int64_t>(1, static_cast<std::int64_t>(best / kScanStep));
-  const auto hi = std::min<std::int64_t>(cap, static_cast<std::int64_t>(best * kScanStep) + 1);
-  for (std::int64_t n = lo; n <= hi; ++n) {
-    if (cost(n) < cost(best)) best = n;
-  }
+  // Blocks of at most bytes[0] all take time(bytes[0]): the fewest such blocks are best.
+  consider(std::ceil(bytes / model.bytes[0]));
   return best;
 }
 

@@ -60,8 +60,9 @@ double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_ro
                      std::int64_t n);
 
 // The n in [1, max(1, max_blocks)] with the least pipeline_time (max_blocks: whole elements,
-// no element is split). For the linear model this is n = sqrt(extra_rounds beta bytes / alpha)
-// (Träff 2022, Theorem 2), rounded to the better neighbour.
+// no element is split; at most 2^20). For the linear model this is
+// n = sqrt(extra_rounds beta bytes / alpha) (Träff 2022, Theorem 2), rounded to the better
+// neighbour; for the piecewise model the same on each segment, O(kPoints) work.
 std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks);
 
