@@ -22,11 +22,24 @@ namespace {
 
 constexpr double kMinGain = 0.9;  // the circulant time must be below this share of binomial's
 
-bool circulant_pays(const CommInfo& ci, double bytes, std::int64_t n) {
+bool circulant_pays(const CommInfo& ci, int count, const TypeInfo& type) {
+  // The last decision, per thread: a program calls the same broadcast again and again.
+  struct Decision {
+    MPI_Comm c = MPI_COMM_NULL;
+    int p = 0, count = -1, size = 0;
+    bool pays = false;
+  };
+  thread_local Decision last;
+  if (last.c == ci.c && last.p == ci.p && last.count == count && last.size == type.size) {
+    return last.pays;
+  }
   const CostModel& model = cost_model(ci);
   const int q = ceil_log2(ci.p);
-  const double binomial = q * model.time(bytes);
-  return pipeline_time(model, bytes, q - 1, n) <= kMinGain * binomial;
+  const double bytes = static_cast<double>(count) * type.size;
+  const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1).n;
+  const bool pays = pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
+  last = {ci.c, ci.p, count, type.size, pays};
+  return pays;
 }
 
 int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count,
@@ -36,10 +49,7 @@ int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count
     const Settings::Choice choice = may_delegate ? settings().bcast : Settings::Choice::kCirculant;
     if (choice != Settings::Choice::kCirculant && ci.p > 1 && count > 0 && type.size > 0) {
       const double bytes = static_cast<double>(count) * type.size;
-      if (choice == Settings::Choice::kNative ||
-          !circulant_pays(ci, bytes,
-                          pipeline_for(ci, settings().bcast_f, count, type, ceil_log2(ci.p) - 1)
-                              .n)) {
+      if (choice == Settings::Choice::kNative || !circulant_pays(ci, count, type)) {
         tell_choice(ci, name, "native MPI_Bcast", 0, 0, bytes);
         check(MPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
         return;

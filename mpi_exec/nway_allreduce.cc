@@ -51,13 +51,14 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
 }  // namespace
 
 int nway_ports_for(const CostModel& model, int p, double bytes) {
-  const double latency = model.latency(bytes), transfer = model.per_byte(bytes) * bytes;
+  // One message's time, plus n - 1 more vectors through the same link.
+  const double one = model.time(bytes), transfer = model.per_byte(bytes) * bytes;
   int best = 1;
   double best_cost = 0;
   for (int n = 1; n <= kNwayMaxPorts && n <= std::max(p - 1, 1); ++n) {
     int k = 0;
     for (long long reach = 1; reach < p; reach *= n + 1) ++k;
-    const double cost = k * (latency + n * transfer);
+    const double cost = k * (one + (n - 1) * transfer);
     if (n == 1 || cost < best_cost) best = n, best_cost = cost;
   }
   return best;

@@ -23,9 +23,9 @@ namespace rosched::mpi {
 
 // The cost rule for n, over the communicator's cost model (mpi_exec/cost_model.h): the n in
 // [1, min(64, p - 1)] that minimises
-//     ceil(log_{n+1} p) * (latency(m) + n * per_byte(m) * m)
-// for vectors of m bytes: rounds times one latency plus n whole vectors leaving through one
-// link. Small vectors get many ports (few rounds), large ones few; ties go to the smaller n.
+//     ceil(log_{n+1} p) * (time(m) + (n - 1) * per_byte(m) * m)
+// for vectors of m bytes: rounds times one message plus n - 1 more whole vectors leaving
+// through the same link. Small vectors get many ports (few rounds), large ones few; ties go to the smaller n.
 // 1 for p <= 2.
 int nway_ports_for(const CostModel& model, int p, double bytes);
 

@@ -16,7 +16,7 @@ struct Settings {
   enum class Choice { kAuto, kCirculant, kNative } bcast = Choice::kAuto;
   double twotree_f = 0;        // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 0;      // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
-  double allgatherv_g = 0;     // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv (0: cost model)
+  double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
   const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant
 };

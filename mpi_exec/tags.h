@@ -14,9 +14,12 @@ inline constexpr int kReduceToRoot = 7305;     // two-tree reduction: result fro
 inline constexpr int kReduceRound = 7306;      // a round of the two-tree reduction
 inline constexpr int kLocalCopy = 7307;        // a copy within one process (any datatypes)
 inline constexpr int kCostModel = 7308;        // the ping-pongs that measure the cost model
+inline constexpr int kAllmergeMain = 7309;     // Rosched_Allmerge: a round's main part
+inline constexpr int kAllmergePartial = 7310;  // Rosched_Allmerge: a round's partial part
 
-inline constexpr int kAll[] = {kBcastRound,   kAllgatherRound, kCensusRound, kAllgathervRound,
-                               kReduceToRoot, kReduceRound,    kLocalCopy,   kCostModel};
+inline constexpr int kAll[] = {kBcastRound,   kAllgatherRound, kCensusRound,  kAllgathervRound,
+                               kReduceToRoot, kReduceRound,    kLocalCopy,    kCostModel,
+                               kAllmergeMain, kAllmergePartial};
 
 constexpr bool all_distinct() {
   for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)
