@@ -6,17 +6,19 @@
 // r plays virtual rank (r - j) mod p. The combined messages are described by derived datatypes
 // over the user's receive buffer (block b of root j: elements b*c_j/n .. (b+1)*c_j/n - 1 at
 // displs[j]), so no data is packed or unpacked: the paper's double pass over the data is gone.
-// Number of blocks (Träff 2022, Sec. 3.2; block_count.h): about sqrt(m * ceil(log2 p)) / G for
-// m bytes in all, at most the largest contribution's element count. G = 2000 by default:
-// measured here (shared memory, p = 4, 8, G from 10 to 2,560) fewer, larger blocks were faster,
-// best at G = 640..2,560; the paper used 40 on a cluster. Set ROSCHED_ALLGATHERV_G to tune
-// (read once, at the first call).
+// Number of blocks: each of the n - 1 + q rounds moves about m / n of the m bytes in all, so the
+// cost model's broadcast optimum for m bytes applies (cost_model.h, pipeline_blocks), at most
+// the largest contribution's element count. ROSCHED_ALLGATHERV_G = G instead takes the rule of
+// Träff 2022, Sec. 3.2 (block_count.h): about sqrt(m * ceil(log2 p)) / G blocks (the paper used
+// G = 40 on its cluster). Rounds run nonblocking, a window of them in flight (window_rounds):
+// the receive of round v is posted early, its send once every earlier receive has arrived.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/block_count.h"
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -52,6 +54,47 @@ class Message {
  private:
   std::vector<int> lengths_;
   std::vector<MPI_Aint> offsets_;
+};
+
+// Rounds in flight, each with its two requests and the datatypes they use (which must live
+// until the requests complete). Receives complete in round order.
+class RoundWindow {
+ public:
+  struct Slot {
+    MPI_Request send = MPI_REQUEST_NULL, recv = MPI_REQUEST_NULL;
+    OwnedType send_type, recv_type;
+  };
+  explicit RoundWindow(int size) : slots_(static_cast<std::size_t>(std::max(size, 1))) {}
+  int size() const { return static_cast<int>(slots_.size()); }
+  // The slot of the next round, after completing the round that used it `size` rounds ago.
+  Slot& next() {
+    Slot& slot = slots_[static_cast<std::size_t>(rounds_++ % size())];
+    complete(slot);
+    return slot;
+  }
+  // Waits for the receives of every round before the current one (those older than the window
+  // were completed by next()).
+  void arrive_before_current() {
+    const std::int64_t current = rounds_ - 1;
+    for (std::int64_t r = std::max(arrived_, current - size() + 1); r < current; ++r) {
+      check(MPI_Wait(&slots_[static_cast<std::size_t>(r % size())].recv, MPI_STATUS_IGNORE),
+            "MPI_Wait");
+    }
+    arrived_ = current;
+  }
+  void finish() {
+    for (Slot& slot : slots_) complete(slot);
+  }
+
+ private:
+  static void complete(Slot& slot) {
+    check(MPI_Wait(&slot.recv, MPI_STATUS_IGNORE), "MPI_Wait");
+    check(MPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
+    slot.send_type = OwnedType();
+    slot.recv_type = OwnedType();
+  }
+  std::vector<Slot> slots_;
+  std::int64_t rounds_ = 0, arrived_ = 0;
 };
 
 // MPI_Allgatherv's argument rules (recvcounts entries >= 0, the send size equal to this rank's
@@ -104,7 +147,12 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
     const rosched::Skips s(p);
     const int q = s.q();
     const rosched::FullSchedule schedule = rosched::full_schedule(s, rosched::kDefaultConstruction);
-    const std::int64_t n = block_count(total_bytes, p, settings().allgatherv_g, largest);
+    const CostModel& model = cost_model(ci);
+    const double g = settings().allgatherv_g;
+    const std::int64_t n = g > 0 ? block_count(total_bytes, p, g, largest)
+                                 : pipeline_blocks(model, total_bytes, p, largest);
+    RoundWindow window(window_rounds(model, total_bytes / static_cast<double>(n)));
+    tell_choice(ci, "Rosched_Allgatherv", "pipelined", n, window.size(), total_bytes);
     const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
     const auto piece = [&](Message& m, int root, std::int64_t block) {
       if (block < 0) return;
@@ -114,6 +162,7 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
     };
     Message send, recv;
     for (std::int64_t v = x; v < n - 1 + q + x; ++v) {
+      RoundWindow::Slot& slot = window.next();
       const int k = static_cast<int>(v % q);
       const std::int64_t offset = (v / q) * q - x;  // block of entry e in this phase: e + offset
       const int to = static_cast<int>(s.to(rank, k)), from = static_cast<int>(s.from(rank, k));
@@ -124,13 +173,19 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
         if (s.mod(to - root) != 0) piece(send, root, schedule.send(me, k) + offset);
         if (me != 0) piece(recv, root, schedule.recv(me, k) + offset);
       }
-      const OwnedType send_type = send.empty() ? OwnedType() : send.type(recvtype);
-      const OwnedType recv_type = recv.empty() ? OwnedType() : recv.type(recvtype);
-      check(MPI_Sendrecv(base, send.empty() ? 0 : 1, send.empty() ? MPI_BYTE : send_type.get(),
-                         to, tag::kAllgathervRound, base, recv.empty() ? 0 : 1,
-                         recv.empty() ? MPI_BYTE : recv_type.get(), from, tag::kAllgathervRound, c,
-                         MPI_STATUS_IGNORE),
-            "MPI_Sendrecv");
+      if (!recv.empty()) {
+        slot.recv_type = recv.type(recvtype);
+        check(MPI_Irecv(base, 1, slot.recv_type.get(), from, tag::kAllgathervRound, c,
+                        &slot.recv),
+              "MPI_Irecv");
+      }
+      window.arrive_before_current();  // this round sends what came in any earlier round
+      if (!send.empty()) {
+        slot.send_type = send.type(recvtype);
+        check(MPI_Isend(base, 1, slot.send_type.get(), to, tag::kAllgathervRound, c, &slot.send),
+              "MPI_Isend");
+      }
     }
+    window.finish();
   });
 }

@@ -48,6 +48,11 @@ TypeInfo check_type(const char* name, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) {
     throw Error(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
   }
+  // A predefined datatype is always committed (and asking costs a call per collective).
+  int integers = 0, addresses = 0, types = 0, combiner = 0;
+  check(MPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner),
+        "MPI_Type_get_envelope");
+  if (combiner == MPI_COMBINER_NAMED) return type_info(type);
   // MPI has no query for "committed"; a zero-count transfer with nobody reports it (MPI's
   // parameter checks), on a communicator that returns errors.
   const int rc = MPI_Sendrecv(nullptr, 0, type, MPI_PROC_NULL, tag::kLocalCopy, nullptr, 0, type,
@@ -98,14 +103,16 @@ std::optional<long long> bytes_of(long long count, MPI_Datatype type) {
   return count * size;
 }
 
-Agreement& Agreement::same(std::string what, std::optional<long long> value, int mpi_class) {
-  items_.push_back({std::move(what), mpi_class, false, values_.size(), 1});
+Agreement& Agreement::same(const char* what, std::optional<long long> value, int mpi_class) {
+  if (!debug_checks()) return *this;
+  items_.push_back({what, mpi_class, false, values_.size(), 1});
   values_.push_back(value);
   return *this;
 }
 
-Agreement& Agreement::same_entries(std::string name, const int* values, int n, int mpi_class) {
-  items_.push_back({std::move(name), mpi_class, true, values_.size(), static_cast<std::size_t>(n)});
+Agreement& Agreement::same_entries(const char* name, const int* values, int n, int mpi_class) {
+  if (!debug_checks()) return *this;
+  items_.push_back({name, mpi_class, true, values_.size(), static_cast<std::size_t>(n)});
   for (int j = 0; j < n; ++j) {
     values_.push_back(values ? std::optional<long long>(values[j]) : std::nullopt);
   }
@@ -133,7 +140,7 @@ void Agreement::compare(MPI_Comm c, int own_class) const {
       const std::size_t i = item.first + k;
       const long long hi = out[2 * i], lo = -out[2 * i + 1];
       if (hi == lo) continue;
-      const std::string what = item.indexed ? item.what + "[" + std::to_string(k) + "]" : item.what;
+      const std::string what = item.indexed ? std::string(item.what) + "[" + std::to_string(k) + "]" : item.what;
       const std::string mine = values_[i] ? std::to_string(*values_[i]) : "unknown";
       throw Error(item.mpi_class, what + " differs between ranks (this rank: " + mine +
                                       ", range over the ranks: " +

@@ -47,12 +47,13 @@ std::optional<long long> bytes_of(long long count, MPI_Datatype type);
 
 // What MPI requires to be the same on every rank of the communicator. An unknown value (an
 // argument that is itself invalid on this rank) takes part in no comparison: this rank reports
-// its own error instead.
+// its own error instead. Outside debug mode it records nothing (no cost per call). Names are
+// string literals (kept by pointer).
 class Agreement {
  public:
-  Agreement& same(std::string what, std::optional<long long> value, int mpi_class);
+  Agreement& same(const char* what, std::optional<long long> value, int mpi_class);
   // values[0 .. n-1], reported per entry as name[j]; values may be null (unknown).
-  Agreement& same_entries(std::string name, const int* values, int n, int mpi_class);
+  Agreement& same_entries(const char* name, const int* values, int n, int mpi_class);
 
   // Collective over c: one MPI_Allreduce of the minimum and maximum of every value and the
   // largest error class of any rank's local checks. Returns if own_class != 0 (the caller throws
@@ -63,7 +64,7 @@ class Agreement {
 
  private:
   struct Item {
-    std::string what;
+    const char* what;
     int mpi_class;
     bool indexed;      // an entry of an array: reported as what[index]
     std::size_t first;  // its values' positions in values_

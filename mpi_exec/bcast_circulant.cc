@@ -1,15 +1,62 @@
-// Rosched_Bcast: the n-block circulant broadcast, Algorithm 6 of Träff 2022 (Sec. 2.2),
-// walking sched/circulant/bcast_schedule.h. Block size rule of Träff 2022, Sec. 3.1
-// (block_count.h): about F * sqrt(m / ceil(log2 p)) bytes for a message of m bytes. F = 1000 by
-// default: measured here (Open MPI 4.1 shared memory, p = 2, 4, 8, F from 25 to 3,200)
-// F = 800..1,600 was best; the paper used 80..120 on a cluster. Set ROSCHED_BCAST_F to tune
-// (read once, at the first call). Blocks are whole elements of the user's datatype.
+// Rosched_Bcast: MPI_Bcast by the n-block circulant broadcast, Algorithm 6 of Träff 2022
+// (Sec. 2.2), walking sched/circulant/bcast_schedule.h, where the cost model (cost_model.h)
+// predicts it pays, else the MPI library's own MPI_Bcast. Rosched_Bcast_circulant always runs
+// the circulant broadcast.
+//
+// The block count is the cost model's optimum n = sqrt((q - 1) beta m / alpha) (Träff 2022,
+// Theorem 2). ROSCHED_BCAST_F = F instead sets blocks of about F sqrt(m / q) bytes (Träff 2022,
+// Sec. 3.1; the paper used F = 80..120 on its cluster). Blocks are whole elements of the
+// user's datatype.
+//
+// The choice (ROSCHED_BCAST=auto, the default): the circulant broadcast where its predicted
+// time with n blocks is at least 10% below that of a binomial tree, ceil(log2 p)(alpha + beta m),
+// the algorithm MPI libraries use for short messages; below that a schedule of ceil(log2 p)
+// rounds cannot beat the library's own, so MPI_Bcast runs. ROSCHED_BCAST=circulant|native
+// forces one.
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "sched/circulant/bcast_schedule.h"
 
+namespace rosched::mpi {
+namespace {
+
+constexpr double kMinGain = 0.9;  // the circulant time must be below this share of binomial's
+
+bool circulant_pays(const CommInfo& ci, double bytes, std::int64_t n) {
+  const CostModel& model = cost_model(ci);
+  const double binomial = ceil_log2(ci.p) * (model.alpha + model.beta * bytes);
+  return pipeline_time(model, bytes, ci.p, n) <= kMinGain * binomial;
+}
+
+int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count, MPI_Datatype datatype,
+                    int root, MPI_Comm comm) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
+    const TypeInfo type = check_bcast_args(ci, count, datatype, root);
+    const Settings::Choice choice = may_delegate ? settings().bcast : Settings::Choice::kCirculant;
+    if (choice != Settings::Choice::kCirculant && ci.p > 1 && count > 0 && type.size > 0) {
+      const double bytes = static_cast<double>(count) * type.size;
+      if (choice == Settings::Choice::kNative ||
+          !circulant_pays(ci, bytes, pipeline_for(ci, settings().bcast_f, count, type).n)) {
+        tell_choice(ci, name, "native MPI_Bcast", 0, 0, bytes);
+        check(MPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
+        return;
+      }
+    }
+    pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype,
+                                      type, root);
+  });
+}
+
+}  // namespace
+}  // namespace rosched::mpi
+
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm) {
-  return rosched::mpi::pipelined_bcast<rosched::BcastSchedule>(
-      "Rosched_Bcast", &rosched::mpi::Settings::bcast_f, buffer, count, datatype, root, comm);
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast", true, buffer, count, datatype, root, comm);
+}
+
+extern "C" int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
+                                       MPI_Comm comm) {
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", false, buffer, count, datatype, root,
+                             comm);
 }

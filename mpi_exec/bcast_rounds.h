@@ -1,17 +1,21 @@
-// What the pipelined broadcasts share: their argument checks and the walk over a schedule
-// description (BcastSchedule, TwoTreeBcastSchedule, HypercubeBcastSchedule: rounds() and
-// round(i) giving at most one block to send and one to receive), one MPI_Sendrecv per round.
+// What the pipelined broadcasts share: their argument checks, the block count and window, and
+// the walk over a schedule description (BcastSchedule, TwoTreeBcastSchedule,
+// HypercubeBcastSchedule: rounds() and round(i) giving at most one block to send and one to
+// receive), with a window of rounds in flight.
 #ifndef ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
 #define ROSCHED_MPI_EXEC_BCAST_ROUNDS_H_
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/block_count.h"
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/round.h"
 
@@ -38,43 +42,81 @@ inline BlockSpan block_span(void* buffer, std::int64_t b, std::int64_t count, st
           static_cast<int>(block_first(b + 1, count, n) - first)};
 }
 
+// The rounds of a pipelined broadcast, `window` of them in flight: round i posts its receive
+// and its send as nonblocking calls after completing round i - window. A block is sent only
+// after it has arrived (the wait is for exactly that receive). A block that arrives a second
+// time (the schedules clamp blocks beyond n - 1 in the last phase, Träff 2022, Alg. 6) is
+// received into a scratch buffer, so no receive ever writes where a pending send reads.
+class BcastWindow {
+ public:
+  // buffer: count elements of datatype in n blocks (block_span); holds_all: this rank has every
+  // block from the start (the root).
+  BcastWindow(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
+              std::int64_t n, bool holds_all, int window, MPI_Comm c);
+  void round(std::int64_t i, const BcastRound& round);
+  // Completes every round still in flight.
+  void finish();
+
+ private:
+  static constexpr std::int64_t kMissing = -2, kHave = -1;  // else: the slot receiving it
+  struct Slot {
+    MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // send, receive
+    std::int64_t block = -1;  // the block the receive delivers, -1 none or a duplicate
+    std::vector<unsigned char> scratch;  // a duplicate's landing place, allocated on need
+  };
+  void complete(Slot& slot);   // waits for its send and receive
+  void arrive(Slot& slot);     // waits for its receive
+
+  char* buffer_;
+  int count_;
+  MPI_Datatype datatype_;
+  TypeInfo type_;
+  std::int64_t n_;
+  MPI_Comm c_;
+  std::vector<std::int64_t> state_;  // per block: kMissing, kHave or the receiving slot
+  std::vector<Slot> slots_;
+};
+
 // Runs the rounds of schedule over buffer (count elements of datatype, n = schedule.n()
-// blocks) on communicator c.
+// blocks) on communicator c, `window` rounds in flight (BcastWindow).
 template <typename Schedule>
 void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype datatype,
-                MPI_Aint extent, MPI_Comm c) {
-  for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
-    const BcastRound round = schedule.round(i);
-    if (!round.send && !round.recv) continue;
-    BlockSpan send{static_cast<char*>(buffer), 0}, recv{static_cast<char*>(buffer), 0};
-    int to = MPI_PROC_NULL, from = MPI_PROC_NULL;
-    if (round.send) {
-      send = block_span(buffer, round.send->block, count, schedule.n(), extent);
-      to = static_cast<int>(round.send->peer);
-    }
-    if (round.recv) {
-      recv = block_span(buffer, round.recv->block, count, schedule.n(), extent);
-      from = static_cast<int>(round.recv->peer);
-    }
-    check(MPI_Sendrecv(send.at, send.count, datatype, to, tag::kBcastRound, recv.at, recv.count,
-                       datatype, from, tag::kBcastRound, c, MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
-  }
+                const TypeInfo& type, bool holds_all, int window, MPI_Comm c) {
+  BcastWindow walk(buffer, count, datatype, type, schedule.n(), holds_all, window, c);
+  for (std::int64_t i = 0; i < schedule.rounds(); ++i) walk.round(i, schedule.round(i));
+  walk.finish();
 }
 
+// The blocks and the window of a pipelined broadcast of `bytes` (count elements) over p ranks:
+// with the family's block-size factor F if one is set (block_count), else the optimum of the
+// cost model (pipeline_blocks); the window from the cost model (window_rounds).
+struct Pipeline {
+  std::int64_t n;
+  int window;
+};
+Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type);
+
 // A whole MPI_Bcast over the schedule family Schedule, built as Schedule(p, n, rank, root):
-// MPI_Bcast's argument checks, the block count (block_count with the family's factor), the
-// walk on the communicator's private duplicate, and errors to the communicator's error handler
-// under the name `name`. factor is a Settings member: read at the call, once per process.
+// MPI_Bcast's argument checks, the pipeline (pipeline_for with the family's factor), the walk
+// on the communicator's private duplicate, and errors to the communicator's error handler under
+// the name `name`. factor is a Settings member: read at the call, once per process.
+template <typename Schedule>
+void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor, void* buffer,
+                        int count, MPI_Datatype datatype, const TypeInfo& type, int root) {
+  if (ci.p == 1 || count == 0 || type.size == 0) return;
+  const Pipeline pipe = pipeline_for(ci, factor, count, type);
+  tell_choice(ci, name, "pipelined", pipe.n, pipe.window, count * static_cast<double>(type.size));
+  walk_bcast(Schedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
+             ci.rank == root, pipe.window, ci.c);
+}
+
 template <typename Schedule>
 int pipelined_bcast(const char* name, double Settings::*factor, void* buffer, int count,
                     MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    if (ci.p == 1 || count == 0 || type.size == 0) return;
-    const std::int64_t n = block_count(static_cast<double>(count) * type.size, ci.p,
-                                       settings().*factor, count);
-    walk_bcast(Schedule(ci.p, n, ci.rank, root), buffer, count, datatype, type.extent, ci.c);
+    pipelined_bcast_on<Schedule>(ci, name, settings().*factor, buffer, count, datatype, type,
+                                 root);
   });
 }
 

@@ -8,7 +8,8 @@
 //   mpirun -np P bazel-bin/mpi_exec/bench --op bcast --impl native,circulant,twotree,hypercube
 //                                         [--sizes 1,10,100] [--reps 35] [--check]
 //
-// Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's),
+// Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|auto
+// (Rosched_Bcast: the circulant broadcast or MPI_Bcast, as the cost model decides),
 // allgather and allgatherv native|circulant, reduce native|twotree, allreduce
 // native|circulant (census)|twotree;
 // --impl all (the default) takes every one, --impl both native and circulant.
@@ -79,15 +80,16 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   return counts;
 }
 
-enum Impl { kNative, kCirculant, kTwoTree, kHypercube, kImplCount };
-const char* const kImplNames[kImplCount] = {"native", "circulant", "twotree", "hypercube"};
+enum Impl { kNative, kCirculant, kTwoTree, kHypercube, kAuto, kImplCount };
+const char* const kImplNames[kImplCount] = {"native", "circulant", "twotree", "hypercube",
+                                            "auto"};
 
 // One timed operation of m MPI_INT; returns false if --check found a wrong result.
 using Op = std::function<bool(Impl impl, long m, bool check)>;
 
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
-  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube};
+  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kTwoTree};
   if (op == "reduce") return {kNative, kTwoTree};
   return {kNative, kCirculant};
@@ -99,8 +101,9 @@ Op make_op(const Options& o) {
       std::vector<int> buf(m);
       if (rank == 0) for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
       using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
-      const BcastFn bcast[kImplCount] = {MPI_Bcast, Rosched_Bcast, Rosched_Bcast_two_tree,
-                                         Rosched_Bcast_hypercube};
+      const BcastFn bcast[kImplCount] = {MPI_Bcast, Rosched_Bcast_circulant,
+                                         Rosched_Bcast_two_tree, Rosched_Bcast_hypercube,
+                                         Rosched_Bcast};
       bcast[impl](buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < m; ++i) if (buf[i] != static_cast<int>(i * 31 + 7)) return false;
@@ -187,7 +190,7 @@ int run(int argc, char** argv) {
   desc.add_options()("help,h", "print this help")(
       "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv, reduce or allreduce")(
       "impl", po::value(&o.impl)->default_value(o.impl),
-      "comma-separated implementations (native, circulant, twotree, hypercube), all, or both "
+      "comma-separated implementations (native, circulant, twotree, hypercube, auto), all, or both "
       "(native and circulant)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(

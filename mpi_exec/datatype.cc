@@ -24,6 +24,15 @@ OwnedType::~OwnedType() {
   if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
 }
 
+OwnedType& OwnedType::operator=(OwnedType&& other) noexcept {
+  if (this != &other) {
+    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+    type_ = other.type_;
+    other.type_ = MPI_DATATYPE_NULL;
+  }
+  return *this;
+}
+
 OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, int block_count,
                         MPI_Datatype type, MPI_Aint extent) {
   const std::int64_t head = std::min(count, p - first);  // blocks first .. p-1

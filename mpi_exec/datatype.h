@@ -36,6 +36,8 @@ class OwnedType {
   ~OwnedType();
   OwnedType(const OwnedType&) = delete;
   OwnedType& operator=(const OwnedType&) = delete;
+  OwnedType(OwnedType&& other) noexcept : type_(other.type_) { other.type_ = MPI_DATATYPE_NULL; }
+  OwnedType& operator=(OwnedType&& other) noexcept;
   MPI_Datatype get() const { return type_; }
 
  private:

@@ -13,8 +13,13 @@
  *   - traffic runs on a private duplicate of the communicator (cached on it as an attribute),
  *     so it never matches the application's own messages.
  *
- * Algorithms (Träff 2022): Rosched_Bcast is the n-block broadcast (Algorithm 6,
- * n - 1 + ceil(log2 p) rounds, block size about F * sqrt(m / ceil(log2 p)) bytes, Sec. 3.1);
+ * Algorithms (Träff 2022): Rosched_Bcast_circulant is the n-block broadcast (Algorithm 6,
+ * n - 1 + ceil(log2 p) rounds, n from the linear cost model alpha + beta m of the
+ * communicator, measured once or set by ROSCHED_ALPHA/ROSCHED_BETA, Theorem 2);
+ * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10%, else the MPI
+ * library's MPI_Bcast (ROSCHED_BCAST=auto|circulant|native; ROSCHED_VERBOSE=1 prints the
+ * choice on rank 0). The pipelined broadcasts keep several rounds in flight (nonblocking,
+ * ROSCHED_WINDOW rounds, default from the model);
  * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds; p * recvcount
  * must not exceed INT_MAX elements, else MPI_ERR_COUNT);
  * Rosched_Allgatherv the irregular all-gather (Algorithm 9: p broadcasts in lockstep, one
@@ -33,6 +38,9 @@ extern "C" {
 #endif
 
 int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm);
 
 int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
@@ -70,9 +78,10 @@ int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int 
  * root and count of the reductions), at the cost of one extra MPI_Allreduce per call. A
  * mismatch, or an argument that is invalid on some ranks only, is an error on every rank
  * instead of a hang. Off by default; switched on by the environment variable ROSCHED_DEBUG=1
- * (read once, at the first call); Rosched_Set_debug overrides the variable. The block-size
- * variables ROSCHED_BCAST_F, ROSCHED_TWOTREE_F, ROSCHED_HYPERCUBE_F and ROSCHED_ALLGATHERV_G are
- * likewise read once. */
+ * (read once, at the first call); Rosched_Set_debug overrides the variable. The other
+ * variables (ROSCHED_ALPHA, ROSCHED_BETA, ROSCHED_WINDOW, ROSCHED_BCAST, ROSCHED_VERBOSE and the
+ * block-size factors ROSCHED_BCAST_F, ROSCHED_TWOTREE_F, ROSCHED_HYPERCUBE_F,
+ * ROSCHED_ALLGATHERV_G) are likewise read once. */
 void Rosched_Set_debug(int on);
 
 #ifdef __cplusplus
@@ -83,6 +92,10 @@ namespace rosched::mpi {
 // The same, for C++ callers.
 inline int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return Rosched_Bcast(buffer, count, datatype, root, comm);
+}
+inline int bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
+                           MPI_Comm comm) {
+  return Rosched_Bcast_circulant(buffer, count, datatype, root, comm);
 }
 inline int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {

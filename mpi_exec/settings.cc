@@ -1,6 +1,7 @@
 #include "mpi_exec/settings.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -20,11 +21,32 @@ void read_factor(const char* name, double& factor) {
   if (end != text && value > 0) factor = value;
 }
 
+bool flag(const char* name) {
+  const char* text = std::getenv(name);
+  return text && *text && std::strcmp(text, "0") != 0;
+}
+
+Settings::Choice read_choice(const char* name) {
+  const char* text = std::getenv(name);
+  if (!text || !*text || std::strcmp(text, "auto") == 0) return Settings::Choice::kAuto;
+  if (std::strcmp(text, "circulant") == 0) return Settings::Choice::kCirculant;
+  if (std::strcmp(text, "native") == 0) return Settings::Choice::kNative;
+  std::fprintf(stderr, "rosched: %s=%s is not auto, circulant or native; using auto\n", name,
+               text);
+  return Settings::Choice::kAuto;
+}
+
 Settings from_environment() {
   Settings s;
-  const char* debug = std::getenv("ROSCHED_DEBUG");
-  s.debug = debug && *debug && std::strcmp(debug, "0") != 0;
+  s.debug = flag("ROSCHED_DEBUG");
+  s.verbose = flag("ROSCHED_VERBOSE");
+  s.bcast = read_choice("ROSCHED_BCAST");
   read_factor("ROSCHED_BCAST_F", s.bcast_f);
+  read_factor("ROSCHED_ALPHA", s.alpha);
+  read_factor("ROSCHED_BETA", s.beta);
+  double window = 0;
+  read_factor("ROSCHED_WINDOW", window);
+  s.window = window >= 1 && window <= 64 ? static_cast<int>(window) : 0;
   read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
   read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);

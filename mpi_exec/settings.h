@@ -7,10 +7,16 @@ namespace rosched::mpi {
 
 struct Settings {
   bool debug = false;          // ROSCHED_DEBUG: set, non-empty and not "0"
-  double bcast_f = 1000;       // ROSCHED_BCAST_F: block-size factor of Rosched_Bcast
+  double bcast_f = 0;          // ROSCHED_BCAST_F: block-size factor of Rosched_Bcast (0: unset,
+                               // blocks from the cost model, cost_model.h)
+  double alpha = 0, beta = 0;  // ROSCHED_ALPHA, ROSCHED_BETA: the cost model (0: measure it)
+  int window = 0;              // ROSCHED_WINDOW: rounds in flight (0: from the cost model)
+  bool verbose = false;        // ROSCHED_VERBOSE: rank 0 tells which algorithm was chosen
+  // ROSCHED_BCAST: auto (the cost model decides), circulant, or native (MPI_Bcast).
+  enum class Choice { kAuto, kCirculant, kNative } bcast = Choice::kAuto;
   double twotree_f = 1000;     // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 1000;   // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
-  double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
+  double allgatherv_g = 0;     // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv (0: cost model)
 };
 
 // The settings; a factor that is unset, not a number or not positive keeps its default.

@@ -23,6 +23,8 @@ Options:
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
                     (at least one); default 4 B .. 16 MiB in steps of 4x
   --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi (default all four)
+  --impls LIST      this project's implementations to run, comma-separated (bench --impl;
+                    default all of the operation's)
   --reps N          repetitions per size, minimum reported (default 2)
   --measure M       span (max end - min start over ranks; default) or slowest (paper's)
   --jobs N          smpirun processes at once (default 1)
@@ -47,7 +49,7 @@ say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
 
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 op=bcast p="" platform=flat sizes="" selectors="ompi,mpich,mvapich2,impi" reps=2
-measure=span jobs=1 quick=0 check=0 out="" plot=0
+measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all
 mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,12 +57,12 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift; continue ;;
     --check) check=1; shift; continue ;;
     --plot) plot=1; shift; continue ;;
-    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb)
+    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls)
       [ $# -ge 2 ] || die_usage "$1 needs a value"
       case "$1" in
         --op) op=$2 ;; --p) p=$2 ;; --platform) platform=$2 ;; --sizes) sizes=$2 ;;
         --selectors) selectors=$2 ;; --reps) reps=$2 ;; --measure) measure=$2 ;;
-        --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;;
+        --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;; --impls) ours=$2 ;;
       esac
       shift 2 ;;
     *) die_usage "unknown argument '$1'" ;;
@@ -75,6 +77,7 @@ sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216
 # --- arguments -----------------------------------------------------------------------------
 case "$op" in bcast|allgather|allgatherv|reduce|allreduce|all) ;; *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
+[[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
 [[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
 [[ "$mem_gb" =~ ^[0-9]+$ ]] && [ "$mem_gb" -ge 1 ] || die_usage "--mem-gb must be a positive integer"
@@ -140,7 +143,8 @@ extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
 runs=()  # "op selector impls"
 for o in $ops; do
   for s in "${sel_list[@]}"; do
-    impls=native; [ "$s" = "${sel_list[0]}" ] && impls=all
+    impls=native; [ "$s" = "${sel_list[0]}" ] && impls=$ours
+    [ "$impls" = all ] || [[ ",$impls," == *,native,* ]] || [ "$impls" = native ] || impls="native,$impls"
     runs+=("$o $s $impls")
   done
 done

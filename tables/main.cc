@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -68,6 +70,22 @@ int run(int argc, char** argv) {
       "large", po::bool_switch(&large),
       "allow more than 1,000,000 rank columns in all (the sum of the p listed; e.g. --p "
       "1-2000 has 2,001,000)");
+  // Every family's own parameters, each name once, its help naming the families.
+  std::map<std::string, std::pair<std::string, std::string>> params;  // name -> (value, help)
+  for (const auto& f : families) {
+    for (const tables::TableParam& param : f->params()) {
+      auto& [value_name, help] = params[param.name];
+      if (value_name.empty()) value_name = param.value_name;
+      help += (help.empty() ? "" : "; ") + f->name() + ": " + param.help;
+    }
+  }
+  po::options_description family_opts("Family parameters");
+  for (const auto& [name, value_help] : params) {
+    family_opts.add_options()(name.c_str(),
+                              po::value<std::string>()->value_name(value_help.first),
+                              value_help.second.c_str());
+  }
+  if (!params.empty()) opts.add(family_opts);
   po::variables_map vm;
   try {
     // No positional arguments: a stray word is an error, not silently ignored.
@@ -108,6 +126,16 @@ int run(int argc, char** argv) {
       }
     }
     if (vm.count("blocks")) options.blocks = blocks;
+    std::set<std::string> own;
+    for (const tables::TableParam& param : family->params()) own.insert(param.name);
+    for (const auto& [name, value_help] : params) {
+      if (!vm.count(name)) continue;
+      if (!own.count(name)) {
+        throw std::invalid_argument("--" + name + " does not apply to --family " +
+                                    family->name());
+      }
+      options.params[name] = vm[name].as<std::string>();
+    }
     format = tables::parse_format(format_name);
     ps = tables::parse_p_list(p_list, kMaxTableP, kMaxTables);
     std::int64_t columns = 0;

@@ -6,6 +6,7 @@
 #define ROSCHED_TABLES_TABLE_FAMILY_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -22,6 +23,14 @@ struct TableOptions {
   std::int64_t root = 0;
   std::string construction = "fast";
   std::optional<std::int64_t> blocks;  // --blocks, if given
+  // The family's own parameters (TableFamily::params()) as given, by name.
+  std::map<std::string, std::string> params;
+};
+
+// A parameter of one family, offered as `--<name> <value_name>`; several families may declare
+// the same name, each interpreting its value (check_args parses it).
+struct TableParam {
+  std::string name, value_name, help;
 };
 
 struct Printed {
@@ -40,6 +49,9 @@ class TableFamily {
   virtual std::string layout_help() const = 0;
   // Family-specific options it accepts (of "construction", "blocks").
   virtual std::set<std::string> options() const { return {}; }
+  // Its own parameters (n, radix, ...); check_args throws std::invalid_argument for a value it
+  // cannot take.
+  virtual std::vector<TableParam> params() const { return {}; }
   // Throws std::invalid_argument for arguments this family cannot print for p (called for
   // every p before anything is printed). The root is already checked to be in [0, p).
   virtual void check_args(std::int64_t /*p*/, const TableOptions& /*options*/) const {}

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -30,6 +31,14 @@ struct FamilyOptions {
   std::set<std::string> checks;  // the groups asked for (a subset of Family::check_groups())
   std::string construction = "fast", plugin;
   bool per_rank = false;
+  // The family's own parameters (Family::params()) as given on the command line, by name.
+  std::map<std::string, std::string> params;
+};
+
+// A parameter of one family, offered by verify as `--<name> <value_name>`; several families
+// may declare the same name, each interpreting its value (which configure() parses).
+struct FamilyParam {
+  std::string name, value_name, help;
 };
 
 // Up to four timers and one integer statistic per p, summed (timers) or min/maxed (statistic)
@@ -65,6 +74,9 @@ class Family {
   }
   // Family-specific options it accepts (of "construction", "per-rank", "plugin", "samples").
   virtual std::set<std::string> options() const { return {}; }
+  // Its own parameters (n, radix, variant, ...); configure() throws std::invalid_argument
+  // for a value it cannot take.
+  virtual std::vector<FamilyParam> params() const { return {}; }
   virtual std::int64_t default_run_to() const = 0;
   // The cost of a p with deep checks relative to one without (for the progress estimate).
   virtual double deep_cost_factor() const = 0;

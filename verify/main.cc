@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <variant>
@@ -141,6 +142,22 @@ std::variant<Options, int> parse(int argc, char** argv) {
       "samples", po::value<std::int64_t>(&o.family.samples)->default_value(64),
       "circulant, above --run-to: ranks and range starts at which baseblock and rangeblocks "
       "are checked");
+  // Every family's own parameters, each name once, its help naming the families.
+  std::map<std::string, std::pair<std::string, std::string>> params;  // name -> (value, help)
+  for (const auto& f : all_families()) {
+    for (const FamilyParam& param : f->params()) {
+      auto& [value_name, help] = params[param.name];
+      if (value_name.empty()) value_name = param.value_name;
+      help += (help.empty() ? "" : "; ") + f->name() + ": " + param.help;
+    }
+  }
+  po::options_description family_desc("Family parameters");
+  for (const auto& [name, value_help] : params) {
+    family_desc.add_options()(name.c_str(),
+                              po::value<std::string>()->value_name(value_help.first),
+                              value_help.second.c_str());
+  }
+  if (!params.empty()) desc.add(family_desc);
   po::variables_map vm;
   try {
     // No positional arguments: a stray word is an error, not silently ignored.
@@ -186,6 +203,16 @@ std::variant<Options, int> parse(int argc, char** argv) {
       std::cerr << "verify: --" << option << " does not apply to --family " << f.name() << '\n';
       return 2;
     }
+  }
+  std::set<std::string> own;
+  for (const FamilyParam& param : f.params()) own.insert(param.name);
+  for (const auto& [name, value_help] : params) {
+    if (!vm.count(name)) continue;
+    if (!own.count(name)) {
+      std::cerr << "verify: --" << name << " does not apply to --family " << f.name() << '\n';
+      return 2;
+    }
+    o.family.params[name] = vm[name].as<std::string>();
   }
   std::set<std::string> asked;
   std::string bad;

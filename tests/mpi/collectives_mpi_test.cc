@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -282,32 +283,51 @@ void test_errors() {
   MPI_Comm_free(&comm);
 }
 
+// The cost model every rank decides by: positive, and the same on every rank (else the ranks
+// would split a message into different block counts).
+void test_cost_model() {
+  const rosched::mpi::CommInfo ci = rosched::mpi::comm_info(MPI_COMM_WORLD);
+  const rosched::mpi::CostModel& model = rosched::mpi::cost_model(ci);
+  double mine[2] = {model.alpha, model.beta}, low[2], high[2];
+  MPI_Allreduce(mine, low, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(mine, high, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  expect(model.alpha > 0 && model.beta > 0, "cost model alpha and beta are positive");
+  expect(low[0] == high[0] && low[1] == high[1], "cost model is the same on every rank");
+  expect(&rosched::mpi::cost_model(ci) == &model, "cost model is measured once per communicator");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  // With --many-blocks: the broadcasts and reductions with block-size factors F = 3, so that the
-  // pipelines run many blocks (with the default F = 1000 most test messages are a single block).
+  // With --many-blocks: the broadcasts, reductions and Allgatherv with block-size factors F = 3,
+  // so that the pipelines run many blocks (with the default F = 1000 most test messages are a single block).
   // The collectives read these variables once, at their first call: set them before it.
+  // Also a window of 3 rounds in flight, so that the pipelined walks reuse their slots often.
   const bool many_blocks = argc > 1 && std::string(argv[1]) == "--many-blocks";
   if (many_blocks) {
-    for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F"}) {
+    for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F",
+                            "ROSCHED_ALLGATHERV_G"}) {
       setenv(var, "3", 1);
     }
+    setenv("ROSCHED_WINDOW", "3", 1);
   }
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const std::pair<BcastFn, std::string> broadcasts[] = {{Rosched_Bcast, "bcast"},
-                                                        {Rosched_Bcast_two_tree, "bcast two-tree"},
-                                                        {Rosched_Bcast_hypercube, "bcast hypercube"}};
+  const std::pair<BcastFn, std::string> broadcasts[] = {
+      {Rosched_Bcast, "bcast"},
+      {Rosched_Bcast_circulant, "bcast circulant"},
+      {Rosched_Bcast_two_tree, "bcast two-tree"},
+      {Rosched_Bcast_hypercube, "bcast hypercube"}};
+  test_cost_model();
   for (const auto& [bcast, name] : broadcasts) {
     test_bcast_ints(bcast, name);
     test_bcast_derived(bcast, name);
     if (!many_blocks) test_bcast_errors(bcast, name);
   }
+  test_allgatherv();
   if (!many_blocks) {
     test_allgather();
-    test_allgatherv();
     test_allreduce();
     test_errors();
     test_error_handling();
