@@ -32,10 +32,10 @@ class Tokens {
  public:
   explicit Tokens(const BruckSchedule& s) : s_(s), p_(s.p()) {}
   std::int64_t make(std::int64_t source, std::int64_t destination) const {
-    return s_.mod(source) * p_ + s_.mod(destination);
+    return s_.mod(source) << 32 | s_.mod(destination);
   }
   std::int64_t shift(std::int64_t token, std::int64_t delta) const {
-    return token == kNoToken ? kNoToken : make(token / p_ + delta, token % p_ + delta);
+    return token == kNoToken ? kNoToken : make((token >> 32) + delta, (token & 0xFFFFFFFF) + delta);
   }
 
  private:

@@ -33,7 +33,7 @@
 
 namespace rosched::sim {
 
-// A run's final buffers: state[buffer][slot] = token (source * P + destination) or kNoToken;
+// A run's final buffers: state[buffer][slot] = token (source * 2^32 + destination) or kNoToken;
 // for one rank (relative: slot and token relative to the rank) or all ranks (rank * P + slot).
 inline constexpr std::int64_t kNoToken = -1;
 struct BruckState {

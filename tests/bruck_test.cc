@@ -57,7 +57,7 @@ TEST(BruckSchedule, StepsAndMovedIndicesEqualBruteForce) {
           int higher_nonzero = 0;
           for (int y = 0; y < st.x; ++y) lower_zero &= digit_of(i, y, r) == 0;
           for (int y = st.x; y < 32; ++y) higher_nonzero += digit_of(i, y, r) != 0;
-          EXPECT_EQ(BruckSchedule::first_hop(i, st), lower_zero);
+          EXPECT_EQ(s.first_hop(i, st), lower_zero);
           EXPECT_EQ(s.last_hop(i, st), higher_nonzero == 1);
           EXPECT_EQ(s.hops_left(i, st), higher_nonzero);
           EXPECT_EQ(s.travelled(i, st), i % st.weight);
@@ -117,7 +117,7 @@ RC_GTEST_PROP(BruckSchedule, LocalPropertiesForLargeP, ()) {
   for (std::int64_t t = 0; t < s.steps(); ++t) {
     const BruckStep st = s.step(t);
     if (!s.moves(i, st)) continue;
-    RC_ASSERT(BruckSchedule::first_hop(i, st) == first);
+    RC_ASSERT(s.first_hop(i, st) == first);
     RC_ASSERT(s.hops_left(i, st) == left);
     RC_ASSERT(s.last_hop(i, st) == (left == 1));
     first = false;
@@ -157,8 +157,8 @@ TEST(BruckRun, PrintedZeroCopyParityFailsAtP2) {
     EXPECT_EQ(run.counterexample->p, 2);
     EXPECT_EQ(run.counterexample->rank, 0);
     // Rank 0's receive slot 1 keeps its own block to 1 (0 -> 1 = token 1) instead of 1 -> 0.
-    EXPECT_EQ(run.counterexample->expected, 1 * 2 + 0);
-    EXPECT_EQ(run.counterexample->actual, 0 * 2 + 1);
+    EXPECT_EQ(run.counterexample->expected, std::int64_t{1} << 32);
+    EXPECT_EQ(run.counterexample->actual, 1);
   }
   // It fails for every P >= 2 checked; the corrected parity passes.
   for (std::int64_t p = 2; p <= 64; ++p) {

@@ -19,6 +19,9 @@ void check_radix(std::int64_t radix, const char* who) {
 BruckSchedule::BruckSchedule(std::int64_t p, std::int64_t radix) : p_(p), r_(radix) {
   check_process_count(p, "BruckSchedule: ");
   check_radix(radix, "BruckSchedule: ");
+  if ((r_ & (r_ - 1)) == 0) {
+    while ((std::int64_t{1} << shift_) < r_) ++shift_;
+  }
   pow_[0] = 1;
   while (pow_[k_] <= p - 1) {  // K = number of base-r digits of P - 1
     pow_[k_ + 1] = pow_[k_] * r_;
@@ -43,7 +46,7 @@ BruckStep BruckSchedule::step(std::int64_t t) const {
 
 std::int64_t BruckSchedule::travelled(std::int64_t i, const BruckStep& s) const {
   const std::int64_t d = digit(i, s.x);
-  return i % s.weight + (d != 0 && d < s.z ? d * s.weight : 0);
+  return low(i, s.x) + (d != 0 && d < s.z ? d * s.weight : 0);
 }
 
 std::vector<std::int64_t> BruckSchedule::moved(const BruckStep& s) const {
@@ -60,7 +63,12 @@ std::int64_t BruckSchedule::moved_count(const BruckStep& s) const {
 }
 
 int BruckSchedule::nonzero_digits(std::int64_t v) const {
+  if (r_ == 2) return __builtin_popcountll(static_cast<unsigned long long>(v));
   int n = 0;
+  if (shift_) {
+    for (; v > 0; v >>= shift_) n += (v & (r_ - 1)) != 0;
+    return n;
+  }
   for (; v > 0; v /= r_) n += v % r_ != 0;
   return n;
 }

@@ -76,13 +76,13 @@ class BruckSchedule {
   }
 
   // Digit x of i in base r.
-  std::int64_t digit(std::int64_t i, int x) const { return (i / pow_[x]) % r_; }
+  std::int64_t digit(std::int64_t i, int x) const { return low(high(i, x), 1); }
   // Whether i moves at step s.
   bool moves(std::int64_t i, const BruckStep& s) const { return digit(i, s.x) == s.z; }
   // For an i that moves at s: its first hop, its last hop, the hops left including this one.
-  static bool first_hop(std::int64_t i, const BruckStep& s) { return i % s.weight == 0; }
-  bool last_hop(std::int64_t i, const BruckStep& s) const { return i / s.weight < r_; }
-  int hops_left(std::int64_t i, const BruckStep& s) const { return nonzero_digits(i / s.weight); }
+  bool first_hop(std::int64_t i, const BruckStep& s) const { return low(i, s.x) == 0; }
+  bool last_hop(std::int64_t i, const BruckStep& s) const { return high(i, s.x) < r_; }
+  int hops_left(std::int64_t i, const BruckStep& s) const { return nonzero_digits(high(i, s.x)); }
   // The part of i already travelled before step s (lower digits, and digit x if it is below z):
   // the block at relative index i of rank p came from p + travelled (minus) or p - travelled.
   std::int64_t travelled(std::int64_t i, const BruckStep& s) const;
@@ -106,14 +106,26 @@ class BruckSchedule {
   // O(K r) from the per-step counts.
   std::int64_t blocks_per_rank() const;
 
+  // v mod P in [0, P); no division for -P <= v < 2P (every slot and partner computation).
   std::int64_t mod(std::int64_t v) const {
+    if (v >= p_) v -= p_;
+    if (v < 0) v += p_;
+    if (v >= 0 && v < p_) return v;
     const std::int64_t m = v % p_;
     return m < 0 ? m + p_ : m;
   }
 
  private:
+  // floor(i / r^x) and i mod r^x: shifts and masks when r is a power of two (radix 2 above all).
+  std::int64_t high(std::int64_t i, int x) const {
+    return shift_ ? i >> (shift_ * x) : i / pow_[x];
+  }
+  std::int64_t low(std::int64_t i, int x) const {
+    return shift_ ? i & (pow_[x] - 1) : i % pow_[x];
+  }
+
   std::int64_t p_, r_;
-  int k_ = 0;
+  int k_ = 0, shift_ = 0;  // shift_: log2 r if r is a power of two, else 0
   std::int64_t steps_ = 0;
   std::array<std::int64_t, kMaxQ + 1> pow_{};  // r^x for x <= K
 };

@@ -91,7 +91,7 @@ BruckCopy BruckPlan::post_copy(std::int64_t k) const {
 }
 
 BruckLoc BruckPlan::read(std::int64_t i, const BruckStep& step) const {
-  const bool first = BruckSchedule::first_hop(i, step);
+  const bool first = s_.first_hop(i, step);
   switch (v_) {
     case V::kBasic: return {B::kWork, i};
     case V::kModified: return {B::kRecv, i};
