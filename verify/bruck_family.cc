@@ -15,8 +15,15 @@ namespace {
 
 enum TimerIndex { kSchedule, kRuns, kAllRanks, kBytes };
 
-// The all-ranks comparison stops at this p (O(p^2 log p) each), the byte-exact runs at this one.
+// The all-ranks comparison stops at this p (O(p^2 log p) each); above --run-to the byte-exact
+// runs (O(p^2 log p) each too) take the p <= 2,000 that are 2^k - 1, 2^k, 2^k + 1 or multiples
+// of 97.
 constexpr std::int64_t kAllRanksTo = 300, kBytesTo = 2000;
+bool sampled_bytes(std::int64_t p) {
+  if (p > kBytesTo) return false;
+  const auto pow2 = [](std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
+  return p % 97 == 0 || pow2(p - 1) || pow2(p) || pow2(p + 1);
+}
 
 std::vector<std::string> split(const std::string& list) {
   std::vector<std::string> out;
@@ -90,7 +97,8 @@ class BruckFamily : public Family {
            "rank's relative slots, exact for all ranks by the circulant symmetry); for p <= "
            "min(--run-to, 300) the all-ranks run compared with it; byte-exact runs of padded "
            "and two-phase on random, zero, one-huge and empty-row/column size matrices for "
-           "p <= --run-to, one matrix per p up to 2,000";
+           "p <= --run-to, one matrix for sampled p up to 2,000 (2^k - 1, 2^k, 2^k + 1, "
+           "multiples of 97)";
   }
   std::vector<std::string> check_groups() const override {
     return {"schedule", "runs", "all-ranks", "bytes"};
@@ -106,7 +114,7 @@ class BruckFamily : public Family {
   // The relative runs: 8 vectors of p int64; the byte runs (p <= 2,000): every rank's buffers
   // and engine, about 3 p^2 (N + 8) bytes with N <= 64.
   std::int64_t bytes_for(std::int64_t p) const override {
-    return 64 * p + (p <= kBytesTo ? 3 * p * p * 72 : 0) + (1 << 20);
+    return 64 * p + (p <= kBytesTo ? 200 * p * p : 0) + (1 << 20);
   }
   void configure(const FamilyOptions& o) override {
     options_ = o;
@@ -151,7 +159,8 @@ class BruckFamily : public Family {
                                   : sim::compare_bruck_states(plan, rel.state, all.state);
         }
         lap(result.seconds[kAllRanks]);
-        if (!ce && bruck_nonuniform(v) && p <= kBytesTo && options_.checks.count("bytes")) {
+        if (!ce && bruck_nonuniform(v) && (deep || sampled_bytes(p)) &&
+            options_.checks.count("bytes")) {
           ce = byte_runs(plan, deep);
         }
         lap(result.seconds[kBytes]);
@@ -183,7 +192,7 @@ class BruckFamily : public Family {
   }
 
  private:
-  // Every size kind for deep p, else one per p (by p mod the number of kinds); sizes up to 8
+  // Every size kind for deep p, else one (by p mod the number of kinds); sizes up to 8
   // bytes, the huge block 64 bytes (p <= 500) or 24.
   std::optional<Counterexample> byte_runs(const BruckPlan& plan, bool deep) const {
     const std::int64_t p = plan.schedule().p();
