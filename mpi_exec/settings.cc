@@ -50,6 +50,7 @@ Settings from_environment() {
   read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
   read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);
+  if (const char* v = std::getenv("ROSCHED_ALLTOALL_VARIANT")) s.alltoall_variant = v;
   return s;
 }
 

@@ -3,6 +3,8 @@
 #ifndef ROSCHED_MPI_EXEC_SETTINGS_H_
 #define ROSCHED_MPI_EXEC_SETTINGS_H_
 
+#include <string>
+
 namespace rosched::mpi {
 
 struct Settings {
@@ -17,6 +19,9 @@ struct Settings {
   double twotree_f = 1000;     // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 1000;   // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
   double allgatherv_g = 0;     // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv (0: cost model)
+  // ROSCHED_ALLTOALL_VARIANT: the algorithm of Rosched_Alltoall(v) ("" or "auto": the cost
+  // rule; else a Bruck variant name or "linear"), checked at the call.
+  std::string alltoall_variant;
 };
 
 // The settings; a factor that is unset, not a number or not positive keeps its default.

@@ -331,6 +331,7 @@ int main(int argc, char** argv) {
     test_allreduce();
     test_errors();
     test_error_handling();
+    test_alltoall();
   }
   test_two_tree_reductions();
   long local[2] = {passed, failed}, total[2] = {0, 0};
