@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/bench_alltoall.h"
 #include "mpi_exec/rosched_mpi.h"
 
 namespace po = boost::program_options;
@@ -80,9 +81,14 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   return counts;
 }
 
-enum Impl { kNative, kCirculant, kTwoTree, kHypercube, kAuto, kImplCount };
-const char* const kImplNames[kImplCount] = {"native", "circulant", "twotree", "hypercube",
-                                            "auto"};
+enum Impl {
+  kNative, kCirculant, kTwoTree, kHypercube, kAuto,
+  kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
+  kImplCount
+};
+const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
+                                            "auto",     "basic",     "modified", "zerorot",
+                                            "zerocopy", "padded",    "twophase", "linear"};
 
 // One timed operation of m MPI_INT; returns false if --check found a wrong result.
 using Op = std::function<bool(Impl impl, long m, bool check)>;
@@ -92,10 +98,19 @@ std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kTwoTree};
   if (op == "reduce") return {kNative, kTwoTree};
+  if (op == "alltoall") {
+    return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
+  }
+  if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   return {kNative, kCirculant};
 }
 
 Op make_op(const Options& o) {
+  if (o.op == "alltoall" || o.op == "alltoallv") {
+    const rosched::mpi::AlltoallOp op =
+        rosched::mpi::make_alltoall_op(o.op == "alltoallv", o.dist == "irregular" ? "uniform" : o.dist);
+    return [op](Impl impl, long m, bool check) { return op(kImplNames[impl], m, check); };
+  }
   if (o.op == "bcast") {
     return [](Impl impl, long m, bool check) {
       std::vector<int> buf(m);
@@ -159,7 +174,7 @@ Op make_op(const Options& o) {
     };
   }
   throw std::invalid_argument("unknown --op " + o.op +
-                              " (bcast, allgather, allgatherv, reduce, allreduce)");
+                              " (bcast, allgather, allgatherv, reduce, allreduce, alltoall, alltoallv)");
 }
 
 // --impl: a comma-separated subset of what the operation has, "all", or "both" (native and
@@ -188,13 +203,15 @@ int run(int argc, char** argv) {
   Options o;
   po::options_description desc("bench: the collectives of mpi_exec against the native MPI ones\n\nOptions");
   desc.add_options()("help,h", "print this help")(
-      "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv, reduce or allreduce")(
+      "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv, reduce, allreduce, alltoall (m MPI_INT per block) or "
+      "alltoallv (blocks of at most m MPI_INT, --dist uniform, powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
-      "comma-separated implementations (native, circulant, twotree, hypercube, auto), all, or both "
+      "comma-separated implementations (native, circulant, twotree, hypercube, auto; alltoall(v): "
+      "basic, modified, zerorot, zerocopy, padded, twophase, linear), all, or both "
       "(native and circulant)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
-      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform")(
+      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform; alltoallv sizes: uniform, powerlaw or normal")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
       "measure", po::value(&o.measure)->default_value(o.measure),
       "slowest (the slowest rank's own time, as Träff 2022) or span (max end - min start over "
@@ -218,7 +235,7 @@ int run(int argc, char** argv) {
     if (o.reps < 1) throw std::invalid_argument("--reps must be positive");
     if (o.measure != "slowest" && o.measure != "span")
       throw std::invalid_argument("--measure must be slowest or span, not " + o.measure);
-    if (o.dist != "irregular" && o.dist != "uniform")
+    if (o.op != "alltoallv" && o.dist != "irregular" && o.dist != "uniform")
       throw std::invalid_argument("--dist must be irregular or uniform, not " + o.dist);
     sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
     op = make_op(o);
