@@ -44,11 +44,6 @@ BruckStep BruckSchedule::step(std::int64_t t) const {
   return s;
 }
 
-std::int64_t BruckSchedule::travelled(std::int64_t i, const BruckStep& s) const {
-  const std::int64_t d = digit(i, s.x);
-  return low(i, s.x) + (d != 0 && d < s.z ? d * s.weight : 0);
-}
-
 std::vector<std::int64_t> BruckSchedule::moved(const BruckStep& s) const {
   std::vector<std::int64_t> out;
   out.reserve(static_cast<std::size_t>(moved_count(s)));
@@ -60,17 +55,6 @@ std::int64_t BruckSchedule::moved_count(const BruckStep& s) const {
   const std::int64_t period = s.weight * r_;
   const std::int64_t tail = std::clamp<std::int64_t>(p_ % period - s.distance, 0, s.weight);
   return p_ / period * s.weight + tail;
-}
-
-int BruckSchedule::nonzero_digits(std::int64_t v) const {
-  if (r_ == 2) return __builtin_popcountll(static_cast<unsigned long long>(v));
-  int n = 0;
-  if (shift_) {
-    for (; v > 0; v >>= shift_) n += (v & (r_ - 1)) != 0;
-    return n;
-  }
-  for (; v > 0; v /= r_) n += v % r_ != 0;
-  return n;
 }
 
 std::int64_t BruckSchedule::blocks_per_rank() const {

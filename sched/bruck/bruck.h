@@ -130,6 +130,22 @@ class BruckSchedule {
   std::array<std::int64_t, kMaxQ + 1> pow_{};  // r^x for x <= K
 };
 
+inline std::int64_t BruckSchedule::travelled(std::int64_t i, const BruckStep& s) const {
+  const std::int64_t d = digit(i, s.x);
+  return low(i, s.x) + (d != 0 && d < s.z ? d * s.weight : 0);
+}
+
+inline int BruckSchedule::nonzero_digits(std::int64_t v) const {
+  if (r_ == 2) return __builtin_popcountll(static_cast<unsigned long long>(v));
+  int n = 0;
+  if (shift_) {
+    for (; v > 0; v >>= shift_) n += (v & (r_ - 1)) != 0;
+    return n;
+  }
+  for (; v > 0; v /= r_) n += v % r_ != 0;
+  return n;
+}
+
 // The reference sum over i < P of the non-zero base-r digits of i, by brute force (O(P log P)),
 // for tests.
 std::int64_t bruck_blocks_brute_force(std::int64_t p, std::int64_t radix);

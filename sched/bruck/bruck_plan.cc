@@ -90,36 +90,4 @@ BruckCopy BruckPlan::post_copy(std::int64_t k) const {
   return {{B::kWork, k}, {B::kRecv, k}};  // padded: unpad in slot order
 }
 
-BruckLoc BruckPlan::read(std::int64_t i, const BruckStep& step) const {
-  const bool first = s_.first_hop(i, step);
-  switch (v_) {
-    case V::kBasic: return {B::kWork, i};
-    case V::kModified: return {B::kRecv, i};
-    case V::kZeroRotation: return first ? BruckLoc{B::kSend, -i} : BruckLoc{B::kRecv, i};
-    case V::kZeroCopy:
-      if (first) return {B::kSend, -i};
-      return s_.hops_left(i, step) % 2 ? BruckLoc{B::kTemp, i} : BruckLoc{B::kRecv, i};
-    case V::kZeroCopyPrinted:  // as printed: b even sends T, b odd sends R
-      return s_.hops_left(i, step) % 2 ? BruckLoc{B::kRecv, i} : BruckLoc{B::kTemp, i};
-    case V::kPadded:
-    case V::kTwoPhase: return first ? BruckLoc{B::kSend, -i} : BruckLoc{B::kWork, i};
-  }
-  throw std::logic_error("BruckPlan::read: unknown variant");
-}
-
-BruckLoc BruckPlan::write(std::int64_t i, const BruckStep& step) const {
-  switch (v_) {
-    case V::kBasic: return {B::kWork, i};
-    case V::kModified:
-    case V::kZeroRotation: return {B::kRecv, i};
-    case V::kZeroCopy:
-      return s_.hops_left(i, step) % 2 ? BruckLoc{B::kRecv, i} : BruckLoc{B::kTemp, i};
-    case V::kZeroCopyPrinted:  // as printed: b even receives into R, b odd into T
-      return s_.hops_left(i, step) % 2 ? BruckLoc{B::kTemp, i} : BruckLoc{B::kRecv, i};
-    case V::kPadded: return {B::kWork, i};
-    case V::kTwoPhase: return s_.last_hop(i, step) ? BruckLoc{B::kRecv, i} : BruckLoc{B::kWork, i};
-  }
-  throw std::logic_error("BruckPlan::write: unknown variant");
-}
-
 }  // namespace rosched

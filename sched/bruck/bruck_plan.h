@@ -46,6 +46,7 @@
 #define ROSCHED_SCHED_BRUCK_BRUCK_PLAN_H_
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,39 @@ class BruckPlan {
   BruckSchedule s_;
   BruckVariant v_;
 };
+
+// Inline: the simulator calls these for every block and step.
+inline BruckLoc BruckPlan::read(std::int64_t i, const BruckStep& step) const {
+  const bool first = s_.first_hop(i, step);
+  switch (v_) {
+    case BruckVariant::kBasic: return {BruckBuffer::kWork, i};
+    case BruckVariant::kModified: return {BruckBuffer::kRecv, i};
+    case BruckVariant::kZeroRotation: return first ? BruckLoc{BruckBuffer::kSend, -i} : BruckLoc{BruckBuffer::kRecv, i};
+    case BruckVariant::kZeroCopy:
+      if (first) return {BruckBuffer::kSend, -i};
+      return s_.hops_left(i, step) % 2 ? BruckLoc{BruckBuffer::kTemp, i} : BruckLoc{BruckBuffer::kRecv, i};
+    case BruckVariant::kZeroCopyPrinted:  // as printed: b even sends T, b odd sends R
+      return s_.hops_left(i, step) % 2 ? BruckLoc{BruckBuffer::kRecv, i} : BruckLoc{BruckBuffer::kTemp, i};
+    case BruckVariant::kPadded:
+    case BruckVariant::kTwoPhase: return first ? BruckLoc{BruckBuffer::kSend, -i} : BruckLoc{BruckBuffer::kWork, i};
+  }
+  throw std::logic_error("BruckPlan::read: unknown variant");
+}
+
+inline BruckLoc BruckPlan::write(std::int64_t i, const BruckStep& step) const {
+  switch (v_) {
+    case BruckVariant::kBasic: return {BruckBuffer::kWork, i};
+    case BruckVariant::kModified:
+    case BruckVariant::kZeroRotation: return {BruckBuffer::kRecv, i};
+    case BruckVariant::kZeroCopy:
+      return s_.hops_left(i, step) % 2 ? BruckLoc{BruckBuffer::kRecv, i} : BruckLoc{BruckBuffer::kTemp, i};
+    case BruckVariant::kZeroCopyPrinted:  // as printed: b even receives into R, b odd into T
+      return s_.hops_left(i, step) % 2 ? BruckLoc{BruckBuffer::kTemp, i} : BruckLoc{BruckBuffer::kRecv, i};
+    case BruckVariant::kPadded: return {BruckBuffer::kWork, i};
+    case BruckVariant::kTwoPhase: return s_.last_hop(i, step) ? BruckLoc{BruckBuffer::kRecv, i} : BruckLoc{BruckBuffer::kWork, i};
+  }
+  throw std::logic_error("BruckPlan::write: unknown variant");
+}
 
 }  // namespace rosched
 
