@@ -32,7 +32,7 @@ class Side {
  public:
   Side(const void* base, const int* counts, const int* displs, MPI_Datatype type,
        const TypeInfo& info, int p)
-      : base_(const_cast<void*>(base)), type_(type), dense_(dense(info)) {
+      : base_(const_cast<void*>(base)), dense_(dense(info)) {
     offset.resize(p);
     size.resize(p);
     std::int64_t at = 0;
@@ -64,7 +64,6 @@ class Side {
 
  private:
   void* base_;
-  MPI_Datatype type_;
   bool dense_;
   std::vector<char> staged_;
   std::unique_ptr<OwnedType> blocks_type_;

@@ -21,17 +21,9 @@ unsigned char pattern(std::int64_t s, std::int64_t d, std::int64_t k) {
 Counterexample bytes_failure(const BruckPlan& plan, const char* kind, std::int64_t rank,
                              std::int64_t step, std::int64_t expected, std::int64_t actual,
                              const std::string& what) {
-  Counterexample ce;
-  ce.check = "bruck-bytes";
-  ce.kind = kind;
-  ce.p = plan.schedule().p();
-  ce.rank = rank;
-  ce.round = step;
-  ce.expected = expected;
-  ce.actual = actual;
-  ce.detail = "variant=" + bruck_variant_name(plan.variant()) +
-              " radix=" + std::to_string(plan.schedule().radix()) + " " + what;
-  return ce;
+  return bruck_counterexample("bruck-bytes", plan, kind, rank, step, expected, actual,
+                              "variant=" + bruck_variant_name(plan.variant()) + " radix=" +
+                                  std::to_string(plan.schedule().radix()) + " " + what);
 }
 
 // One rank's buffers: blocks in a scrambled order with gaps, guards around.

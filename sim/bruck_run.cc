@@ -46,16 +46,8 @@ class Tokens {
 Counterexample failure(const BruckPlan& plan, const char* kind, std::int64_t rank,
                        std::int64_t step, std::int64_t expected, std::int64_t actual,
                        std::string detail) {
-  Counterexample ce;
-  ce.check = "bruck-run";
-  ce.kind = kind;
-  ce.p = plan.schedule().p();
-  ce.rank = rank;
-  ce.round = step;
-  ce.expected = expected;
-  ce.actual = actual;
-  ce.detail = std::move(detail);
-  return ce;
+  return bruck_counterexample("bruck-run", plan, kind, rank, step, expected, actual,
+                              std::move(detail));
 }
 
 // The state of one rank (relative) or of all ranks, with the checks both runs share.
@@ -171,6 +163,21 @@ class SymbolicRun {
 };
 
 }  // namespace
+
+Counterexample bruck_counterexample(const char* check, const BruckPlan& plan, const char* kind,
+                                    std::int64_t rank, std::int64_t step, std::int64_t expected,
+                                    std::int64_t actual, std::string detail) {
+  Counterexample ce;
+  ce.check = check;
+  ce.kind = kind;
+  ce.p = plan.schedule().p();
+  ce.rank = rank;
+  ce.round = step;
+  ce.expected = expected;
+  ce.actual = actual;
+  ce.detail = std::move(detail);
+  return ce;
+}
 
 BruckRunResult run_bruck_relative(const BruckPlan& plan) {
   BruckRunResult result;

@@ -65,6 +65,11 @@ std::optional<Counterexample> compare_bruck_states(const BruckPlan& plan,
                                                    const BruckState& relative,
                                                    const BruckState& all_ranks);
 
+// A counterexample of check `check` ("bruck-run", "bruck-bytes") at p of the plan.
+Counterexample bruck_counterexample(const char* check, const BruckPlan& plan, const char* kind,
+                                    std::int64_t rank, std::int64_t step, std::int64_t expected,
+                                    std::int64_t actual, std::string detail);
+
 // Size matrices for the byte-exact runs: sizes[s * P + d] bytes from s to d.
 enum class BruckSizes { kRandom, kZeros, kOneHuge, kEmptyRowColumn, kUniform };
 const std::vector<BruckSizes>& bruck_size_kinds();

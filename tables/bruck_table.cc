@@ -14,19 +14,7 @@ std::int64_t check_bruck_table_args(std::int64_t p, const std::string& radix) {
     throw std::invalid_argument("p = " + std::to_string(p) + " is outside [1, " +
                                 std::to_string(kMaxBruckTableP) + "] for the bruck table");
   }
-  if (radix.empty()) return 2;
-  std::size_t used = 0;
-  long long r = -1;
-  try {
-    r = std::stoll(radix, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != radix.size() || r < 2 || r > kMaxBruckRadix) {
-    throw std::invalid_argument("--radix '" + radix + "' is not an integer in [2, " +
-                                std::to_string(kMaxBruckRadix) + "]");
-  }
-  return r;
+  return radix.empty() ? 2 : bruck_radix_from_string(radix);
 }
 
 BruckTable make_bruck_table(std::int64_t p, std::int64_t radix) {

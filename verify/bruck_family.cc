@@ -36,21 +36,6 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
-std::int64_t parse_radix(const std::string& text) {
-  std::size_t used = 0;
-  long long r = -1;
-  try {
-    r = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || r < 2 || r > kMaxBruckRadix) {
-    throw std::invalid_argument("--radix: '" + text + "' is not an integer in [2, " +
-                                std::to_string(kMaxBruckRadix) + "]");
-  }
-  return r;
-}
-
 Counterexample schedule_failure(const char* kind, std::int64_t p, std::int64_t r,
                                 std::int64_t expected, std::int64_t actual) {
   Counterexample ce;
@@ -122,7 +107,7 @@ class BruckFamily : public Family {
     variants_.clear();
     const auto radix = o.params.find("radix");
     for (const std::string& r : split(radix == o.params.end() ? "2" : radix->second)) {
-      radices_.push_back(parse_radix(r));
+      radices_.push_back(bruck_radix_from_string(r));
     }
     const auto variant = o.params.find("variant");
     if (variant == o.params.end()) {

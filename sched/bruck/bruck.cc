@@ -63,6 +63,21 @@ std::int64_t BruckSchedule::blocks_per_rank() const {
   return total;
 }
 
+std::int64_t bruck_radix_from_string(const std::string& text) {
+  std::size_t used = 0;
+  long long r = -1;
+  try {
+    r = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || r < 2 || r > kMaxBruckRadix) {
+    throw std::invalid_argument("radix '" + text + "' is not an integer in [2, " +
+                                std::to_string(kMaxBruckRadix) + "]");
+  }
+  return r;
+}
+
 std::int64_t bruck_blocks_brute_force(std::int64_t p, std::int64_t radix) {
   std::int64_t total = 0;
   for (std::int64_t i = 1; i < p; ++i) {

@@ -36,6 +36,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sched/round.h"
@@ -145,6 +146,10 @@ inline int BruckSchedule::nonzero_digits(std::int64_t v) const {
   for (; v > 0; v /= r_) n += v % r_ != 0;
   return n;
 }
+
+// The radix written in `text` (a decimal integer in [2, kMaxBruckRadix]); throws
+// std::invalid_argument naming the text otherwise. For the tools' --radix options.
+std::int64_t bruck_radix_from_string(const std::string& text);
 
 // The reference sum over i < P of the non-zero base-r digits of i, by brute force (O(P log P)),
 // for tests.
