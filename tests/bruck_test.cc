@@ -38,7 +38,9 @@ TEST(BruckSchedule, StepsAndMovedIndicesEqualBruteForce) {
       const BruckSchedule s(p, r);
       const std::vector<BruckStep> want = brute_steps(p, r);
       ASSERT_EQ(s.steps(), static_cast<std::int64_t>(want.size())) << "p=" << p << " r=" << r;
-      if (r == 2) EXPECT_EQ(s.steps(), ceil_log2(p));
+      if (r == 2) {
+        EXPECT_EQ(s.steps(), ceil_log2(p));
+      }
       std::int64_t blocks = 0;
       for (std::int64_t t = 0; t < s.steps(); ++t) {
         const BruckStep st = s.step(t);
@@ -50,7 +52,9 @@ TEST(BruckSchedule, StepsAndMovedIndicesEqualBruteForce) {
           if (digit_of(i, st.x, r) == st.z) moved.push_back(i);
         ASSERT_EQ(s.moved(st), moved) << "p=" << p << " r=" << r << " t=" << t;
         ASSERT_EQ(s.moved_count(st), static_cast<std::int64_t>(moved.size()));
-        if (r == 2) EXPECT_LE(s.moved_count(st), p / 2);
+        if (r == 2) {
+          EXPECT_LE(s.moved_count(st), p / 2);
+        }
         blocks += s.moved_count(st);
         for (const std::int64_t i : moved) {
           bool lower_zero = true;
