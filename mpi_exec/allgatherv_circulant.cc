@@ -6,12 +6,16 @@
 // r plays virtual rank (r - j) mod p. The combined messages are described by derived datatypes
 // over the user's receive buffer (block b of root j: elements b*c_j/n .. (b+1)*c_j/n - 1 at
 // displs[j]), so no data is packed or unpacked: the paper's double pass over the data is gone.
-// Number of blocks: each of the n - 1 + q rounds moves about m / n of the m bytes in all, so the
-// cost model's broadcast optimum for m bytes applies (cost_model.h, pipeline_blocks), at most
-// the largest contribution's element count. ROSCHED_ALLGATHERV_G = G instead takes the rule of
-// Träff 2022, Sec. 3.2 (block_count.h): about sqrt(m * ceil(log2 p)) / G blocks (the paper used
-// G = 40 on its cluster). Rounds run nonblocking, a window of them in flight (window_rounds):
-// the receive of round v is posted early, its send once every earlier receive has arrived.
+// Number of blocks (Träff 2022, Sec. 3.2; block_count.h): about sqrt(m * ceil(log2 p)) / G for
+// m bytes in all, at most the largest contribution's element count. G = 2000 by default:
+// measured here (shared memory, p = 4, 8, G from 10 to 2,560) fewer, larger blocks were faster,
+// best at G = 640..2,560; the paper used 40 on a cluster. The cost model's broadcast optimum
+// (cost_model.h) is not used here: it leaves out the O(p) work of every round (one piece per
+// root in the round's datatype), and in SimGrid SMPI (paper platform, p = 36) its 11-34 blocks
+// were 1.3-2x slower than G = 2000's 1-5 at 64 KiB - 16 MiB. Set ROSCHED_ALLGATHERV_G to tune
+// (read once, at the first call). Rounds run nonblocking, a window of them in flight
+// (window_rounds): the receive of round v is posted early, its send once every earlier receive
+// has arrived.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -147,11 +151,8 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
     const rosched::Skips s(p);
     const int q = s.q();
     const rosched::FullSchedule schedule = rosched::full_schedule(s, rosched::kDefaultConstruction);
-    const CostModel& model = cost_model(ci);
-    const double g = settings().allgatherv_g;
-    const std::int64_t n = g > 0 ? block_count(total_bytes, p, g, largest)
-                                 : pipeline_blocks(model, total_bytes, p, largest);
-    RoundWindow window(window_rounds(model, total_bytes / static_cast<double>(n)));
+    const std::int64_t n = block_count(total_bytes, p, settings().allgatherv_g, largest);
+    RoundWindow window(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
     tell_choice(ci, "Rosched_Allgatherv", "pipelined", n, window.size(), total_bytes);
     const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
     const auto piece = [&](Message& m, int root, std::int64_t block) {

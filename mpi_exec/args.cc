@@ -140,7 +140,8 @@ void Agreement::compare(MPI_Comm c, int own_class) const {
       const std::size_t i = item.first + k;
       const long long hi = out[2 * i], lo = -out[2 * i + 1];
       if (hi == lo) continue;
-      const std::string what = item.indexed ? std::string(item.what) + "[" + std::to_string(k) + "]" : item.what;
+      const std::string what =
+          item.indexed ? std::string(item.what) + "[" + std::to_string(k) + "]" : item.what;
       const std::string mine = values_[i] ? std::to_string(*values_[i]) : "unknown";
       throw Error(item.mpi_class, what + " differs between ranks (this rank: " + mine +
                                       ", range over the ranks: " +

@@ -3,13 +3,13 @@
 // predicts it pays, else the MPI library's own MPI_Bcast. Rosched_Bcast_circulant always runs
 // the circulant broadcast.
 //
-// The block count is the cost model's optimum n = sqrt((q - 1) beta m / alpha) (Träff 2022,
-// Theorem 2). ROSCHED_BCAST_F = F instead sets blocks of about F sqrt(m / q) bytes (Träff 2022,
-// Sec. 3.1; the paper used F = 80..120 on its cluster). Blocks are whole elements of the
-// user's datatype.
+// The block count is the cost model's optimum (cost_model.h; for a linear model
+// n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
+// blocks of about F sqrt(m / q) bytes (Träff 2022, Sec. 3.1; the paper used F = 80..120 on its
+// cluster). Blocks are whole elements of the user's datatype.
 //
 // The choice (ROSCHED_BCAST=auto, the default): the circulant broadcast where its predicted
-// time with n blocks is at least 10% below that of a binomial tree, ceil(log2 p)(alpha + beta m),
+// time with n blocks is at least 10% below that of a binomial tree, ceil(log2 p) time(m),
 // the algorithm MPI libraries use for short messages; below that a schedule of ceil(log2 p)
 // rounds cannot beat the library's own, so MPI_Bcast runs. ROSCHED_BCAST=circulant|native
 // forces one.
@@ -22,21 +22,34 @@ namespace {
 
 constexpr double kMinGain = 0.9;  // the circulant time must be below this share of binomial's
 
-bool circulant_pays(const CommInfo& ci, double bytes, std::int64_t n) {
+bool circulant_pays(const CommInfo& ci, int count, const TypeInfo& type) {
+  // The last decision, per thread: a program calls the same broadcast again and again.
+  struct Decision {
+    MPI_Comm c = MPI_COMM_NULL;
+    int p = 0, count = -1, size = 0;
+    bool pays = false;
+  };
+  thread_local Decision last;
+  if (last.c == ci.c && last.p == ci.p && last.count == count && last.size == type.size) {
+    return last.pays;
+  }
   const CostModel& model = cost_model(ci);
-  const double binomial = ceil_log2(ci.p) * (model.alpha + model.beta * bytes);
-  return pipeline_time(model, bytes, ci.p, n) <= kMinGain * binomial;
+  const int q = ceil_log2(ci.p);
+  const double bytes = static_cast<double>(count) * type.size;
+  const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1).n;
+  const bool pays = pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
+  last = {ci.c, ci.p, count, type.size, pays};
+  return pays;
 }
 
-int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count, MPI_Datatype datatype,
-                    int root, MPI_Comm comm) {
+int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count,
+                    MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
     const Settings::Choice choice = may_delegate ? settings().bcast : Settings::Choice::kCirculant;
     if (choice != Settings::Choice::kCirculant && ci.p > 1 && count > 0 && type.size > 0) {
       const double bytes = static_cast<double>(count) * type.size;
-      if (choice == Settings::Choice::kNative ||
-          !circulant_pays(ci, bytes, pipeline_for(ci, settings().bcast_f, count, type).n)) {
+      if (choice == Settings::Choice::kNative || !circulant_pays(ci, count, type)) {
         tell_choice(ci, name, "native MPI_Bcast", 0, 0, bytes);
         check(MPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
         return;
@@ -52,11 +65,12 @@ int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count
 
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm) {
-  return rosched::mpi::bcast_by_choice("Rosched_Bcast", true, buffer, count, datatype, root, comm);
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast", true, buffer, count, datatype, root,
+                                       comm);
 }
 
 extern "C" int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
                                        MPI_Comm comm) {
-  return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", false, buffer, count, datatype, root,
-                             comm);
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", false, buffer, count, datatype,
+                                       root, comm);
 }

@@ -3,8 +3,8 @@
 // implementations: Collectives", section "The power of the hypercube: Optimal Broadcast" through
 // the Main Theorem), walking sched/hypercube/hypercube_schedule.h: n - 1 + ceil(log2 p) rounds,
 // in each at most one block sent and one received (the hypercube partner in dimension j mod q,
-// or the pair partner). Block size rule as for Rosched_Bcast (F = 1000, ROSCHED_HYPERCUBE_F to
-// tune).
+// or the pair partner). Block count as for Rosched_Bcast_circulant (cost model;
+// ROSCHED_HYPERCUBE_F to tune).
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "sched/hypercube/hypercube_schedule.h"

@@ -21,11 +21,12 @@ TypeInfo check_bcast_args(const CommInfo& comm, int count, MPI_Datatype datatype
 
 namespace rosched::mpi {
 
-Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type) {
+Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type,
+                      std::int64_t extra_rounds) {
   const double bytes = static_cast<double>(count) * type.size;
   const CostModel& model = cost_model(comm);
   const std::int64_t n = factor > 0 ? block_count(bytes, comm.p, factor, count)
-                                    : pipeline_blocks(model, bytes, comm.p, count);
+                                    : pipeline_blocks(model, bytes, extra_rounds, count);
   return {n, window_rounds(model, bytes / static_cast<double>(n))};
 }
 

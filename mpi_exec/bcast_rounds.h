@@ -87,14 +87,23 @@ void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype 
   walk.finish();
 }
 
-// The blocks and the window of a pipelined broadcast of `bytes` (count elements) over p ranks:
-// with the family's block-size factor F if one is set (block_count), else the optimum of the
-// cost model (pipeline_blocks); the window from the cost model (window_rounds).
+// The blocks and the window of a pipelined broadcast of count elements over a schedule of
+// n + extra_rounds rounds: with the family's block-size factor F if one is set (block_count),
+// else the optimum of the cost model (pipeline_blocks); the window from the cost model
+// (window_rounds).
 struct Pipeline {
   std::int64_t n;
   int window;
 };
-Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type);
+Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type,
+                      std::int64_t extra_rounds);
+
+// The rounds of Schedule beyond its n blocks (the same for every n, up to rounding), from its
+// one-block instance.
+template <typename Schedule>
+std::int64_t extra_rounds(int p) {
+  return Schedule(p, 1, 0, 0).rounds() - 1;
+}
 
 // A whole MPI_Bcast over the schedule family Schedule, built as Schedule(p, n, rank, root):
 // MPI_Bcast's argument checks, the pipeline (pipeline_for with the family's factor), the walk
@@ -104,7 +113,7 @@ template <typename Schedule>
 void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor, void* buffer,
                         int count, MPI_Datatype datatype, const TypeInfo& type, int root) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
-  const Pipeline pipe = pipeline_for(ci, factor, count, type);
+  const Pipeline pipe = pipeline_for(ci, factor, count, type, extra_rounds<Schedule>(ci.p));
   tell_choice(ci, name, "pipelined", pipe.n, pipe.window, count * static_cast<double>(type.size));
   walk_bcast(Schedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
              ci.rank == root, pipe.window, ci.c);

@@ -2,7 +2,7 @@
 // presented in Träff's lecture notes, section "Two (pipelined) binary trees"), walking
 // sched/two_tree/two_tree_schedule.h: the root sends block b in round b to the tree that carries
 // b's parity; every other rank receives one block and forwards one block per round, on the edge
-// colours of the EdgeColor 2-colouring. Block size rule as for Rosched_Bcast (F = 1000,
+// colours of the EdgeColor 2-colouring. Block count as for Rosched_Bcast_circulant (cost model,
 // ROSCHED_TWOTREE_F to tune).
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/rosched_mpi.h"

@@ -11,7 +11,8 @@
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|auto
 // (Rosched_Bcast: the circulant broadcast or MPI_Bcast, as the cost model decides),
 // allgather and allgatherv native|circulant, reduce native|twotree, allreduce
-// native|circulant (census)|twotree;
+// native|circulant (census)|twotree, allmerge native (MPI_Allgatherv + std::sort)|alg0|alg1|alg2
+// (Lang 2025; --sizes: elements per rank; extra rows `allmerge moves-IMPL p bytes moves/(m p)`);
 // --impl all (the default) takes every one, --impl both native and circulant.
 // Output (rank 0, stdout): TSV with header `op impl p bytes usec`, then for each non-native
 // implementation a row `op ratio-IMPL p bytes IMPL/native`. --check verifies every result.
@@ -83,12 +84,16 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
 
 enum Impl {
   kNative, kCirculant, kTwoTree, kHypercube, kAuto,
+  kAlg0, kAlg1, kAlg2,                                                    // allmerge
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
-                                            "auto",     "basic",     "modified", "zerorot",
-                                            "zerocopy", "padded",    "twophase", "linear"};
+                                            "auto",     "alg0",      "alg1",    "alg2",
+                                            "basic",    "modified",  "zerorot", "zerocopy",
+                                            "padded",   "twophase",  "linear"};
+// allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves).
+long long allmerge_moves[kImplCount] = {};
 
 // One timed operation of m MPI_INT; returns false if --check found a wrong result.
 using Op = std::function<bool(Impl impl, long m, bool check)>;
@@ -102,6 +107,7 @@ std::vector<Impl> impls_of(const std::string& op) {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
+  if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
   return {kNative, kCirculant};
 }
 
@@ -173,8 +179,35 @@ Op make_op(const Options& o) {
       return true;
     };
   }
+  if (o.op == "allmerge") {
+    // m sorted MPI_INT per rank (Lang 2025's setting); native: MPI_Allgatherv and std::sort.
+    return [](Impl impl, long m, bool check) {
+      std::vector<int> send(m), recv(m * p), counts(p, static_cast<int>(m)), displs(p);
+      for (long i = 0; i < m; ++i) send[i] = static_cast<int>(i * p + rank);  // sorted
+      for (int j = 0; j < p; ++j) displs[j] = static_cast<int>(j * m);
+      if (impl == kNative) {
+        MPI_Allgatherv(send.data(), m, MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT,
+                       MPI_COMM_WORLD);
+        std::sort(recv.begin(), recv.end());
+      } else {
+        const int algorithm = impl == kAlg0 ? ROSCHED_ALLMERGE_ALLGATHER
+                              : impl == kAlg1 ? ROSCHED_ALLMERGE_DISSEMINATION
+                                              : ROSCHED_ALLMERGE_CIRCULANT;
+        Rosched_Allmerge(send.data(), m, recv.data(), counts.data(), MPI_INT, nullptr, nullptr,
+                         MPI_COMM_WORLD, algorithm);
+        allmerge_moves[impl] = Rosched_Allmerge_moves();
+      }
+      if (!check) return true;
+      long long sum = 0, want = 0;  // every value of every rank, once
+      for (long i = 0; i < m * p; ++i) sum += recv[i];
+      for (int j = 0; j < p; ++j)
+        for (long i = 0; i < m; ++i) want += static_cast<int>(i * p + j);
+      return std::is_sorted(recv.begin(), recv.end()) && sum == want;
+    };
+  }
   throw std::invalid_argument("unknown --op " + o.op +
-                              " (bcast, allgather, allgatherv, reduce, allreduce, alltoall, alltoallv)");
+                              " (bcast, allgather, allgatherv, reduce, allreduce, allmerge, alltoall, "
+                              "alltoallv)");
 }
 
 // --impl: a comma-separated subset of what the operation has, "all", or "both" (native and
@@ -203,11 +236,14 @@ int run(int argc, char** argv) {
   Options o;
   po::options_description desc("bench: the collectives of mpi_exec against the native MPI ones\n\nOptions");
   desc.add_options()("help,h", "print this help")(
-      "op", po::value(&o.op)->default_value(o.op), "bcast, allgather, allgatherv, reduce, allreduce, alltoall (m MPI_INT per block) or "
-      "alltoallv (blocks of at most m MPI_INT, --dist uniform, powerlaw or normal)")(
+      "op", po::value(&o.op)->default_value(o.op),
+      "bcast, allgather, allgatherv, reduce, allreduce, allmerge (m sorted MPI_INT per rank), "
+      "alltoall (m MPI_INT per block) or alltoallv (blocks of at most m MPI_INT, --dist uniform, "
+      "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
-      "comma-separated implementations (native, circulant, twotree, hypercube, auto; alltoall(v): "
-      "basic, modified, zerorot, zerocopy, padded, twophase, linear), all, or both "
+      "comma-separated implementations (native, circulant, twotree, hypercube, auto; allmerge: "
+      "native, alg0, alg1, alg2; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
+      "twophase, linear), all, or both "
       "(native and circulant)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
@@ -289,6 +325,11 @@ int run(int argc, char** argv) {
       for (std::size_t k = 1; with_native && k < impls.size(); ++k) {
         std::printf("%s\tratio-%s\t%d\t%ld\t%.3f\n", o.op.c_str(), kImplNames[impls[k]], p,
                     m * 4, best[impls[k]] / best[kNative]);
+      }
+      for (std::size_t k = 0; o.op == "allmerge" && k < impls.size(); ++k) {
+        if (impls[k] == kNative) continue;  // merge work per element of the result, rank 0
+        std::printf("%s\tmoves-%s\t%d\t%ld\t%.3f\n", o.op.c_str(), kImplNames[impls[k]], p,
+                    m * 4, m == 0 ? 0.0 : static_cast<double>(allmerge_moves[impls[k]]) / (static_cast<double>(m) * p));
       }
       std::fflush(stdout);
     }

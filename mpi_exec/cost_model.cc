@@ -9,14 +9,14 @@
 
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
-#include "sched/round.h"
 
 namespace rosched::mpi {
 namespace {
 
-constexpr int kSmallBytes = 8;
-constexpr int kLargeBytes = 256 << 10;
-constexpr int kSmallTrips = 10, kLargeTrips = 3;
+constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
+constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
+constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
+constexpr double kMaxWindow = 4;
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
@@ -25,49 +25,84 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
-// Half the shortest of `trips` round trips of `bytes` between `me` and `other` (both call it;
-// the one with the lower rank starts each trip).
-double half_round_trip(MPI_Comm c, int me, int other, std::vector<char>& buffer, int bytes,
-                       int trips) {
+// The shortest of `trips` exchanges of `bytes`: every rank sends to rank + p / 2 and receives
+// from rank - p / 2 at once, as every rank does in a round of a circulant schedule, so the
+// figure includes what the traffic of all ranks together costs (a shared node link, a backbone
+// that cannot carry every link at once). Each trip starts after a barrier and an untimed
+// exchange (which absorbs the barrier's uneven release); its time is this rank's.
+double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vector<char>& in,
+                int bytes, int trips) {
+  const auto once = [&] {
+    check(MPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
+                       MPI_BYTE, from, tag::kCostModel, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+  };
   double best = 1e30;
   for (int t = 0; t < trips; ++t) {
+    check(MPI_Barrier(c), "MPI_Barrier");
+    once();
     const double start = MPI_Wtime();
-    if (me < other) {
-      check(MPI_Send(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c), "MPI_Send");
-      check(MPI_Recv(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c,
-                     MPI_STATUS_IGNORE),
-            "MPI_Recv");
-    } else {
-      check(MPI_Recv(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c,
-                     MPI_STATUS_IGNORE),
-            "MPI_Recv");
-      check(MPI_Send(buffer.data(), bytes, MPI_BYTE, other, tag::kCostModel, c), "MPI_Send");
-    }
-    best = std::min(best, (MPI_Wtime() - start) / 2);
+    once();
+    best = std::min(best, MPI_Wtime() - start);
   }
   return best;
 }
 
 CostModel build(const CommInfo& comm) {
   const Settings& s = settings();
-  if (s.alpha > 0 && s.beta > 0) return {s.alpha, s.beta, false};
-  double figures[2] = {1e-6, 1e-10};  // what a p = 1 communicator reports
-  const int other = comm.p / 2;
-  if (comm.p > 1 && (comm.rank == 0 || comm.rank == other)) {
-    const int peer = comm.rank == 0 ? other : 0;
-    std::vector<char> buffer(kLargeBytes);
-    half_round_trip(comm.c, comm.rank, peer, buffer, kSmallBytes, 2);  // warm-up
-    const double small = half_round_trip(comm.c, comm.rank, peer, buffer, kSmallBytes, kSmallTrips);
-    const double large = half_round_trip(comm.c, comm.rank, peer, buffer, kLargeBytes, kLargeTrips);
-    // A clock too coarse to see the small message still leaves a positive latency.
-    figures[0] = std::max(small, 1e-8);
-    figures[1] = std::max((large - small) / (kLargeBytes - kSmallBytes), 1e-13);
+  if (s.alpha > 0 && s.beta > 0) return CostModel::linear(s.alpha, s.beta);
+  CostModel model = CostModel::linear(1e-6, 1e-10);  // what a p = 1 communicator reports
+  model.measured = true;
+  if (comm.p == 1) return model;
+  const int shift = comm.p / 2;
+  const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
+  std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
+  exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
+  std::array<double, CostModel::kPoints> mine{};
+  for (int i = 0; i < CostModel::kPoints; ++i) {
+    const int bytes = static_cast<int>(kModelSizes[i]);
+    mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
   }
-  if (comm.p > 1) check(MPI_Bcast(figures, 2, MPI_DOUBLE, 0, comm.c), "MPI_Bcast");
-  return {figures[0], figures[1], true};
+  // The slowest rank's figures, the same on every rank.
+  check(MPI_Allreduce(mine.data(), model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, MPI_MAX,
+                      comm.c),
+        "MPI_Allreduce");
+  // A message never takes longer than a larger one: a delayed trip at a small size (the
+  // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
+  // see a message still gives a positive time.
+  for (int i = CostModel::kPoints - 2; i >= 0; --i) {
+    model.seconds[i] = std::min(model.seconds[i], model.seconds[i + 1]);
+  }
+  for (double& t : model.seconds) t = std::max(t, 1e-8);
+  return model;
+}
+
+// The segment (index of its left point) whose line serves `bytes`.
+int segment(const CostModel& model, double bytes) {
+  int i = 0;
+  while (i + 2 < CostModel::kPoints && bytes > model.bytes[i + 1]) ++i;
+  return i;
 }
 
 }  // namespace
+
+CostModel CostModel::linear(double alpha, double beta) {
+  CostModel model;
+  model.bytes = kModelSizes;
+  for (int i = 0; i < kPoints; ++i) model.seconds[i] = alpha + beta * kModelSizes[i];
+  return model;
+}
+
+double CostModel::per_byte(double b) const {
+  const int i = segment(*this, b);
+  return std::max(0.0, (seconds[i + 1] - seconds[i]) / (bytes[i + 1] - bytes[i]));
+}
+
+double CostModel::time(double b) const {
+  if (b <= bytes[0]) return seconds[0];
+  const int i = segment(*this, b);
+  return seconds[i] + per_byte(b) * (b - bytes[i]);
+}
 
 const CostModel& cost_model(const CommInfo& comm) {
   if (model_keyval == MPI_KEYVAL_INVALID) {
@@ -85,26 +120,56 @@ const CostModel& cost_model(const CommInfo& comm) {
   return *model;
 }
 
-double pipeline_time(const CostModel& model, double bytes, std::int64_t p, std::int64_t n) {
-  const double q = ceil_log2(p);
-  return (static_cast<double>(n) - 1 + q) * (model.alpha + model.beta * bytes / n);
+double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                     std::int64_t n) {
+  return static_cast<double>(n + extra_rounds) * model.time(bytes / static_cast<double>(n));
 }
 
-std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t p,
+std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks) {
-  const double q = ceil_log2(p);
-  const double best = std::sqrt(std::max(0.0, (q - 1) * model.beta * bytes / model.alpha));
-  const std::int64_t cap = std::max<std::int64_t>(max_blocks, 1);
-  const auto below = std::clamp<std::int64_t>(static_cast<std::int64_t>(best), 1, cap);
-  const std::int64_t above = std::min(below + 1, cap);
-  return pipeline_time(model, bytes, p, above) < pipeline_time(model, bytes, p, below) ? above
-                                                                                       : below;
+  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxBlocks);
+  const auto cost = [&](std::int64_t n) { return pipeline_time(model, bytes, extra_rounds, n); };
+  std::int64_t best = 1;
+  const auto consider = [&](double n) {
+    if (!(n >= 1)) n = 1;  // also NaN
+    const auto k = static_cast<std::int64_t>(std::min(n, static_cast<double>(cap)));
+    if (cost(k) < cost(best)) best = k;
+  };
+  consider(cap);
+  if (bytes <= 0) return best;
+  // Blocks of b bytes fall on one segment of the model, time(b) = c + s b there, for the block
+  // counts n with b = bytes / n in the segment's range (lo, hi]; there the time
+  // (n + e)(c + s bytes / n) is convex in n with its least value at sqrt(e s bytes / c) (c > 0;
+  // for c <= 0 it falls with n, least at the range's largest n). So the exact optimum is among
+  // each segment's range ends and that point, rounded both ways: O(kPoints) evaluations.
+  const double e = static_cast<double>(extra_rounds);
+  for (int i = 0; i + 1 < CostModel::kPoints; ++i) {
+    const double lo = model.bytes[i];
+    const double hi = i + 2 == CostModel::kPoints ? 1e300 : model.bytes[i + 1];
+    const double n_lo = std::ceil(bytes / hi), n_hi = std::ceil(bytes / lo) - 1;
+    if (n_hi < 1 || n_lo > cap) continue;
+    consider(n_lo);
+    consider(n_hi);
+    const double s = (model.seconds[i + 1] - model.seconds[i]) /
+                     (model.bytes[i + 1] - model.bytes[i]);
+    const double c = model.seconds[i] - s * model.bytes[i];
+    if (c > 0 && s > 0) {
+      const double n = std::clamp(std::sqrt(e * s * bytes / c), std::max(n_lo, 1.0), n_hi);
+      consider(std::floor(n));
+      consider(std::ceil(n));
+    }
+  }
+  // Blocks of at most bytes[0] all take time(bytes[0]): the fewest such blocks are best.
+  consider(std::ceil(bytes / model.bytes[0]));
+  return best;
 }
 
 int window_rounds(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
-  const double cover = std::ceil(model.alpha / (model.beta * std::max(1.0, block_bytes)));
-  return static_cast<int>(std::clamp(1 + cover, 2.0, 8.0));
+  const double latency = model.time(0);
+  const double transfer = std::max(model.time(block_bytes) - latency, 1e-12);
+  const double cover = std::round(kWindowCover * latency / transfer);
+  return static_cast<int>(std::clamp(cover, 1.0, kMaxWindow));
 }
 
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
@@ -113,10 +178,11 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   const CostModel& model = cost_model(comm);
   char line[320];
   std::snprintf(line, sizeof line,
-                "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d (alpha %.3g s, "
-                "beta %.3g s/B, %s)\n",
-                name, comm.p, bytes, algorithm, static_cast<long long>(n), window, model.alpha,
-                model.beta, model.measured ? "measured" : "ROSCHED_ALPHA/BETA");
+                "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d (model%s: 8 B %.3g s, "
+                "32 KiB %.3g s, 1 MiB %.3g s)\n",
+                name, comm.p, bytes, algorithm, static_cast<long long>(n), window,
+                model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
+                model.time(32768), model.time(1048576));
   static std::map<std::string, std::string> last;  // per collective, under verbose only
   std::string& previous = last[name];
   if (previous == line) return;

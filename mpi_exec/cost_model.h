@@ -1,19 +1,29 @@
-// The linear cost model the collectives decide by (Träff 2022, Sec. 3; Träff's lecture notes,
-// "cost models"): one message of m bytes between two ranks takes alpha + beta m seconds. From it:
-// the number of blocks of a pipelined broadcast, how many rounds it keeps in flight, and whether
-// a pipelined schedule can win at all.
+// The cost model the collectives decide by. Träff 2022 (Sec. 3, Theorem 2) and Träff's lecture
+// notes ("cost models") take one message of m bytes to cost alpha + beta m. Real transports
+// switch protocols with the size (eager below a limit, rendezvous above; SimGrid SMPI models
+// the same with size-dependent latency and bandwidth factors), so the latency a pipelined
+// broadcast pays per round depends on its block size: a single alpha measured with tiny
+// messages makes blocks too small. The model is therefore piecewise linear: the measured time
+// of messages of a few sizes, linearly interpolated between them (and extrapolated beyond the
+// largest with the last segment's slope). From it: the number of blocks of a pipelined
+// broadcast, how many rounds it keeps in flight, and whether a pipelined schedule pays at all.
 //
 // Where the figures come from (decided once per communicator, at the first collective that
 // needs them, identically on every rank):
-//  - ROSCHED_ALPHA and ROSCHED_BETA (seconds, seconds per byte), if both are set and valid;
-//  - else measured: ping-pongs between rank 0 and rank p / 2 (on a cluster of multicore
-//    nodes usually two nodes apart, as most partners of a circulant schedule are), 8 bytes for
-//    alpha and 256 KiB for beta, the minimum over a few repetitions; rank 0 broadcasts the
-//    result so that every rank computes the same block counts. It costs about 20 small and 6
-//    large messages, once, and is cached on the communicator's private duplicate.
+//  - ROSCHED_ALPHA and ROSCHED_BETA (seconds, seconds per byte), if both are set and valid:
+//    the linear model alpha + beta m;
+//  - else measured: every rank exchanges messages with rank + p / 2 and rank - p / 2 at once
+//    (sends to one, receives from the other, as in a round of a circulant schedule, so the
+//    figures include what all ranks' traffic together costs: node links shared by the ranks of
+//    a node, a backbone narrower than all links), 8 B, 4 KiB, 32 KiB, 60 KiB, 128 KiB and
+//    1 MiB, the shortest of a few trips (each after a barrier and an untimed exchange that
+//    absorbs the barrier's uneven release); the slowest rank's figures, by
+//    one MPI_Allreduce, so every rank computes the same block counts. About 60 messages and
+//    5 MiB per rank, once per communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
+#include <array>
 #include <cstdint>
 
 #include "mpi_exec/mpi_call.h"
@@ -21,32 +31,54 @@
 namespace rosched::mpi {
 
 struct CostModel {
-  double alpha = 0;  // seconds per message
-  double beta = 0;   // seconds per byte
+  static constexpr int kPoints = 6;
+  // Message sizes (bytes, increasing) and their times (seconds, not decreasing).
+  std::array<double, kPoints> bytes{}, seconds{};
   bool measured = false;
+
+  // alpha + beta m, as points of the same sizes.
+  static CostModel linear(double alpha, double beta);
+  // The time of one message of `bytes`.
+  double time(double bytes) const;
+  // The slope (seconds per byte) of the segment that serves `bytes`.
+  double per_byte(double bytes) const;
 };
+
+// The sizes the model is measured at.
+// 60 KiB sits below the eager limit of many transports (64 KiB for Open MPI's TCP and SimGrid
+// SMPI), 128 KiB above it, so the model sees the step to the rendezvous protocol.
+inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8,     4096,   32768,
+                                                                       61440, 131072, 1048576};
 
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
 
-// Blocks n of a broadcast of `bytes` over a schedule of n - 1 + q rounds, q = ceil(log2 p):
-// T(n) = (n - 1 + q)(alpha + beta bytes / n) is least at n = sqrt((q - 1) beta bytes / alpha)
-// (Träff 2022, Theorem 2). Rounded to the better neighbour, clamped to [1, max(1, max_blocks)]
-// (max_blocks: whole elements, no element is split).
-std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t p,
+// The time of a pipelined broadcast of `bytes` in n blocks over a schedule of n + extra_rounds
+// rounds (n - 1 + ceil(log2 p) for the circulant and hypercube broadcasts: extra_rounds =
+// q - 1), one block per round on the critical path: (n + extra_rounds) time(bytes / n).
+double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
+                     std::int64_t n);
+
+// The n in [1, max(1, max_blocks)] with the least pipeline_time (max_blocks: whole elements,
+// no element is split; at most 2^20). For the linear model this is
+// n = sqrt(extra_rounds beta bytes / alpha) (Träff 2022, Theorem 2), rounded to the better
+// neighbour; for the piecewise model the same on each segment, O(kPoints) work.
+std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks);
 
-// The predicted time of that broadcast with n blocks, seconds.
-double pipeline_time(const CostModel& model, double bytes, std::int64_t p, std::int64_t n);
-
-// Rounds kept in flight by a pipelined walk with blocks of `block_bytes`: enough to cover one
-// latency with transfers, 1 + ceil(alpha / (beta block_bytes)), within [2, 8]; ROSCHED_WINDOW
-// overrides (>= 1; 1 is one round at a time).
+// Rounds kept in flight by a pipelined walk with blocks of `block_bytes`: 8 small-message
+// latencies (time(0)) over the rest of a block's time (time(block_bytes) - time(0)), rounded,
+// within [1, 4]. An empirical rule: more rounds in flight hide the latency and the neighbours'
+// skew while blocks are short, but once a block's transfer is long a second send in flight
+// shares the rank's bandwidth with the block the next rank waits for. Measured in SMPI (paper
+// platform, p = 36, ROSCHED_WINDOW = 1, 2, 4, 8): best 2-4 for blocks of 16-100 KB (1 MiB in
+// 11 blocks: 440 us with 1, 325 with 4), 1 for 0.7-1.4 MB (8-17% slower with 2).
+// ROSCHED_WINDOW overrides (>= 1).
 int window_rounds(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message
 // of `bytes`: the algorithm, its blocks n and window (0: not pipelined) and the model's figures,
-// each time the choice differs from the previous one printed for `name`.
+// each time the line differs from the previous one printed for `name`.
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes);
 

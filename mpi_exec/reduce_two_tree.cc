@@ -19,14 +19,19 @@
 
 namespace rosched::mpi {
 
-std::int64_t two_tree_blocks(int count, const TypeInfo& type, int p) {
-  return block_count(static_cast<double>(count) * type.size, p, settings().twotree_f, count);
+std::int64_t two_tree_blocks(const CommInfo& comm, int count, const TypeInfo& type) {
+  return pipeline_for(comm, settings().twotree_f, count, type,
+                      extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p))
+      .n;
 }
 
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
-                     MPI_Op op, int sink, MPI_Comm c, int p, int rank) {
+                     MPI_Op op, int sink, const CommInfo& comm) {
+  const auto [p, rank, c] = comm;
   if (p == 1 || count == 0) return;
-  const std::int64_t n = two_tree_blocks(count, type, p);
+  const std::int64_t n = two_tree_blocks(comm, count, type);
+  tell_choice(comm, "two-tree reduction", "pipelined", n, 1,
+              static_cast<double>(count) * type.size);
   const rosched::TwoTreeReduceSchedule schedule(p, n, rank, sink);
   TypedBuffer in(type, static_cast<int>((count + n - 1) / n));  // the largest block
   for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
@@ -82,7 +87,7 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
     if (rank != root) scratch.emplace(type, count);
     void* acc = rank == root ? recvbuf : scratch->data();
     if (!in_place) local_copy(sendbuf, acc, count, datatype);
-    two_tree_reduce(acc, count, datatype, type, op, sink, c, p, rank);
+    two_tree_reduce(acc, count, datatype, type, op, sink, ci);
     if (sink != root) {
       if (rank == sink) {
         check(MPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");

@@ -14,7 +14,7 @@
  *     so it never matches the application's own messages.
  *
  * Algorithms (Träff 2022): Rosched_Bcast_circulant is the n-block broadcast (Algorithm 6,
- * n - 1 + ceil(log2 p) rounds, n from the linear cost model alpha + beta m of the
+ * n - 1 + ceil(log2 p) rounds, n from the cost model (message time against size) of the
  * communicator, measured once or set by ROSCHED_ALPHA/ROSCHED_BETA, Theorem 2);
  * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10%, else the MPI
  * library's MPI_Bcast (ROSCHED_BCAST=auto|circulant|native; ROSCHED_VERBOSE=1 prints the
@@ -94,6 +94,41 @@ int Rosched_Alltoallv_variant(const char* variant, const void* sendbuf, const in
                               const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
                               const int recvcounts[], const int rdispls[],
                               MPI_Datatype recvtype, MPI_Comm comm);
+/* Merge-allreduce ("allmerge", Lang 2025): every rank contributes a sorted block of
+ * recvcounts[rank] elements (sendbuf, sendcount = recvcounts[rank]; or MPI_IN_PLACE: the block
+ * is the first recvcounts[rank] elements of recvbuf) and every rank receives in recvbuf the
+ * sorted merge of all blocks, sum(recvcounts) elements (at most INT_MAX), identical on every rank:
+ * equal keys are ordered by origin rank (stable). Unlike MPI_Allreduce the result grows with p.
+ *
+ * merge_fn(a, na, b, nb, out, datatype, state) must write the na + nb elements of the sorted
+ * runs a and b (either may be empty, b then possibly NULL) to out, sorted, elements of a first
+ * on equal keys (a stable merge), and must be the same function on every rank. merge_fn NULL:
+ * ascending order of MPI_INT, MPI_LONG or MPI_DOUBLE (other datatypes: MPI_ERR_OP). Derived
+ * datatypes work with a merge_fn that understands them (elements at the datatype's extent).
+ * Unsorted input is the caller's error; in debug mode (ROSCHED_DEBUG=1) it is detected and
+ * reported with the rank, and mismatched recvcounts or algorithm are an error on every rank.
+ *
+ * algorithm: ROSCHED_ALLMERGE_ALLGATHER (Algorithm 0: all-gather, then a merge tree,
+ * O(n log p) merge work per rank), ROSCHED_ALLMERGE_DISSEMINATION (Algorithm 1, corrected:
+ * up to 1.5 (p - 1) blocks sent, O(n) merge work), ROSCHED_ALLMERGE_CIRCULANT (Algorithm 2:
+ * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), or ROSCHED_ALLMERGE_AUTO,
+ * the cost rule alpha * rounds + beta * blocks sent + gamma * merge work: all three take
+ * ceil(log2 p) rounds; when p is a power of two Algorithms 1 and 2 both send p - 1 blocks and
+ * Algorithm 1's 2-way merges cost less per element than Algorithm 2's 3- to 5-way ones
+ * (measured, docs/perf.md), so AUTO is Algorithm 1; otherwise Algorithm 1 sends up to 1.5 times
+ * as much and AUTO is Algorithm 2. Algorithm 0 merges n ceil(log2 p) elements per rank. */
+#define ROSCHED_ALLMERGE_AUTO (-1)
+#define ROSCHED_ALLMERGE_ALLGATHER 0
+#define ROSCHED_ALLMERGE_DISSEMINATION 1
+#define ROSCHED_ALLMERGE_CIRCULANT 2
+typedef void Rosched_Merge_fn(const void* a, int na, const void* b, int nb, void* out,
+                              MPI_Datatype datatype, void* state);
+int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbuf, const int recvcounts[],
+                     MPI_Datatype datatype, Rosched_Merge_fn* merge_fn, void* state,
+                     MPI_Comm comm, int algorithm);
+/* Elements written by merges and copies in this process's last Rosched_Allmerge call (the
+ * merge work, for benchmarks). */
+long long Rosched_Allmerge_moves(void);
 
 /* Debug mode: also check the arguments MPI requires to match across ranks (root and message
  * size of the broadcasts, receive size of Allgather, every entry of recvcounts of Allgatherv,
@@ -150,6 +185,13 @@ inline int allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
 inline int bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                            MPI_Comm comm) {
   return Rosched_Bcast_hypercube(buffer, count, datatype, root, comm);
+}
+
+inline int allmerge(const void* sendbuf, int sendcount, void* recvbuf, const int recvcounts[],
+                    MPI_Datatype datatype, Rosched_Merge_fn* merge_fn, void* state,
+                    MPI_Comm comm, int algorithm = ROSCHED_ALLMERGE_AUTO) {
+  return Rosched_Allmerge(sendbuf, sendcount, recvbuf, recvcounts, datatype, merge_fn, state,
+                          comm, algorithm);
 }
 
 }  // namespace rosched::mpi

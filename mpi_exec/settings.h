@@ -16,9 +16,9 @@ struct Settings {
   bool verbose = false;        // ROSCHED_VERBOSE: rank 0 tells which algorithm was chosen
   // ROSCHED_BCAST: auto (the cost model decides), circulant, or native (MPI_Bcast).
   enum class Choice { kAuto, kCirculant, kNative } bcast = Choice::kAuto;
-  double twotree_f = 1000;     // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
-  double hypercube_f = 1000;   // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
-  double allgatherv_g = 0;     // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv (0: cost model)
+  double twotree_f = 0;        // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
+  double hypercube_f = 0;      // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
+  double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
   // ROSCHED_ALLTOALL_VARIANT: the algorithm of Rosched_Alltoall(v) ("" or "auto": the cost
   // rule; else a Bruck variant name or "linear"), checked at the call.
   std::string alltoall_variant;

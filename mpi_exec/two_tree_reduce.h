@@ -7,20 +7,22 @@
 #include <mpi.h>
 
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
 
 namespace rosched::mpi {
 
 // acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
-// on communicator c: per round at most one block of partial results received (combined into
-// acc on the side the schedule names, so rank order is kept) and one sent. On return the
-// sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or p - 1 (any operation),
-// and the same with x_sink moved last for another sink (commutative operations only).
+// on the communicator's private duplicate: per round at most one block of partial results
+// received (combined into acc on the side the schedule names, so rank order is kept) and one
+// sent. On return the sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or
+// p - 1 (any operation), and the same with x_sink moved last for another sink (commutative
+// operations only).
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
-                     MPI_Op op, int sink, MPI_Comm c, int p, int rank);
+                     MPI_Op op, int sink, const CommInfo& comm);
 
-// The number of blocks both two-tree reductions use: block_count with the factor
-// ROSCHED_TWOTREE_F (Settings::twotree_f).
-std::int64_t two_tree_blocks(int count, const TypeInfo& type, int p);
+// The number of blocks both two-tree reductions use: the cost model's optimum for the two-tree
+// schedule's rounds (pipeline_for), or the rule of block_count with ROSCHED_TWOTREE_F if set.
+std::int64_t two_tree_blocks(const CommInfo& comm, int count, const TypeInfo& type);
 
 }  // namespace rosched::mpi
 

@@ -19,7 +19,7 @@ Options:
                     allgatherv runs the (r mod 3) counts of Träff 2022, Sec. 3.2 (op
                     "allgatherv") and uniform counts (op "allgatherv_uniform")
   --p P             simulated ranks (default 1152; 64 with --quick)
-  --platform NAME   flat or paper (sim/platforms/NAME.xml; default flat)
+  --platform NAME   flat, flatnb or paper (sim/platforms/NAME.xml; default flat)
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
                     (at least one); default 4 B .. 16 MiB in steps of 4x
   --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi (default all four)
@@ -85,7 +85,7 @@ case "$measure" in span|slowest) ;; *) die_usage "--measure must be span or slow
 xml="$root/sim/platforms/$platform.xml"
 [ -f "$xml" ] || die_usage "no platform '$platform' (sim/platforms/$platform.xml)"
 case "$platform" in
-  flat) [ "$p" -le 1152 ] || die_usage "the flat platform has 1152 hosts, --p $p is too many" ;;
+  flat|flatnb) [ "$p" -le 1152 ] || die_usage "the flat platform has 1152 hosts, --p $p is too many" ;;
   paper) [ "$p" -le 1152 ] || die_usage "the paper platform has 36 x 32 cores, --p $p is too many" ;;
 esac
 [ $check -eq 0 ] || [ "$p" -le 64 ] || die_usage "--check runs with real buffers: --p must be <= 64"
@@ -214,8 +214,8 @@ rows=$(($(wc -l <"$out") - 1))
 say "wrote $out ($rows rows)"
 if [ $plot -eq 1 ]; then
   install_packages python3-matplotlib || { echo "simulate.sh: could not install matplotlib" >&2; exit 3; }
-  /usr/bin/python3 "$root/scripts/plot_sim.py"  # Debian's python, where python3-matplotlib is
-  "$out" || status=1
+  # Debian's python, where python3-matplotlib is; the plots go to plots/ beside the TSV
+  /usr/bin/python3 "$root/scripts/plot_sim.py" --outdir "$(dirname "$out")/plots" "$out" || status=1
 fi
 [ $status -eq 0 ] || echo "simulate.sh: some runs failed (see above)" >&2
 exit $status

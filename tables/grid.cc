@@ -1,5 +1,8 @@
 #include "tables/grid.h"
 
+#include <algorithm>
+#include <iomanip>
+
 namespace rosched::tables {
 
 void write_separated(const Grid& grid, char sep, std::ostream& out) {
@@ -20,6 +23,34 @@ void write_markdown(const Grid& grid, std::ostream& out) {
       out << '\n';
     }
   }
+}
+
+void write_aligned(const Grid& grid, std::ostream& out) {
+  std::size_t name_width = 0, cell_width = 1;
+  for (const auto& row : grid) {
+    name_width = std::max(name_width, row[0].size());
+    for (auto cell = row.begin() + 1; cell != row.end(); ++cell) {
+      cell_width = std::max(cell_width, cell->size());
+    }
+  }
+  for (const auto& row : grid) {
+    out << std::left << std::setw(name_width) << row[0] << std::right;
+    for (auto cell = row.begin() + 1; cell != row.end(); ++cell) {
+      out << "  " << std::setw(cell_width) << *cell;
+    }
+    out << '\n';
+  }
+}
+
+void write_latex(const Grid& grid, std::ostream& out) {
+  out << "\\begin{tabular}{l|" << std::string(grid.empty() ? 0 : grid[0].size() - 1, 'r')
+      << "}\n";
+  for (const auto& row : grid) {
+    out << row[0];
+    for (auto cell = row.begin() + 1; cell != row.end(); ++cell) out << " & $" << *cell << '$';
+    out << " \\\\\n" << (&row == &grid.front() ? "\\hline\n" : "");
+  }
+  out << "\\end{tabular}\n";
 }
 
 }  // namespace rosched::tables

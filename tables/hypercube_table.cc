@@ -3,7 +3,6 @@
 #include "tables/hypercube_table.h"
 
 #include <algorithm>
-#include <iomanip>
 #include <stdexcept>
 #include <utility>
 
@@ -40,35 +39,6 @@ std::string title(const HypercubeTable& t) {
          ", M = " + std::to_string(t.blocks) + ", root = " + std::to_string(t.root) +
          "; unit = (rep - root) mod p in binary; NEXTBIT, SWITCH, s, t (unclamped) of the " +
          "unit; b>r: block b to rank r, b<r: block b from rank r";
-}
-
-// Row names left-aligned, all cells right-aligned to the widest cell.
-void render_text(const HypercubeTable& t, const Grid& grid, std::ostream& out) {
-  out << title(t) << '\n';
-  std::size_t name_width = 0, cell_width = 1;
-  for (const auto& row : grid) {
-    name_width = std::max(name_width, row[0].size());
-    for (auto cell = row.begin() + 1; cell != row.end(); ++cell) {
-      cell_width = std::max(cell_width, cell->size());
-    }
-  }
-  for (const auto& row : grid) {
-    out << std::left << std::setw(name_width) << row[0] << std::right;
-    for (auto cell = row.begin() + 1; cell != row.end(); ++cell) {
-      out << "  " << std::setw(cell_width) << *cell;
-    }
-    out << '\n';
-  }
-}
-
-void render_latex(const HypercubeTable& t, const Grid& grid, std::ostream& out) {
-  out << "% " << title(t) << "\n\\begin{tabular}{l|" << std::string(t.p, 'r') << "}\n";
-  for (const auto& row : grid) {
-    out << row[0];
-    for (auto cell = row.begin() + 1; cell != row.end(); ++cell) out << " & $" << *cell << '$';
-    out << " \\\\\n" << (&row == &grid.front() ? "\\hline\n" : "");
-  }
-  out << "\\end{tabular}\n";
 }
 
 }  // namespace
@@ -142,14 +112,7 @@ Grid HypercubeTable::grid() const {
 }
 
 void render(const HypercubeTable& table, Format format, std::ostream& out) {
-  const Grid grid = table.grid();
-  if (format == Format::text) return render_text(table, grid, out);
-  if (format == Format::latex) return render_latex(table, grid, out);
-  if (format == Format::markdown) {
-    out << "**" << title(table) << "**\n\n";
-    return write_markdown(grid, out);
-  }
-  write_separated(grid, format == Format::tsv ? '\t' : ',', out);  // tsv, csv
+  render_titled(title(table), table.grid(), format, out);
 }
 
 std::string summary_line(const HypercubeTable& t) {

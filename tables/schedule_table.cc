@@ -96,6 +96,22 @@ Format parse_format(const std::string& name) {
                               "' (known: text, tsv, csv, markdown, latex)");
 }
 
+void render_titled(const std::string& title, const Grid& grid, Format format, std::ostream& out) {
+  if (format == Format::text) {
+    out << title << '\n';
+    return write_aligned(grid, out);
+  }
+  if (format == Format::latex) {
+    out << "% " << title << '\n';
+    return write_latex(grid, out);
+  }
+  if (format == Format::markdown) {
+    out << "**" << title << "**\n\n";
+    return write_markdown(grid, out);
+  }
+  write_separated(grid, format == Format::tsv ? '\t' : ',', out);  // tsv, csv
+}
+
 std::vector<std::int64_t> parse_p_list(const std::string& list, std::int64_t max_p,
                                        std::size_t max_count) {
   std::vector<std::int64_t> ps;

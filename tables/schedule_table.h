@@ -21,6 +21,12 @@ enum class Format { text, tsv, csv, markdown, latex };
 // Throws std::invalid_argument naming the known formats.
 Format parse_format(const std::string& name);
 
+// A grid (first row the header, first column the row names) with a title, in a format: text
+// (title line, aligned cells), LaTeX (title as a comment), Markdown (bold title), TSV or CSV
+// (the grid only). Shared by the families' tables whose columns are ranks.
+void render_titled(const std::string& title, const std::vector<std::vector<std::string>>& grid,
+                   Format format, std::ostream& out);
+
 // "9,31-33" -> {9, 31, 32, 33}. Throws std::invalid_argument on malformed lists, p outside
 // [1, max_p], or more than max_count values.
 std::vector<std::int64_t> parse_p_list(const std::string& list, std::int64_t max_p,

@@ -128,6 +128,7 @@ std::vector<std::unique_ptr<TableFamily>> table_families() {
   out.push_back(two_tree_tables());
   out.push_back(hypercube_tables());
   out.push_back(bruck_tables());
+  out.push_back(merge_tables());
   return out;
 }
 

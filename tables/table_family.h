@@ -68,6 +68,7 @@ std::unique_ptr<TableFamily> circulant_tables();
 std::unique_ptr<TableFamily> two_tree_tables();
 std::unique_ptr<TableFamily> hypercube_tables();
 std::unique_ptr<TableFamily> bruck_tables();
+std::unique_ptr<TableFamily> merge_tables();  // tables/merge_table.cc
 
 }  // namespace rosched::tables
 

@@ -10,57 +10,88 @@
 namespace rosched::mpi {
 namespace {
 
-// n - 1 + ceil(log2 p) rounds of alpha + beta m / n each, with the rounds counted one by one.
-double reference_time(const CostModel& model, double bytes, std::int64_t p, std::int64_t n) {
-  std::int64_t q = 0;
-  while ((std::int64_t{1} << q) < p) ++q;
+// n + extra rounds of alpha + beta m / n each, with the rounds counted one by one.
+double reference_time(double alpha, double beta, double bytes, std::int64_t extra,
+                      std::int64_t n) {
   double t = 0;
-  for (std::int64_t round = 0; round < n - 1 + q; ++round) t += model.alpha + model.beta * bytes / n;
+  for (std::int64_t round = 0; round < n + extra; ++round) t += alpha + beta * bytes / n;
   return t;
 }
 
 TEST(CostModel, TimeIsRoundsTimesRoundCost) {
-  const CostModel model{2e-6, 8e-11, false};
-  for (std::int64_t p : {2, 3, 20, 1152, 1 << 20}) {
+  const CostModel model = CostModel::linear(2e-6, 8e-11);
+  for (std::int64_t extra : {0, 1, 4, 10, 19}) {
     for (std::int64_t n : {1, 2, 7, 116}) {
-      EXPECT_NEAR(pipeline_time(model, 1 << 24, p, n), reference_time(model, 1 << 24, p, n),
-                  1e-12)
-          << "p=" << p << " n=" << n;
+      EXPECT_NEAR(pipeline_time(model, 1 << 24, extra, n),
+                  reference_time(2e-6, 8e-11, 1 << 24, extra, n), 1e-12)
+          << "extra=" << extra << " n=" << n;
     }
   }
 }
 
-// The figures of the flat SimGrid platform (1 us, 12.5 GB/s) at p = 1,152: about 7, 29 and
-// 116 blocks for 64 KiB, 1 MiB and 16 MiB, as the square-root rule says.
+// The figures of the flat SimGrid platform (1 us, 12.5 GB/s) at p = 1,152 (q = 11, so 10 rounds
+// beyond the n blocks): about 7, 29 and 116 blocks for 64 KiB, 1 MiB and 16 MiB, as the
+// square-root rule says.
 TEST(CostModel, FlatPlatformBlockCounts) {
-  const CostModel model{1e-6, 8e-11, false};
-  EXPECT_EQ(pipeline_blocks(model, 1 << 16, 1152, 1 << 30), 7);
-  EXPECT_EQ(pipeline_blocks(model, 1 << 20, 1152, 1 << 30), 29);
-  EXPECT_EQ(pipeline_blocks(model, 1 << 24, 1152, 1 << 30), 116);
-  EXPECT_EQ(pipeline_blocks(model, 1 << 24, 2, 1 << 30), 1);  // one round per block at p = 2
-  EXPECT_EQ(pipeline_blocks(model, 1 << 24, 1152, 10), 10);    // whole elements only
+  const CostModel model = CostModel::linear(1e-6, 8e-11);
+  EXPECT_EQ(pipeline_blocks(model, 1 << 16, 10, 1 << 30), 7);
+  EXPECT_EQ(pipeline_blocks(model, 1 << 20, 10, 1 << 30), 29);
+  EXPECT_EQ(pipeline_blocks(model, 1 << 24, 10, 1 << 30), 116);
+  EXPECT_EQ(pipeline_blocks(model, 1 << 24, 0, 1 << 30), 1);  // p = 2: one round per block
+  EXPECT_EQ(pipeline_blocks(model, 1 << 24, 10, 10), 10);    // whole elements only
 }
 
-RC_GTEST_PROP(CostModel, BlocksMinimiseTheModelledTime, ()) {
-  const CostModel model{*rc::gen::inRange(1, 100000) * 1e-9, *rc::gen::inRange(1, 10000) * 1e-13,
-                        false};
-  const std::int64_t p = *rc::gen::inRange<std::int64_t>(1, 1 << 20);
+// pipeline_blocks against the brute-force minimum over every block count, for random sizes.
+void check_blocks_minimise(const CostModel& model, std::int64_t most_blocks) {
+  const std::int64_t extra = *rc::gen::inRange<std::int64_t>(0, 64);
   const double bytes = *rc::gen::inRange(0, 1 << 26);
-  const std::int64_t max_blocks = *rc::gen::inRange<std::int64_t>(1, 4096);
-  const std::int64_t n = pipeline_blocks(model, bytes, p, max_blocks);
+  const std::int64_t max_blocks = *rc::gen::inRange<std::int64_t>(1, most_blocks);
+  const std::int64_t n = pipeline_blocks(model, bytes, extra, max_blocks);
   RC_ASSERT(n >= 1 && n <= max_blocks);
   double best = 1e300;
   for (std::int64_t k = 1; k <= max_blocks; ++k) {
-    best = std::min(best, pipeline_time(model, bytes, p, k));
+    best = std::min(best, pipeline_time(model, bytes, extra, k));
   }
-  RC_ASSERT(pipeline_time(model, bytes, p, n) <= best * (1 + 1e-12));
+  RC_ASSERT(pipeline_time(model, bytes, extra, n) <= best * (1 + 1e-12));
 }
 
-TEST(CostModel, WindowCoversOneLatency) {
-  const CostModel model{1e-6, 1e-10, false};  // alpha / beta = 10,000 bytes
-  EXPECT_EQ(window_rounds(model, 1e6), 2);     // long blocks: the minimum of 2
-  EXPECT_EQ(window_rounds(model, 2500), 5);    // 1 + 10,000 / 2,500
-  EXPECT_EQ(window_rounds(model, 1), 8);       // tiny blocks: the cap
+RC_GTEST_PROP(CostModel, BlocksMinimiseTheModelledTime, ()) {
+  const CostModel model = CostModel::linear(*rc::gen::inRange(1, 100000) * 1e-9,
+                                            *rc::gen::inRange(1, 10000) * 1e-13);
+  check_blocks_minimise(model, 4096);
+}
+
+// A measured model: interpolated between its points (also across a steep step, as at an eager
+// limit), extrapolated beyond the last with the last slope, the first point's time below it.
+TEST(CostModel, PiecewiseLinear) {
+  CostModel model;
+  model.bytes = {8, 4096, 32768, 61440, 131072, 1048576};
+  model.seconds = {1e-6, 2e-6, 10e-6, 12e-6, 40e-6, 100e-6};
+  EXPECT_DOUBLE_EQ(model.time(1), 1e-6);
+  EXPECT_DOUBLE_EQ(model.time(4096), 2e-6);
+  EXPECT_NEAR(model.time((4096 + 32768) / 2.0), 6e-6, 1e-15);
+  EXPECT_NEAR(model.time(2 * 1048576.0), 100e-6 + 60e-6 / 917504 * 1048576, 1e-12);
+  EXPECT_NEAR(model.per_byte(100000), 28e-6 / (131072 - 61440), 1e-18);
+  EXPECT_NEAR(model.time(100000), 12e-6 + 28e-6 * (100000 - 61440) / (131072 - 61440), 1e-15);
+}
+
+// Whatever the measured points, no block count in 1..max_blocks is faster by the model.
+RC_GTEST_PROP(CostModel, BlocksMinimiseAMeasuredModel, ()) {
+  CostModel model;
+  model.bytes = kModelSizes;
+  double t = *rc::gen::inRange(1, 100000) * 1e-9;
+  for (double& s : model.seconds) s = t += *rc::gen::inRange(0, 1000000) * 1e-10;
+  check_blocks_minimise(model, 2048);
+}
+
+TEST(CostModel, WindowCoversLatenciesWhileBlocksAreShort) {
+  const CostModel model = CostModel::linear(1e-6, 1e-10);  // alpha / beta = 10,000 B
+  ASSERT_DOUBLE_EQ(model.time(0), 1e-6 + 8e-10);  // the 8-byte point
+  EXPECT_EQ(window_rounds(model, 1e6), 1);     // long blocks: one round at a time
+  // 8 x 1.0008 us over 0.1 ns x (b - 8): 2.67 at b = 30,000 rounds to 3, 2 at b = 40,040.
+  EXPECT_EQ(window_rounds(model, 30000), 3);
+  EXPECT_EQ(window_rounds(model, 40040), 2);
+  EXPECT_EQ(window_rounds(model, 1), 4);       // tiny blocks: the cap
 }
 
 }  // namespace

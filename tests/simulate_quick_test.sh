@@ -16,9 +16,9 @@ tsv="$tmp/quick.tsv"
 if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0"
 else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 [ "$(head -1 "$tsv")" = "$(printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec')" ] && ok "header" || bad "header: $(head -1 "$tsv")"
-# Rows per op for 3 sizes: our implementations under the first selector, native under all 4,
-# one ratio row per implementation of ours.
-for want in bcast:30 allgather:18 allgatherv:18 allgatherv_uniform:18 reduce:18 allreduce:24; do
+# Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
+# twotree, hypercube, auto), native under all 4, one ratio row per implementation of ours.
+for want in bcast:36 allgather:18 allgatherv:18 allgatherv_uniform:18 reduce:18 allreduce:24; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"

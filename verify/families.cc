@@ -8,6 +8,7 @@ std::vector<std::unique_ptr<Family>> all_families() {
   out.push_back(two_tree_family());
   out.push_back(hypercube_family());
   out.push_back(bruck_family());
+  out.push_back(merge_family());
   return out;
 }
 

@@ -20,6 +20,7 @@ std::unique_ptr<Family> circulant_family();
 std::unique_ptr<Family> two_tree_family();
 std::unique_ptr<Family> hypercube_family();
 std::unique_ptr<Family> bruck_family();
+std::unique_ptr<Family> merge_family();
 
 }  // namespace rosched::verify
 

@@ -18,6 +18,15 @@ int main(int argc, char** argv) {
   for (i = 0; i < 5; ++i) if (data[i] != 20 + i) ok = 0;
   if (Rosched_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
   if (sum != p * (p - 1) / 2) ok = 0;
+  {  /* Rosched_Allmerge with the built-in MPI_INT merge: one block {p - 1 - rank} per rank */
+    int counts[64], merged[64], mine = p - 1 - rank;
+    for (i = 0; i < p && i < 64; ++i) counts[i] = 1;
+    if (p <= 64) {
+      if (Rosched_Allmerge(&mine, 1, merged, counts, MPI_INT, NULL, NULL, MPI_COMM_WORLD,
+                           ROSCHED_ALLMERGE_AUTO) != MPI_SUCCESS) ok = 0;
+      for (i = 0; i < p; ++i) if (merged[i] != i) ok = 0;
+    }
+  }
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rank == 0) printf("c api p=%d: %s\n", p, all_ok ? "ok" : "FAILED");
   MPI_Finalize();

@@ -283,16 +283,22 @@ void test_errors() {
   MPI_Comm_free(&comm);
 }
 
-// The cost model every rank decides by: positive, and the same on every rank (else the ranks
-// would split a message into different block counts).
+// The cost model every rank decides by: positive times not decreasing with the size, and the
+// same on every rank (else the ranks would split a message into different block counts).
 void test_cost_model() {
   const rosched::mpi::CommInfo ci = rosched::mpi::comm_info(MPI_COMM_WORLD);
   const rosched::mpi::CostModel& model = rosched::mpi::cost_model(ci);
-  double mine[2] = {model.alpha, model.beta}, low[2], high[2];
-  MPI_Allreduce(mine, low, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(mine, high, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  expect(model.alpha > 0 && model.beta > 0, "cost model alpha and beta are positive");
-  expect(low[0] == high[0] && low[1] == high[1], "cost model is the same on every rank");
+  constexpr int k = rosched::mpi::CostModel::kPoints;
+  double mine[k], low[k], high[k];
+  bool ordered = model.seconds[0] > 0;
+  for (int i = 0; i < k; ++i) {
+    mine[i] = model.seconds[i];
+    if (i > 0 && model.seconds[i] < model.seconds[i - 1]) ordered = false;
+  }
+  MPI_Allreduce(mine, low, k, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(mine, high, k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  expect(ordered, "cost model times are positive and grow with the size");
+  expect(std::equal(low, low + k, high), "cost model is the same on every rank");
   expect(&rosched::mpi::cost_model(ci) == &model, "cost model is measured once per communicator");
 }
 
@@ -332,6 +338,7 @@ int main(int argc, char** argv) {
     test_errors();
     test_error_handling();
     test_alltoall();
+    test_allmerge();
   }
   test_two_tree_reductions();
   long local[2] = {passed, failed}, total[2] = {0, 0};

@@ -28,6 +28,8 @@ void test_two_tree_reductions();
 
 // tests/mpi/alltoall_mpi_test.cc: Rosched_Alltoall and Rosched_Alltoallv, every variant.
 void test_alltoall();
+// tests/mpi/allmerge_mpi_test.cc: Rosched_Allmerge (Lang 2025), its errors and debug checks.
+void test_allmerge();
 
 // tests/mpi/errors_mpi_test.cc: errors reach the caller's error handler, debug mode never hangs.
 void test_error_handling();
