@@ -81,18 +81,23 @@ std::optional<AlltoallAlgorithm> forced_algorithm(const char* name, bool nonunif
 
 AlltoallAlgorithm choose_uniform(const CostModel& m, std::int64_t p, double n) {
   const BruckSchedule s(p);
-  const double bruck = s.steps() * m.alpha + m.beta * n * s.blocks_per_rank();
-  const double linear = (p - 1) * (m.alpha + m.beta * n);
+  double bruck = 0;
+  for (std::int64_t t = 0; t < s.steps(); ++t) bruck += m.time(n * s.moved_count(s.step(t)));
+  const double linear = (p - 1) * m.time(n);
   return bruck <= linear ? AlltoallAlgorithm{BruckVariant::kZeroRotation} : AlltoallAlgorithm{};
 }
 
 AlltoallAlgorithm choose_nonuniform(const CostModel& m, std::int64_t p, double largest,
                                     double heaviest) {
   const BruckSchedule s(p);
-  const double k = s.steps(), h = s.blocks_per_rank();
-  const double padded = k * m.alpha + m.beta * largest * h;
-  const double two_phase = 2 * k * m.alpha + m.beta * (8 * h + heaviest * h / (p - 1));
-  const double linear = (p - 1) * m.alpha + m.beta * heaviest;
+  const double average = heaviest / (p - 1);
+  double padded = 0, two_phase = 0;
+  for (std::int64_t t = 0; t < s.steps(); ++t) {
+    const double blocks = static_cast<double>(s.moved_count(s.step(t)));
+    padded += m.time(largest * blocks);
+    two_phase += m.time(8 * blocks) + m.time(average * blocks);
+  }
+  const double linear = (p - 1) * m.time(average);
   if (linear < padded && linear < two_phase) return AlltoallAlgorithm{};
   return AlltoallAlgorithm{padded <= two_phase ? BruckVariant::kPadded : BruckVariant::kTwoPhase};
 }

@@ -29,15 +29,16 @@ struct AlltoallAlgorithm {
 std::optional<AlltoallAlgorithm> forced_algorithm(const char* name, bool nonuniform,
                                                   const char* source);
 
-// The cost rule (alpha + beta m per message; H = blocks per rank, K = steps, radix 2):
-//   uniform, n bytes per block: zero-rotation Bruck K alpha + beta n H, against linear
-//     (P - 1)(alpha + beta n);
-//   non-uniform, N the largest block, S the most bytes any rank sends: padded K alpha + beta N H
-//     (one more allreduce, which both Bruck variants need), two-phase 2 K alpha + beta (8 H +
-//     S H / (P - 1)) (sizes as 8-byte integers; blocks of average size S / (P - 1)), linear
-//     (P - 1) alpha + beta S. Padded beats two-phase iff beta H (N - 8 - S / (P - 1)) < K alpha:
-//     Fan et al. 2022, eq. 3, (N - 8)(P + 1) beta < 4 alpha, is this with their H = K (P + 1) / 2,
-//     4-byte sizes and the average block left out.
+// The cost rule, with T(m) the communicator's time for one message of m bytes (cost_model.h)
+// and c_t the blocks of step t (radix 2):
+//   uniform, n bytes per block: zero-rotation Bruck, sum_t T(n c_t), against linear
+//     (P - 1) T(n);
+//   non-uniform, N the largest block, S the most bytes any rank sends: padded sum_t T(N c_t)
+//     (one more allreduce, which every choice needs), two-phase sum_t T(8 c_t) + T(c_t S /
+//     (P - 1)) (8-byte sizes; blocks of average size), linear (P - 1) T(S / (P - 1)). With
+//     T(m) = alpha + beta m, padded beats two-phase iff beta H (N - 8 - S / (P - 1)) < K alpha
+//     (H = sum c_t, K steps): Fan et al. 2022, eq. 3, (N - 8)(P + 1) beta < 4 alpha, is this
+//     with their H = K (P + 1) / 2, 4-byte sizes and the average block left out.
 // Every input is the same on every rank, so every rank chooses the same.
 AlltoallAlgorithm choose_uniform(const CostModel& model, std::int64_t p, double block_bytes);
 AlltoallAlgorithm choose_nonuniform(const CostModel& model, std::int64_t p, double largest,
