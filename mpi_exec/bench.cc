@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/bench_alltoall.h"
 #include "mpi_exec/rosched_mpi.h"
 
 namespace po = boost::program_options;
@@ -85,10 +86,18 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   return counts;
 }
 
-enum Impl { kNative, kCirculant, kTwoTree, kHypercube, kAuto, kAlg0, kAlg1, kAlg2, kNway,
-            kImplCount };
-const char* const kImplNames[kImplCount] = {"native", "circulant", "twotree", "hypercube",
-                                            "auto",   "alg0",      "alg1",    "alg2", "nway"};
+enum Impl {
+  kNative, kCirculant, kTwoTree, kHypercube, kAuto,
+  kAlg0, kAlg1, kAlg2,                                                    // allmerge
+  kNway,                                                                  // allreduce
+  kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
+  kImplCount
+};
+const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
+                                            "auto",     "alg0",      "alg1",    "alg2",
+                                            "nway",
+                                            "basic",    "modified",  "zerorot", "zerocopy",
+                                            "padded",   "twophase",  "linear"};
 // allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves).
 long long allmerge_moves[kImplCount] = {};
 
@@ -100,11 +109,20 @@ std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway};
   if (op == "reduce") return {kNative, kTwoTree};
+  if (op == "alltoall") {
+    return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
+  }
+  if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
   return {kNative, kCirculant};
 }
 
 Op make_op(const Options& o) {
+  if (o.op == "alltoall" || o.op == "alltoallv") {
+    const rosched::mpi::AlltoallOp op =
+        rosched::mpi::make_alltoall_op(o.op == "alltoallv", o.dist == "irregular" ? "uniform" : o.dist);
+    return [op](Impl impl, long m, bool check) { return op(kImplNames[impl], m, check); };
+  }
   if (o.op == "bcast") {
     return [](Impl impl, long m, bool check) {
       std::vector<int> buf(m);
@@ -197,7 +215,8 @@ Op make_op(const Options& o) {
     };
   }
   throw std::invalid_argument("unknown --op " + o.op +
-                              " (bcast, allgather, allgatherv, reduce, allreduce, allmerge)");
+                              " (bcast, allgather, allgatherv, reduce, allreduce, allmerge, alltoall, "
+                              "alltoallv)");
 }
 
 // --impl: a comma-separated subset of what the operation has, "all", or "both" (native and
@@ -227,14 +246,17 @@ int run(int argc, char** argv) {
   po::options_description desc("bench: the collectives of mpi_exec against the native MPI ones\n\nOptions");
   desc.add_options()("help,h", "print this help")(
       "op", po::value(&o.op)->default_value(o.op),
-      "bcast, allgather, allgatherv, reduce, allreduce or allmerge (m sorted MPI_INT per rank)")(
+      "bcast, allgather, allgatherv, reduce, allreduce, allmerge (m sorted MPI_INT per rank), "
+      "alltoall (m MPI_INT per block) or alltoallv (blocks of at most m MPI_INT, --dist uniform, "
+      "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
       "comma-separated implementations (native, circulant, twotree, hypercube, auto; allmerge: "
-      "native, alg0, alg1, alg2), all, or both "
+      "native, alg0, alg1, alg2; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
+      "twophase, linear), all, or both "
       "(native and circulant)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
-      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform")(
+      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform; alltoallv sizes: uniform, powerlaw or normal")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
       "nway-n", po::value(&o.nway_n)->default_value(0),
       "allreduce nway: ports per round, 1..64 (0: the cost rule, Rosched_Nway_ports)")(
@@ -266,7 +288,7 @@ int run(int argc, char** argv) {
       throw std::invalid_argument("--nway-rule must be circulant, digits or paper, not " + o.nway_rule);
     if (o.measure != "slowest" && o.measure != "span")
       throw std::invalid_argument("--measure must be slowest or span, not " + o.measure);
-    if (o.dist != "irregular" && o.dist != "uniform")
+    if (o.op != "alltoallv" && o.dist != "irregular" && o.dist != "uniform")
       throw std::invalid_argument("--dist must be irregular or uniform, not " + o.dist);
     sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
     op = make_op(o);

@@ -73,6 +73,27 @@ int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
 int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
 
+/* The Bruck all-to-all (Bruck et al. 1997) and its variants for uniform and non-uniform data
+ * (Fan, Huang, Gilray, Micinski, Pascucci, Kumar 2022): same semantics as MPI_Alltoall and
+ * MPI_Alltoallv (MPI_IN_PLACE, derived datatypes, zero counts). The algorithm comes from a cost
+ * rule (uniform: zero-rotation Bruck or a linear pairwise exchange; non-uniform: padded or
+ * two-phase Bruck, or linear), from ROSCHED_ALLTOALL_VARIANT (read once), or from `variant` of
+ * the _variant calls: basic, modified, zerorot, zerocopy, padded, twophase, linear, or auto
+ * (Alltoallv: padded, twophase, linear, auto). Overlapping receive blocks are MPI_ERR_ARG; in
+ * debug mode a send size that differs from its receiver's count is MPI_ERR_TRUNCATE on every
+ * rank. */
+int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int Rosched_Alltoall_variant(const char* variant, const void* sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm);
+int Rosched_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int Rosched_Alltoallv_variant(const char* variant, const void* sendbuf, const int sendcounts[],
+                              const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm);
 /* Merge-allreduce ("allmerge", Lang 2025): every rank contributes a sorted block of
  * recvcounts[rank] elements (sendbuf, sendcount = recvcounts[rank]; or MPI_IN_PLACE: the block
  * is the first recvcounts[rank] elements of recvbuf) and every rank receives in recvbuf the

@@ -58,6 +58,7 @@ Settings from_environment() {
   for (const char* known : {"paper", "digits", "circulant"}) {
     if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;
   }
+  if (const char* v = std::getenv("ROSCHED_ALLTOALL_VARIANT")) s.alltoall_variant = v;
   return s;
 }
 

@@ -3,6 +3,8 @@
 #ifndef ROSCHED_MPI_EXEC_SETTINGS_H_
 #define ROSCHED_MPI_EXEC_SETTINGS_H_
 
+#include <string>
+
 namespace rosched::mpi {
 
 struct Settings {
@@ -19,6 +21,9 @@ struct Settings {
   double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
   const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant
+  // ROSCHED_ALLTOALL_VARIANT: the algorithm of Rosched_Alltoall(v) ("" or "auto": the cost
+  // rule; else a Bruck variant name or "linear"), checked at the call.
+  std::string alltoall_variant;
 };
 
 // The settings; a factor that is unset, not a number or not positive keeps its default, as

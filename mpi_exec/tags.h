@@ -16,10 +16,12 @@ inline constexpr int kLocalCopy = 7307;        // a copy within one process (any
 inline constexpr int kCostModel = 7308;        // the ping-pongs that measure the cost model
 inline constexpr int kAllmergeMain = 7309;     // Rosched_Allmerge: a round's main part
 inline constexpr int kAllmergePartial = 7310;  // Rosched_Allmerge: a round's partial part
+inline constexpr int kAlltoallSizes = 7311;    // a Bruck step's block sizes (two-phase)
+inline constexpr int kAlltoallData = 7312;     // a Bruck step's blocks, or a linear exchange
 
-inline constexpr int kAll[] = {kBcastRound,   kAllgatherRound, kCensusRound,  kAllgathervRound,
-                               kReduceToRoot, kReduceRound,    kLocalCopy,    kCostModel,
-                               kAllmergeMain, kAllmergePartial};
+inline constexpr int kAll[] = {kBcastRound,    kAllgatherRound, kCensusRound,  kAllgathervRound,
+                               kReduceToRoot,  kReduceRound,    kLocalCopy,    kCostModel,
+                               kAllmergeMain,  kAllmergePartial, kAlltoallSizes, kAlltoallData};
 
 constexpr bool all_distinct() {
   for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)

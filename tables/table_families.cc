@@ -2,6 +2,7 @@
 // two_tree_table.h, hypercube_table.h).
 #include <stdexcept>
 
+#include "tables/bruck_table.h"
 #include "tables/hypercube_table.h"
 #include "tables/nway_table.h"
 #include "tables/table_family.h"
@@ -137,9 +138,37 @@ class NwayTables : public TableFamily {
   }
 };
 
+class BruckTables : public TableFamily {
+ public:
+  std::string name() const override { return "bruck"; }
+  std::string description() const override {
+    return "bruck: the Bruck all-to-all (Bruck et al. 1997, Fan et al. 2022), one row per "
+           "step: the relative indices moved and the partners";
+  }
+  std::string layout_help() const override {
+    return "Rows (bruck): step, digit position, digit value, distance, send_to and recv_from "
+           "of rank p, blocks moved, first and last hops among them, the relative indices.";
+  }
+  std::vector<TableParam> params() const override {
+    return {{"radix", "R", "the radix of the Bruck schedule (default 2)"}};
+  }
+  void check_args(std::int64_t p, const TableOptions& o) const override { radix(p, o); }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_bruck_table(p, radix(p, o)), format, out);
+  }
+
+ private:
+  static std::int64_t radix(std::int64_t p, const TableOptions& o) {
+    const auto r = o.params.find("radix");
+    return check_bruck_table_args(p, r == o.params.end() ? "" : r->second);
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<TableFamily> nway_tables() { return std::make_unique<NwayTables>(); }
+std::unique_ptr<TableFamily> bruck_tables() { return std::make_unique<BruckTables>(); }
 std::unique_ptr<TableFamily> circulant_tables() { return std::make_unique<CirculantTables>(); }
 std::unique_ptr<TableFamily> two_tree_tables() { return std::make_unique<TwoTreeTables>(); }
 std::unique_ptr<TableFamily> hypercube_tables() { return std::make_unique<HypercubeTables>(); }
@@ -149,6 +178,7 @@ std::vector<std::unique_ptr<TableFamily>> table_families() {
   out.push_back(circulant_tables());
   out.push_back(two_tree_tables());
   out.push_back(hypercube_tables());
+  out.push_back(bruck_tables());
   out.push_back(merge_tables());
   out.push_back(nway_tables());
   return out;

@@ -67,6 +67,7 @@ std::vector<std::unique_ptr<TableFamily>> table_families();
 std::unique_ptr<TableFamily> circulant_tables();
 std::unique_ptr<TableFamily> two_tree_tables();
 std::unique_ptr<TableFamily> hypercube_tables();
+std::unique_ptr<TableFamily> bruck_tables();
 std::unique_ptr<TableFamily> merge_tables();  // tables/merge_table.cc
 std::unique_ptr<TableFamily> nway_tables();
 

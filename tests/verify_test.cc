@@ -220,7 +220,8 @@ TEST(Families, OneInterfaceForAll) {
     ASSERT_NE(make_family(name), nullptr);
     EXPECT_EQ(make_family(name)->name(), name);
   }
-  EXPECT_EQ(names, (std::set<std::string>{"circulant", "twotree", "hypercube", "merge", "nway"}));
+  EXPECT_EQ(names, (std::set<std::string>{"circulant", "twotree", "hypercube", "merge", "nway",
+                                          "bruck"}));
   EXPECT_EQ(make_family("ring"), nullptr);
   // A family whose runs need its structure check says so.
   EXPECT_EQ(make_family("twotree")->effective_checks({"runs"}),

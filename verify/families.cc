@@ -7,6 +7,7 @@ std::vector<std::unique_ptr<Family>> all_families() {
   out.push_back(circulant_family());
   out.push_back(two_tree_family());
   out.push_back(hypercube_family());
+  out.push_back(bruck_family());
   out.push_back(merge_family());
   out.push_back(nway_family());
   return out;

@@ -19,6 +19,7 @@ std::unique_ptr<Family> make_family(const std::string& name);
 std::unique_ptr<Family> circulant_family();
 std::unique_ptr<Family> two_tree_family();
 std::unique_ptr<Family> hypercube_family();
+std::unique_ptr<Family> bruck_family();
 std::unique_ptr<Family> merge_family();
 std::unique_ptr<Family> nway_family();
 

@@ -339,6 +339,7 @@ int main(int argc, char** argv) {
     test_allreduce();
     test_errors();
     test_error_handling();
+    test_alltoall();
     test_allmerge();
   }
   test_two_tree_reductions();

@@ -26,6 +26,8 @@ using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
 // tests/mpi/two_tree_mpi_test.cc: Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.
 void test_two_tree_reductions();
 
+// tests/mpi/alltoall_mpi_test.cc: Rosched_Alltoall and Rosched_Alltoallv, every variant.
+void test_alltoall();
 // tests/mpi/allmerge_mpi_test.cc: Rosched_Allmerge (Lang 2025), its errors and debug checks.
 void test_allmerge();
 // tests/mpi/nway_mpi_test.cc: Rosched_Allreduce_nway and its split-phase form (with the error

@@ -1,0 +1,283 @@
+// Rosched_Alltoall and Rosched_Alltoallv: MPI_Alltoall and MPI_Alltoallv (MPI 3.1, Sec. 5.8)
+// over the Bruck all-to-all variants of sched/bruck/ (Fan et al. 2022) or a linear pairwise
+// exchange, chosen by the cost rule of alltoall_bruck.h, by the argument `variant` of the
+// _variant entry points, or by ROSCHED_ALLTOALL_VARIANT (read once).
+//
+// Blocks are moved as bytes. A send or receive datatype that is not dense (gaps, a lower
+// bound) is staged through one contiguous buffer by one local copy with a derived datatype of
+// all blocks; MPI_IN_PLACE takes the data from the receive buffer (staged first). The caller's
+// send buffer and counts are never written.
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "mpi_exec/alltoall_bruck.h"
+#include "mpi_exec/args.h"
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
+
+namespace rosched::mpi {
+namespace {
+
+bool dense(const TypeInfo& t) {
+  return t.lb == 0 && t.true_lb == 0 && t.extent == t.size && t.true_extent == t.size;
+}
+
+// One side of the exchange: P blocks of counts[j] elements of `type` at displs[j] extents from
+// base, as bytes: in place when the type is dense, else in a contiguous staging buffer.
+class Side {
+ public:
+  Side(const void* base, const int* counts, const int* displs, MPI_Datatype type,
+       const TypeInfo& info, int p)
+      : base_(const_cast<void*>(base)), dense_(dense(info)) {
+    offset.resize(p);
+    size.resize(p);
+    std::int64_t at = 0;
+    for (int j = 0; j < p; ++j) {
+      size[j] = static_cast<std::int64_t>(counts[j]) * info.size;
+      offset[j] = dense_ ? static_cast<std::int64_t>(displs[j]) * info.extent : at;
+      at += size[j];
+    }
+    if (!dense_) {
+      if (at > INT_MAX) throw Error(MPI_ERR_COUNT, "more than INT_MAX bytes to stage");
+      staged_.resize(static_cast<std::size_t>(at) + 1);
+      std::vector<MPI_Aint> where(p);
+      for (int j = 0; j < p; ++j) where[j] = static_cast<MPI_Aint>(displs[j]) * info.extent;
+      MPI_Datatype t;
+      check(MPI_Type_create_hindexed(p, counts, where.data(), type, &t), "MPI_Type_create_hindexed");
+      check(MPI_Type_commit(&t), "MPI_Type_commit");
+      blocks_type_ = std::make_unique<OwnedType>(t);
+      total_ = static_cast<int>(at);
+    }
+  }
+  char* data() { return dense_ ? static_cast<char*>(base_) : staged_.data(); }
+  void stage_in() {
+    if (!dense_) local_copy(base_, 1, blocks_type_->get(), staged_.data(), total_, MPI_BYTE);
+  }
+  void stage_out() {
+    if (!dense_) local_copy(staged_.data(), total_, MPI_BYTE, base_, 1, blocks_type_->get());
+  }
+  std::vector<std::int64_t> offset, size;
+
+ private:
+  void* base_;
+  bool dense_;
+  std::vector<char> staged_;
+  std::unique_ptr<OwnedType> blocks_type_;
+  int total_ = 0;
+};
+
+// Receive blocks that share a byte are an error (MPI: undefined); checked locally.
+void check_no_overlap(const int* counts, const int* displs, const TypeInfo& t, int p) {
+  struct Span {
+    MPI_Aint lo, hi;
+    int j;
+  };
+  std::vector<Span> spans;
+  for (int j = 0; j < p; ++j) {
+    if (counts[j] == 0 || t.size == 0) continue;
+    const MPI_Aint lo = static_cast<MPI_Aint>(displs[j]) * t.extent + t.true_lb;
+    spans.push_back({lo, lo + static_cast<MPI_Aint>(counts[j] - 1) * t.extent + t.true_extent, j});
+  }
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.lo < b.lo; });
+  for (std::size_t k = 1; k < spans.size(); ++k) {
+    if (spans[k].lo < spans[k - 1].hi) {
+      throw Error(MPI_ERR_ARG, "the receive blocks from ranks " + std::to_string(spans[k - 1].j) +
+                                   " and " + std::to_string(spans[k].j) +
+                                   " overlap (rdispls and recvcounts)");
+    }
+  }
+}
+
+void check_entries(const char* name, const int* values, int p, bool counts) {
+  if (!values) throw Error(MPI_ERR_ARG, std::string(name) + " is NULL");
+  if (!counts) return;
+  for (int j = 0; j < p; ++j) check_count(std::string(name) + "[" + std::to_string(j) + "]", values[j]);
+}
+
+// Debug mode: what every rank sends to each other rank equals what that rank asks for (one
+// MPI_Alltoall of byte counts, one MPI_Allreduce of the verdict): an error on every rank.
+void check_pairs(const CommInfo& ci, const std::vector<std::int64_t>& send,
+                 const std::vector<std::int64_t>& recv) {
+  std::vector<long long> out(send.begin(), send.end()), in(ci.p);
+  check(MPI_Alltoall(out.data(), 1, MPI_LONG_LONG, in.data(), 1, MPI_LONG_LONG, ci.c),
+        "MPI_Alltoall (debug check)");
+  int bad = -1;
+  for (int s = 0; s < ci.p && bad < 0; ++s)
+    if (in[s] != recv[s]) bad = s;
+  int any = bad >= 0, any_out = 0;
+  check(MPI_Allreduce(&any, &any_out, 1, MPI_INT, MPI_MAX, ci.c), "MPI_Allreduce (debug check)");
+  if (bad >= 0) {
+    throw Error(MPI_ERR_TRUNCATE, "rank " + std::to_string(bad) + " sends " +
+                                      std::to_string(in[bad]) + " bytes, the receive count asks for " +
+                                      std::to_string(recv[bad]));
+  }
+  if (any_out) throw Error(MPI_ERR_TRUNCATE, "send and receive sizes differ between another pair of ranks");
+}
+
+const char* env_variant() {
+  const std::string& v = settings().alltoall_variant;
+  return v.empty() ? nullptr : v.c_str();
+}
+
+// The exchange itself, once arguments are checked: send and recv as bytes.
+void exchange(const CommInfo& ci, Side& send, Side& recv, const AlltoallAlgorithm& algo,
+              std::int64_t largest) {
+  BruckBlocks b{send.data(), send.offset, send.size, recv.data(), recv.offset, recv.size};
+  if (!algo.bruck) {
+    run_linear(b, ci);
+    return;
+  }
+  BruckEngine engine(BruckPlan(BruckSchedule(ci.p), *algo.bruck), ci.rank, std::move(b), largest);
+  run_bruck(engine, ci);
+}
+
+int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return run_collective("Rosched_Alltoall", comm, [&](const CommInfo& ci) {
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    Agreement agreement;
+    agreement.same("recvcount * size of recvtype", bytes_of(recvcount, recvtype), MPI_ERR_TRUNCATE);
+    const auto [rtype, forced] = check_arguments(ci.c, agreement, [&] {
+      check_count("recvcount", recvcount);
+      const TypeInfo r = check_type("recvtype", recvtype);
+      if (!in_place) {
+        check_count("sendcount", sendcount);
+        const TypeInfo s = check_type("sendtype", sendtype);
+        check_send_size(static_cast<long long>(sendcount) * s.size,
+                        static_cast<long long>(recvcount) * r.size, "recvcount * size of recvtype");
+      }
+      const char* name = variant ? variant : env_variant();
+      return std::make_pair(r, forced_algorithm(name, false, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
+    });
+    const std::int64_t n = static_cast<std::int64_t>(recvcount) * rtype.size;
+    if (n == 0) return;
+    std::vector<int> rcounts(ci.p, recvcount), rdispls(ci.p);
+    for (int j = 0; j < ci.p; ++j) rdispls[j] = j * recvcount;
+    Side recv(recvbuf, rcounts.data(), rdispls.data(), recvtype, rtype, ci.p);
+    std::vector<char> copy;  // MPI_IN_PLACE: the data, before the receive buffer is written
+    std::unique_ptr<Side> send;
+    if (in_place) {
+      recv.stage_in();
+      copy.assign(recv.data(), recv.data() + n * ci.p);
+      std::vector<int> counts(ci.p, static_cast<int>(n)), displs(ci.p);
+      for (int j = 0; j < ci.p; ++j) displs[j] = static_cast<int>(j * n);
+      send = std::make_unique<Side>(copy.data(), counts.data(), displs.data(), MPI_BYTE,
+                                    type_info(MPI_BYTE), ci.p);
+    } else {
+      std::vector<int> counts(ci.p, sendcount), displs(ci.p);
+      for (int j = 0; j < ci.p; ++j) displs[j] = j * sendcount;
+      send = std::make_unique<Side>(sendbuf, counts.data(), displs.data(), sendtype,
+                                    check_type("sendtype", sendtype), ci.p);
+      send->stage_in();
+    }
+    const AlltoallAlgorithm algo =
+        forced ? *forced : choose_uniform(cost_model(ci), ci.p, static_cast<double>(n));
+    tell_choice(ci, "Rosched_Alltoall", algo.name().c_str(), 0, 0, static_cast<double>(n * ci.p));
+    exchange(ci, *send, recv, algo, n);
+    recv.stage_out();
+  });
+}
+
+int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
+              const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return run_collective("Rosched_Alltoallv", comm, [&](const CommInfo& ci) {
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const auto [rtype, forced] = check_arguments(ci.c, Agreement(), [&] {
+      check_entries("recvcounts", recvcounts, ci.p, true);
+      check_entries("rdispls", rdispls, ci.p, false);
+      const TypeInfo r = check_type("recvtype", recvtype);
+      check_no_overlap(recvcounts, rdispls, r, ci.p);
+      if (!in_place) {
+        check_entries("sendcounts", sendcounts, ci.p, true);
+        check_entries("sdispls", sdispls, ci.p, false);
+        check_type("sendtype", sendtype);
+      }
+      const char* name = variant ? variant : env_variant();
+      return std::make_pair(r, forced_algorithm(name, true, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
+    });
+    Side recv(recvbuf, recvcounts, rdispls, recvtype, rtype, ci.p);
+    std::vector<char> copy;
+    std::unique_ptr<Side> send;
+    if (in_place) {
+      recv.stage_in();
+      std::vector<int> counts(ci.p), displs(ci.p);
+      std::int64_t at = 0;
+      for (int j = 0; j < ci.p; ++j) {
+        counts[j] = static_cast<int>(recv.size[j]);
+        displs[j] = static_cast<int>(at);
+        at += recv.size[j];
+      }
+      copy.resize(static_cast<std::size_t>(at) + 1);
+      for (int j = 0; j < ci.p; ++j) {
+        if (recv.size[j] > 0) std::memcpy(copy.data() + displs[j], recv.data() + recv.offset[j], recv.size[j]);
+      }
+      send = std::make_unique<Side>(copy.data(), counts.data(), displs.data(), MPI_BYTE,
+                                    type_info(MPI_BYTE), ci.p);
+    } else {
+      send = std::make_unique<Side>(sendbuf, sendcounts, sdispls, sendtype, type_info(sendtype), ci.p);
+      send->stage_in();
+    }
+    if (debug_checks()) check_pairs(ci, send->size, recv.size);
+    // The largest block and the heaviest rank's bytes, over all ranks: one MPI_Allreduce.
+    long long mine[2] = {0, 0}, all[2] = {0, 0};
+    for (int j = 0; j < ci.p; ++j) {
+      mine[0] = std::max<long long>(mine[0], send->size[j]);
+      mine[1] += send->size[j];
+    }
+    check(MPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, ci.c), "MPI_Allreduce");
+    if (all[0] == 0) {  // nothing anywhere; zero receive counts are all that is allowed
+      for (int j = 0; j < ci.p; ++j) {
+        if (recv.size[j] != 0) {
+          throw Error(MPI_ERR_TRUNCATE, "recvcounts[" + std::to_string(j) + "] asks for " +
+                                            std::to_string(recv.size[j]) + " bytes, every rank sends none");
+        }
+      }
+      return;
+    }
+    const AlltoallAlgorithm algo =
+        forced ? *forced
+               : choose_nonuniform(cost_model(ci), ci.p, static_cast<double>(all[0]),
+                                   static_cast<double>(all[1]));
+    tell_choice(ci, "Rosched_Alltoallv", algo.name().c_str(), 0, 0, static_cast<double>(all[1]));
+    exchange(ci, *send, recv, algo, all[0]);
+    recv.stage_out();
+  });
+}
+
+}  // namespace
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm) {
+  return rosched::mpi::alltoall(nullptr, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                recvtype, comm);
+}
+
+extern "C" int Rosched_Alltoall_variant(const char* variant, const void* sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                        MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::alltoall(variant ? variant : "auto", sendbuf, sendcount, sendtype, recvbuf,
+                                recvcount, recvtype, comm);
+}
+
+extern "C" int Rosched_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::alltoallv(nullptr, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                 recvcounts, rdispls, recvtype, comm);
+}
+
+extern "C" int Rosched_Alltoallv_variant(const char* variant, const void* sendbuf,
+                                         const int sendcounts[], const int sdispls[],
+                                         MPI_Datatype sendtype, void* recvbuf,
+                                         const int recvcounts[], const int rdispls[],
+                                         MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::alltoallv(variant ? variant : "auto", sendbuf, sendcounts, sdispls,
+                                 sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
