@@ -15,9 +15,12 @@ plus, per size, rows impl=ratio-IMPL, selector=BEST, usec=IMPL/BEST where BEST i
 selector at that size. Progress goes to stderr.
 
 Options:
-  --op OP           bcast, allgather, allgatherv, reduce, allreduce or all (default bcast);
-                    allgatherv runs the (r mod 3) counts of Träff 2022, Sec. 3.2 (op
-                    "allgatherv") and uniform counts (op "allgatherv_uniform")
+  --op OP           bcast, allgather, allgatherv, reduce, allreduce, allmerge, alltoall,
+                    alltoallv or all (the first five; default bcast); allgatherv runs the
+                    (r mod 3) counts of Träff 2022, Sec. 3.2 (op "allgatherv") and uniform
+                    counts (op "allgatherv_uniform"); alltoallv uniform and power-law block
+                    sizes (Fan et al. 2022; op "alltoallv_powerlaw"); for allmerge a size is
+                    each rank's sorted block, for alltoall(v) one block
   --p P             simulated ranks (default 1152; 64 with --quick)
   --platform NAME   flat, flatnb or paper (sim/platforms/NAME.xml; default flat)
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
@@ -75,7 +78,8 @@ p=${p:-1152}
 sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216}
 
 # --- arguments -----------------------------------------------------------------------------
-case "$op" in bcast|allgather|allgatherv|reduce|allreduce|all) ;; *) die_usage "unknown --op '$op'" ;; esac
+case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|alltoall|alltoallv|all) ;;
+  *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
 [[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
 [[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
@@ -102,6 +106,7 @@ for s in "${sel_list[@]}"; do
 done
 if [ "$op" = all ]; then ops="bcast allgather allgatherv allgatherv_uniform reduce allreduce"
 elif [ "$op" = allgatherv ]; then ops="allgatherv allgatherv_uniform"
+elif [ "$op" = alltoallv ]; then ops="alltoallv alltoallv_powerlaw"
 else ops=$op; fi
 out=${out:-$root/results/sim_${op}_${platform}_p${p}.tsv}
 mkdir -p "$(dirname "$out")" || exit 3
@@ -151,6 +156,7 @@ done
 run_one() {  # run_one INDEX OP SELECTOR IMPLS
   local i=$1 o=$2 s=$3 impls=$4 bop=$2 dist=() t0=$SECONDS
   [ "$o" = allgatherv_uniform ] && { bop=allgatherv; dist=(--dist uniform); }
+  [ "$o" = alltoallv_powerlaw ] && { bop=alltoallv; dist=(--dist powerlaw); }
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
     --cfg=smpi/coll-selector:"$s" "$bench" --op "$bop" --impl "$impls" "${dist[@]}" "${extra[@]}" \
     >"$work/$i.out" 2>"$work/$i.err" &
@@ -194,7 +200,7 @@ status=0
       fi
     fi
     awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" \
-      'NR > 1 && NF == 5 && $2 !~ /^ratio-/ && $5 ~ /^[0-9.]+$/ { print op, $2, sel, plat, $3, $4, $5 }' \
+      'NR > 1 && NF == 5 && $2 !~ /^(ratio|moves)-/ && $5 ~ /^[0-9.]+$/ { print op, $2, sel, plat, $3, $4, $5 }' \
       "$work/$i.out"
   done
 } >"$work/rows.tsv"
