@@ -64,6 +64,8 @@ class NwayAllreduce {
   void finish();
 
  private:
+  // Rounds until done or, unless block, until a round's messages have not all arrived.
+  bool advance(bool block);
   void post_round();
   void complete_round();
   // The combination of the accumulators in mask, as a pointer to count elements (in scratch
