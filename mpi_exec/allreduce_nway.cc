@@ -55,6 +55,7 @@ extern "C" int Rosched_Iallreduce_nway(const void* sendbuf, void* recvbuf, int c
     if (!request) throw Error(MPI_ERR_REQUEST, "request is NULL");
     *request = ROSCHED_REQUEST_NULL;
     auto running = start(sendbuf, recvbuf, count, datatype, op, ci);
+    if (running) running->progress();  // the first round's messages go out now
     *request = new Rosched_Request_s{comm, std::move(running)};
   });
 }

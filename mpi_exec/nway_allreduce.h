@@ -51,7 +51,8 @@ class NwayBlock {
 class NwayAllreduce {
  public:
   // Checked arguments; p, rank and the private communicator of ci. Copies this rank's
-  // contribution (from recvbuf if sendbuf is MPI_IN_PLACE) and posts the first round.
+  // contribution (from recvbuf if sendbuf is MPI_IN_PLACE); progress() or finish() post the
+  // rounds.
   NwayAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                 const TypeInfo& type, MPI_Op op, const CommInfo& ci, int n, NwayRule rule);
   ~NwayAllreduce();
