@@ -66,7 +66,7 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
                                            recvcount, recvtype, rtype.extent);
       const OwnedType recv = cyclic_blocks(s.mod(rank + round.recv_offset), round.recv_count, p,
                                            recvcount, recvtype, rtype.extent);
-      check(MPI_Sendrecv(base, 1, send.get(), static_cast<int>(round.to), tag::kAllgatherRound,
+      check(PMPI_Sendrecv(base, 1, send.get(), static_cast<int>(round.to), tag::kAllgatherRound,
                          base, 1, recv.get(), static_cast<int>(round.from), tag::kAllgatherRound,
                          c, MPI_STATUS_IGNORE),
             "MPI_Sendrecv");

@@ -48,10 +48,10 @@ class Message {
   bool empty() const { return lengths_.empty(); }
   OwnedType type(MPI_Datatype element) const {
     MPI_Datatype t;
-    check(MPI_Type_create_hindexed(static_cast<int>(lengths_.size()), lengths_.data(),
+    check(PMPI_Type_create_hindexed(static_cast<int>(lengths_.size()), lengths_.data(),
                                    offsets_.data(), element, &t),
           "MPI_Type_create_hindexed");
-    check(MPI_Type_commit(&t), "MPI_Type_commit");
+    check(PMPI_Type_commit(&t), "MPI_Type_commit");
     return OwnedType(t);
   }
 
@@ -81,7 +81,7 @@ class RoundWindow {
   void arrive_before_current() {
     const std::int64_t current = rounds_ - 1;
     for (std::int64_t r = std::max(arrived_, current - size() + 1); r < current; ++r) {
-      check(MPI_Wait(&slots_[static_cast<std::size_t>(r % size())].recv, MPI_STATUS_IGNORE),
+      check(PMPI_Wait(&slots_[static_cast<std::size_t>(r % size())].recv, MPI_STATUS_IGNORE),
             "MPI_Wait");
     }
     arrived_ = current;
@@ -92,8 +92,8 @@ class RoundWindow {
 
  private:
   static void complete(Slot& slot) {
-    check(MPI_Wait(&slot.recv, MPI_STATUS_IGNORE), "MPI_Wait");
-    check(MPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
+    check(PMPI_Wait(&slot.recv, MPI_STATUS_IGNORE), "MPI_Wait");
+    check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
     slot.send_type = OwnedType();
     slot.recv_type = OwnedType();
   }
@@ -176,14 +176,14 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
       }
       if (!recv.empty()) {
         slot.recv_type = recv.type(recvtype);
-        check(MPI_Irecv(base, 1, slot.recv_type.get(), from, tag::kAllgathervRound, c,
+        check(PMPI_Irecv(base, 1, slot.recv_type.get(), from, tag::kAllgathervRound, c,
                         &slot.recv),
               "MPI_Irecv");
       }
       window.arrive_before_current();  // this round sends what came in any earlier round
       if (!send.empty()) {
         slot.send_type = send.type(recvtype);
-        check(MPI_Isend(base, 1, slot.send_type.get(), to, tag::kAllgathervRound, c, &slot.send),
+        check(PMPI_Isend(base, 1, slot.send_type.get(), to, tag::kAllgathervRound, c, &slot.send),
               "MPI_Isend");
       }
     }

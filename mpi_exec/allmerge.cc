@@ -185,7 +185,7 @@ class PlanRun {
       r.n = counts_.of(r.range);
       r.low = counts_.low(r.range);
       r.buffer.resize(r.n);
-      check(MPI_Irecv(r.buffer.at(0), static_cast<int>(r.n), datatype_, static_cast<int>(rd.from),
+      check(PMPI_Irecv(r.buffer.at(0), static_cast<int>(r.n), datatype_, static_cast<int>(rd.from),
                       tag, c_, &req[nreq++]),
             "MPI_Irecv");
     }
@@ -198,11 +198,11 @@ class PlanRun {
         throw Error(MPI_ERR_INTERN, "allmerge: slot " + std::string(merge::slot_name(piece->slot)) +
                                         " does not hold what the schedule sends");
       }
-      check(MPI_Isend(r.data(), static_cast<int>(r.n), datatype_, static_cast<int>(rd.to), tag, c_,
+      check(PMPI_Isend(r.data(), static_cast<int>(r.n), datatype_, static_cast<int>(rd.to), tag, c_,
                       &req[nreq++]),
             "MPI_Isend");
     }
-    check(MPI_Waitall(nreq, req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    check(PMPI_Waitall(nreq, req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
   // The sources' low and high parts (see the file comment); returns the result's range.
@@ -273,10 +273,10 @@ OwnedType range_type(const Range& r, const Counts& counts, int p, MPI_Datatype d
     offsets.push_back(static_cast<MPI_Aint>(counts.before(piece.first)) * type.extent);
   }
   MPI_Datatype t;
-  check(MPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(),
+  check(PMPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(),
                                  datatype, &t),
         "MPI_Type_create_hindexed");
-  check(MPI_Type_commit(&t), "MPI_Type_commit");
+  check(PMPI_Type_commit(&t), "MPI_Type_commit");
   return OwnedType(t);
 }
 
@@ -294,7 +294,7 @@ void allgather_merge(const merge::MergeSchedule& me, const Counts& counts, const
     const merge::MergeRound rd = me.round(i);
     const OwnedType send = range_type(rd.send_main.range, counts, p, datatype, type);
     const OwnedType recv = range_type(rd.recv_main.range, counts, p, datatype, type);
-    check(MPI_Sendrecv(gathered.at(0), 1, send.get(), static_cast<int>(rd.to),
+    check(PMPI_Sendrecv(gathered.at(0), 1, send.get(), static_cast<int>(rd.to),
                        tag::kAllmergeMain, gathered.at(0), 1, recv.get(),
                        static_cast<int>(rd.from), tag::kAllmergeMain, c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");

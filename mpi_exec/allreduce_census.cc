@@ -35,17 +35,17 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
       if (have_partial) std::memcpy(out.data(), partial.data(), out.span());
       if (round.send_includes_own) {
         if (have_partial) {
-          check(MPI_Reduce_local(own.data(), out.data(), count, datatype, op), "MPI_Reduce_local");
+          check(PMPI_Reduce_local(own.data(), out.data(), count, datatype, op), "MPI_Reduce_local");
         } else {
           std::memcpy(out.data(), own.data(), out.span());
         }
       }
-      check(MPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to),
+      check(PMPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to),
                          tag::kCensusRound, in.data(), count, datatype,
                          static_cast<int>(round.from), tag::kCensusRound, c, MPI_STATUS_IGNORE),
             "MPI_Sendrecv");
       if (have_partial) {
-        check(MPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
+        check(PMPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
       } else {
         std::memcpy(partial.data(), in.data(), partial.span());
         have_partial = true;
@@ -53,7 +53,7 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
     }
     // Result: x (+) S.
     if (have_partial) {
-      check(MPI_Reduce_local(own.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
+      check(PMPI_Reduce_local(own.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
       local_copy(partial.data(), recvbuf, count, datatype);
     } else if (!in_place) {
       local_copy(own.data(), recvbuf, count, datatype);

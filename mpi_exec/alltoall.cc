@@ -47,8 +47,8 @@ class Side {
       std::vector<MPI_Aint> where(p);
       for (int j = 0; j < p; ++j) where[j] = static_cast<MPI_Aint>(displs[j]) * info.extent;
       MPI_Datatype t;
-      check(MPI_Type_create_hindexed(p, counts, where.data(), type, &t), "MPI_Type_create_hindexed");
-      check(MPI_Type_commit(&t), "MPI_Type_commit");
+      check(PMPI_Type_create_hindexed(p, counts, where.data(), type, &t), "MPI_Type_create_hindexed");
+      check(PMPI_Type_commit(&t), "MPI_Type_commit");
       blocks_type_ = std::make_unique<OwnedType>(t);
       total_ = static_cast<int>(at);
     }
@@ -103,13 +103,13 @@ void check_entries(const char* name, const int* values, int p, bool counts) {
 void check_pairs(const CommInfo& ci, const std::vector<std::int64_t>& send,
                  const std::vector<std::int64_t>& recv) {
   std::vector<long long> out(send.begin(), send.end()), in(ci.p);
-  check(MPI_Alltoall(out.data(), 1, MPI_LONG_LONG, in.data(), 1, MPI_LONG_LONG, ci.c),
+  check(PMPI_Alltoall(out.data(), 1, MPI_LONG_LONG, in.data(), 1, MPI_LONG_LONG, ci.c),
         "MPI_Alltoall (debug check)");
   int bad = -1;
   for (int s = 0; s < ci.p && bad < 0; ++s)
     if (in[s] != recv[s]) bad = s;
   int any = bad >= 0, any_out = 0;
-  check(MPI_Allreduce(&any, &any_out, 1, MPI_INT, MPI_MAX, ci.c), "MPI_Allreduce (debug check)");
+  check(PMPI_Allreduce(&any, &any_out, 1, MPI_INT, MPI_MAX, ci.c), "MPI_Allreduce (debug check)");
   if (bad >= 0) {
     throw Error(MPI_ERR_TRUNCATE, "rank " + std::to_string(bad) + " sends " +
                                       std::to_string(in[bad]) + " bytes, the receive count asks for " +
@@ -229,7 +229,7 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
       mine[0] = std::max<long long>(mine[0], send->size[j]);
       mine[1] += send->size[j];
     }
-    check(MPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, ci.c), "MPI_Allreduce");
+    check(PMPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, ci.c), "MPI_Allreduce");
     if (all[0] == 0) {  // nothing anywhere; zero receive counts are all that is allowed
       for (int j = 0; j < ci.p; ++j) {
         if (recv.size[j] != 0) {

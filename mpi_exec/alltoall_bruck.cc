@@ -21,16 +21,16 @@ int as_count(std::int64_t bytes, const char* what) {
 // The blocks of a zero-copy step as one datatype over absolute addresses (MPI_BOTTOM).
 OwnedType regions_type(const std::vector<MPI_Aint>& where, const std::vector<int>& lengths) {
   MPI_Datatype t;
-  check(MPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), where.data(),
+  check(PMPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), where.data(),
                                  MPI_BYTE, &t),
         "MPI_Type_create_hindexed");
-  check(MPI_Type_commit(&t), "MPI_Type_commit");
+  check(PMPI_Type_commit(&t), "MPI_Type_commit");
   return OwnedType(t);
 }
 
 MPI_Aint address_of(const void* p) {
   MPI_Aint a;
-  check(MPI_Get_address(p, &a), "MPI_Get_address");
+  check(PMPI_Get_address(p, &a), "MPI_Get_address");
   return a;
 }
 
@@ -49,7 +49,7 @@ void zero_copy_step(BruckEngine& e, std::int64_t t, int to, int from, MPI_Comm c
     recv_len.push_back(as_count(e.max_block(), "a block"));
   });
   const OwnedType send = regions_type(send_at, send_len), recv = regions_type(recv_at, recv_len);
-  check(MPI_Sendrecv(MPI_BOTTOM, 1, send.get(), to, tag::kAlltoallData, MPI_BOTTOM, 1, recv.get(),
+  check(PMPI_Sendrecv(MPI_BOTTOM, 1, send.get(), to, tag::kAlltoallData, MPI_BOTTOM, 1, recv.get(),
                      from, tag::kAlltoallData, c, MPI_STATUS_IGNORE),
         "MPI_Sendrecv");
   s.for_each_moved(step, [&](std::int64_t i) { e.written(plan.write(i, step), e.max_block()); });
@@ -120,7 +120,7 @@ void run_bruck(BruckEngine& e, const CommInfo& comm) {
       out_sizes = e.sizes(t);
       in_sizes.resize(out_sizes.size());  // both sides move moved_count(step) blocks
       const int n = as_count(static_cast<std::int64_t>(out_sizes.size()), "a size message");
-      check(MPI_Sendrecv(out_sizes.data(), n, MPI_INT64_T, to, tag::kAlltoallSizes,
+      check(PMPI_Sendrecv(out_sizes.data(), n, MPI_INT64_T, to, tag::kAlltoallSizes,
                          in_sizes.data(), n, MPI_INT64_T, from, tag::kAlltoallSizes, comm.c,
                          MPI_STATUS_IGNORE),
             "MPI_Sendrecv (sizes)");
@@ -131,7 +131,7 @@ void run_bruck(BruckEngine& e, const CommInfo& comm) {
     std::int64_t in_bytes = 0;
     for (const std::int64_t z : in_sizes) in_bytes += z;
     in.resize(static_cast<std::size_t>(in_bytes));
-    check(MPI_Sendrecv(out.data(), as_count(static_cast<std::int64_t>(out.size()), "a step"),
+    check(PMPI_Sendrecv(out.data(), as_count(static_cast<std::int64_t>(out.size()), "a step"),
                        MPI_BYTE, to, tag::kAlltoallData, in.data(), as_count(in_bytes, "a step"),
                        MPI_BYTE, from, tag::kAlltoallData, comm.c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
@@ -157,7 +157,7 @@ void run_linear(const BruckBlocks& b, const CommInfo& comm) {
       }
       continue;
     }
-    check(MPI_Sendrecv(b.send_base + b.send_offset[to], as_count(b.send_size[to], "a block"),
+    check(PMPI_Sendrecv(b.send_base + b.send_offset[to], as_count(b.send_size[to], "a block"),
                        MPI_BYTE, to, tag::kAlltoallData, b.recv_base + b.recv_offset[from],
                        as_count(b.recv_size[from], "a block"), MPI_BYTE, from, tag::kAlltoallData,
                        comm.c, MPI_STATUS_IGNORE),

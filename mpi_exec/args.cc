@@ -22,7 +22,7 @@ std::string op_name(MPI_Op op) {
 std::string type_name(MPI_Datatype type) {
   char name[MPI_MAX_OBJECT_NAME];
   int length = 0;
-  if (MPI_Type_get_name(type, name, &length) != MPI_SUCCESS || length == 0) {
+  if (PMPI_Type_get_name(type, name, &length) != MPI_SUCCESS || length == 0) {
     return "a derived datatype";
   }
   return std::string(name, length);
@@ -50,15 +50,15 @@ TypeInfo check_type(const char* name, MPI_Datatype type) {
   }
   // A predefined datatype is always committed (and asking costs a call per collective).
   int integers = 0, addresses = 0, types = 0, combiner = 0;
-  check(MPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner),
+  check(PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner),
         "MPI_Type_get_envelope");
   if (combiner == MPI_COMBINER_NAMED) return type_info(type);
   // MPI has no query for "committed"; a zero-count transfer with nobody reports it (MPI's
   // parameter checks), on a communicator that returns errors.
-  const int rc = MPI_Sendrecv(nullptr, 0, type, MPI_PROC_NULL, tag::kLocalCopy, nullptr, 0, type,
+  const int rc = PMPI_Sendrecv(nullptr, 0, type, MPI_PROC_NULL, tag::kLocalCopy, nullptr, 0, type,
                               MPI_PROC_NULL, tag::kLocalCopy, self_comm(), MPI_STATUS_IGNORE);
   int error_class = MPI_SUCCESS;
-  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &error_class);
   if (error_class == MPI_ERR_TYPE) {
     throw Error(MPI_ERR_TYPE, std::string(name) + " (" + type_name(type) + ") is not committed");
   }
@@ -71,9 +71,9 @@ void check_op(MPI_Op op, MPI_Datatype type) {
   // MPI_Reduce_local reports a bad pair to MPI_COMM_WORLD's handler; a zero-count all-reduce on
   // a communicator that returns errors reports it here, with Open MPI's own rule.
   char unused[1];
-  const int rc = MPI_Allreduce(unused, unused + 0, 0, type, op, self_comm());
+  const int rc = PMPI_Allreduce(unused, unused + 0, 0, type, op, self_comm());
   int error_class = MPI_SUCCESS;
-  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &error_class);
   if (error_class == MPI_ERR_OP) {
     throw Error(MPI_ERR_OP,
                 "op " + op_name(op) + " is not defined on datatype " + type_name(type));
@@ -95,7 +95,7 @@ TypeInfo check_commutative_reduction(MPI_Comm c, int count, MPI_Datatype datatyp
   return check_arguments(c, agreement, [&] {
     const TypeInfo type = check_reduction(count, datatype, op);
     int commutative = 0;
-    check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
     if (!commutative) throw Error(MPI_ERR_OP, std::string(what) + " needs a commutative operation");
     return type;
   });
@@ -112,7 +112,7 @@ void check_send_size(long long send_bytes, long long recv_bytes, const std::stri
 std::optional<long long> bytes_of(long long count, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return std::nullopt;
   int size = 0;
-  check(MPI_Type_size(type, &size), "MPI_Type_size");
+  check(PMPI_Type_size(type, &size), "MPI_Type_size");
   return count * size;
 }
 
@@ -144,7 +144,7 @@ void Agreement::compare(MPI_Comm c, int own_class) const {
     }
   }
   in[2 * n] = own_class;
-  check(MPI_Allreduce(in.data(), out.data(), static_cast<int>(in.size()), MPI_LONG_LONG, MPI_MAX,
+  check(PMPI_Allreduce(in.data(), out.data(), static_cast<int>(in.size()), MPI_LONG_LONG, MPI_MAX,
                       c),
         "MPI_Allreduce (debug check)");
   if (own_class != 0) return;  // this rank reports its own error; its values are all known

@@ -42,16 +42,25 @@ bool circulant_pays(const CommInfo& ci, int count, const TypeInfo& type) {
   return pays;
 }
 
+// Whether Rosched_Bcast runs the circulant broadcast (else MPI_Bcast): ROSCHED_BCAST, then the
+// cost model. Nothing to send (p = 1, count 0) counts as circulant (it returns at once).
+bool runs_circulant(const CommInfo& ci, int count, const TypeInfo& type) {
+  const Settings::Choice choice = settings().bcast;
+  if (choice == Settings::Choice::kCirculant || ci.p == 1 || count == 0 || type.size == 0) {
+    return true;
+  }
+  return choice != Settings::Choice::kNative && circulant_pays(ci, count, type);
+}
+
 int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count,
                     MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    const Settings::Choice choice = may_delegate ? settings().bcast : Settings::Choice::kCirculant;
-    if (choice != Settings::Choice::kCirculant && ci.p > 1 && count > 0 && type.size > 0) {
+    if (may_delegate) {
       const double bytes = static_cast<double>(count) * type.size;
-      if (choice == Settings::Choice::kNative || !circulant_pays(ci, count, type)) {
+      if (!runs_circulant(ci, count, type)) {
         tell_choice(ci, name, "native MPI_Bcast", 0, 0, bytes);
-        check(MPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
+        check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
         return;
       }
     }
@@ -73,4 +82,15 @@ extern "C" int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype dat
                                        MPI_Comm comm) {
   return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", false, buffer, count, datatype,
                                        root, comm);
+}
+
+extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype,
+                                    int* circulant) {
+  return rosched::mpi::run_collective("Rosched_Bcast_choice", comm, [&](const auto& ci) {
+    if (circulant == nullptr) {
+      throw rosched::mpi::Error(MPI_ERR_ARG, "circulant is a null pointer");
+    }
+    const rosched::mpi::TypeInfo type = rosched::mpi::check_bcast_args(ci, count, datatype, 0);
+    *circulant = rosched::mpi::runs_circulant(ci, count, type) ? 1 : 0;
+  });
 }

@@ -42,14 +42,14 @@ BcastWindow::BcastWindow(void* buffer, int count, MPI_Datatype datatype, const T
       slots_(static_cast<std::size_t>(std::max(window, 1))) {}
 
 void BcastWindow::arrive(Slot& slot) {
-  check(MPI_Wait(&slot.requests[1], MPI_STATUS_IGNORE), "MPI_Wait");
+  check(PMPI_Wait(&slot.requests[1], MPI_STATUS_IGNORE), "MPI_Wait");
   if (slot.block >= 0) state_[slot.block] = kHave;
   slot.block = -1;
 }
 
 void BcastWindow::complete(Slot& slot) {
   arrive(slot);
-  check(MPI_Wait(&slot.requests[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  check(PMPI_Wait(&slot.requests[0], MPI_STATUS_IGNORE), "MPI_Wait");
 }
 
 void BcastWindow::round(std::int64_t i, const BcastRound& round) {
@@ -68,7 +68,7 @@ void BcastWindow::round(std::int64_t i, const BcastRound& round) {
       if (slot.scratch.size() < need) slot.scratch.resize(need);
       into.at = reinterpret_cast<char*>(slot.scratch.data()) - type_.true_lb;
     }
-    check(MPI_Irecv(into.at, into.count, datatype_, static_cast<int>(round.recv->peer),
+    check(PMPI_Irecv(into.at, into.count, datatype_, static_cast<int>(round.recv->peer),
                     tag::kBcastRound, c_, &slot.requests[1]),
           "MPI_Irecv");
   }
@@ -80,7 +80,7 @@ void BcastWindow::round(std::int64_t i, const BcastRound& round) {
     }
     if (state_[b] != kHave) arrive(slots_[static_cast<std::size_t>(state_[b])]);
     const BlockSpan from = block_span(buffer_, b, count_, n_, type_.extent);
-    check(MPI_Isend(from.at, from.count, datatype_, static_cast<int>(round.send->peer),
+    check(PMPI_Isend(from.at, from.count, datatype_, static_cast<int>(round.send->peer),
                     tag::kBcastRound, c_, &slot.requests[0]),
           "MPI_Isend");
   }

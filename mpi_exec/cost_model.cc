@@ -33,17 +33,17 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
 double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vector<char>& in,
                 int bytes, int trips) {
   const auto once = [&] {
-    check(MPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
+    check(PMPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
                        MPI_BYTE, from, tag::kCostModel, c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
   };
   double best = 1e30;
   for (int t = 0; t < trips; ++t) {
-    check(MPI_Barrier(c), "MPI_Barrier");
+    check(PMPI_Barrier(c), "MPI_Barrier");
     once();
-    const double start = MPI_Wtime();
+    const double start = PMPI_Wtime();
     once();
-    best = std::min(best, MPI_Wtime() - start);
+    best = std::min(best, PMPI_Wtime() - start);
   }
   return best;
 }
@@ -64,7 +64,7 @@ CostModel build(const CommInfo& comm) {
     mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
   }
   // The slowest rank's figures, the same on every rank.
-  check(MPI_Allreduce(mine.data(), model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, MPI_MAX,
+  check(PMPI_Allreduce(mine.data(), model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, MPI_MAX,
                       comm.c),
         "MPI_Allreduce");
   // A message never takes longer than a larger one: a delayed trip at a small size (the
@@ -106,15 +106,15 @@ double CostModel::time(double b) const {
 
 const CostModel& cost_model(const CommInfo& comm) {
   if (model_keyval == MPI_KEYVAL_INVALID) {
-    check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_model, &model_keyval, nullptr),
+    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_model, &model_keyval, nullptr),
           "MPI_Comm_create_keyval");
   }
   void* attribute = nullptr;
   int found = 0;
-  check(MPI_Comm_get_attr(comm.c, model_keyval, &attribute, &found), "MPI_Comm_get_attr");
+  check(PMPI_Comm_get_attr(comm.c, model_keyval, &attribute, &found), "MPI_Comm_get_attr");
   if (found) return *static_cast<const CostModel*>(attribute);
   auto* model = new CostModel(build(comm));
-  const int rc = MPI_Comm_set_attr(comm.c, model_keyval, model);
+  const int rc = PMPI_Comm_set_attr(comm.c, model_keyval, model);
   if (rc != MPI_SUCCESS) delete model;
   check(rc, "MPI_Comm_set_attr");
   return *model;

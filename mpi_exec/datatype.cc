@@ -9,10 +9,10 @@ namespace rosched::mpi {
 
 TypeInfo type_info(MPI_Datatype type) {
   TypeInfo info;
-  check(MPI_Type_get_extent(type, &info.lb, &info.extent), "MPI_Type_get_extent");
-  check(MPI_Type_get_true_extent(type, &info.true_lb, &info.true_extent),
+  check(PMPI_Type_get_extent(type, &info.lb, &info.extent), "MPI_Type_get_extent");
+  check(PMPI_Type_get_true_extent(type, &info.true_lb, &info.true_extent),
         "MPI_Type_get_true_extent");
-  check(MPI_Type_size(type, &info.size), "MPI_Type_size");
+  check(PMPI_Type_size(type, &info.size), "MPI_Type_size");
   return info;
 }
 
@@ -21,12 +21,12 @@ TypedBuffer::TypedBuffer(const TypeInfo& info, int count)
       offset_(info.true_lb) {}
 
 OwnedType::~OwnedType() {
-  if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  if (type_ != MPI_DATATYPE_NULL) PMPI_Type_free(&type_);
 }
 
 OwnedType& OwnedType::operator=(OwnedType&& other) noexcept {
   if (this != &other) {
-    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+    if (type_ != MPI_DATATYPE_NULL) PMPI_Type_free(&type_);
     type_ = other.type_;
     other.type_ = MPI_DATATYPE_NULL;
   }
@@ -40,15 +40,15 @@ OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, 
                     static_cast<int>((count - head) * block_count)};
   MPI_Aint displacements[2] = {static_cast<MPI_Aint>(first) * block_count * extent, 0};
   MPI_Datatype t;
-  check(MPI_Type_create_hindexed(count > head ? 2 : 1, lengths, displacements, type, &t),
+  check(PMPI_Type_create_hindexed(count > head ? 2 : 1, lengths, displacements, type, &t),
         "MPI_Type_create_hindexed");
-  check(MPI_Type_commit(&t), "MPI_Type_commit");
+  check(PMPI_Type_commit(&t), "MPI_Type_commit");
   return OwnedType(t);
 }
 
 void local_copy(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
                 MPI_Datatype dst_type) {
-  check(MPI_Sendrecv(src, src_count, src_type, 0, tag::kLocalCopy, dst, dst_count, dst_type, 0,
+  check(PMPI_Sendrecv(src, src_count, src_type, 0, tag::kLocalCopy, dst, dst_count, dst_type, 0,
                      tag::kLocalCopy, self_comm(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv (local copy)");
 }

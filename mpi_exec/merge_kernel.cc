@@ -146,9 +146,9 @@ std::int64_t Merger::first_unsorted(const void* data, std::int64_t n) {
   for (std::int64_t i = 0; i + 1 < n; ++i) {
     merge_pair(Span{element(data, i), 1}, Span{element(data, i + 1), 1}, two.at(0));
     int pos = 0;
-    check(MPI_Pack(two.at(0), 1, type_, merged.data(), info_.size, &pos, MPI_COMM_SELF), "MPI_Pack");
+    check(PMPI_Pack(two.at(0), 1, type_, merged.data(), info_.size, &pos, MPI_COMM_SELF), "MPI_Pack");
     pos = 0;
-    check(MPI_Pack(element(data, i), 1, type_, first.data(), info_.size, &pos, MPI_COMM_SELF), "MPI_Pack");
+    check(PMPI_Pack(element(data, i), 1, type_, first.data(), info_.size, &pos, MPI_COMM_SELF), "MPI_Pack");
     if (merged != first) return i;
   }
   return -1;

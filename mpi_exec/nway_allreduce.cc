@@ -25,15 +25,15 @@ int free_sequence(MPI_Comm, int, void* attribute, void*) {
 }
 unsigned next_sequence(MPI_Comm c) {
   if (sequence_keyval == MPI_KEYVAL_INVALID) {
-    check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_sequence, &sequence_keyval, nullptr),
+    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_sequence, &sequence_keyval, nullptr),
           "MPI_Comm_create_keyval");
   }
   void* attribute = nullptr;
   int found = 0;
-  check(MPI_Comm_get_attr(c, sequence_keyval, &attribute, &found), "MPI_Comm_get_attr");
+  check(PMPI_Comm_get_attr(c, sequence_keyval, &attribute, &found), "MPI_Comm_get_attr");
   if (!found) {
     attribute = new unsigned(0);
-    check(MPI_Comm_set_attr(c, sequence_keyval, attribute), "MPI_Comm_set_attr");
+    check(PMPI_Comm_set_attr(c, sequence_keyval, attribute), "MPI_Comm_set_attr");
   }
   return (*static_cast<unsigned*>(attribute))++;
 }
@@ -116,8 +116,8 @@ NwayAllreduce::~NwayAllreduce() {
   // Only after an error: cancel and release what is still outstanding.
   for (MPI_Request& r : requests_) {
     if (r != MPI_REQUEST_NULL) {
-      MPI_Cancel(&r);
-      MPI_Request_free(&r);
+      PMPI_Cancel(&r);
+      PMPI_Request_free(&r);
     }
   }
 }
@@ -161,7 +161,7 @@ const void* NwayAllreduce::combined(std::uint8_t mask, std::unique_ptr<NwayBlock
       copy_elements(scratch->data(), acc(a), type_, count_);
       first = false;
     } else {
-      check(MPI_Reduce_local(acc(a), scratch->data(), count_, datatype_, op_), "MPI_Reduce_local");
+      check(PMPI_Reduce_local(acc(a), scratch->data(), count_, datatype_, op_), "MPI_Reduce_local");
     }
   }
   return scratch->data();
@@ -172,7 +172,7 @@ void NwayAllreduce::fold_into(int a, const void* part) {
     copy_elements(own_acc(a), part, type_, count_);
     has_[a] = true;
   } else {
-    check(MPI_Reduce_local(part, own_acc(a), count_, datatype_, op_), "MPI_Reduce_local");
+    check(PMPI_Reduce_local(part, own_acc(a), count_, datatype_, op_), "MPI_Reduce_local");
   }
 }
 
@@ -186,7 +186,7 @@ void NwayAllreduce::post_round() {
   for (std::size_t m = 0; m < recvs; ++m) {
     const NwayMessage& r = now_.recvs[m];
     in_[m] = std::make_unique<NwayBlock>(type_, r.vectors * count_);
-    check(MPI_Irecv(in_[m]->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
+    check(PMPI_Irecv(in_[m]->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
                     tag_round + r.port, c_, &requests_[m]),
           "MPI_Irecv");
   }
@@ -205,7 +205,7 @@ void NwayAllreduce::post_round() {
       }
       data = out_[m]->data();
     }
-    check(MPI_Isend(data, s.vectors * count_, datatype_, static_cast<int>(s.peer),
+    check(PMPI_Isend(data, s.vectors * count_, datatype_, static_cast<int>(s.peer),
                     tag_round + s.port, c_, &requests_[recvs + m]),
           "MPI_Isend");
   }
@@ -246,12 +246,12 @@ bool NwayAllreduce::advance(bool block) {
     }
     if (!posted_) post_round();
     if (block) {
-      check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
+      check(PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
                         MPI_STATUSES_IGNORE),
             "MPI_Waitall");
     } else {
       int flag = 0;
-      check(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &flag,
+      check(PMPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &flag,
                         MPI_STATUSES_IGNORE),
             "MPI_Testall");
       if (!flag) return false;

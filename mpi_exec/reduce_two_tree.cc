@@ -47,14 +47,14 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
       mine = block_span(acc, round.recv->block, count, n, type.extent);
       from = static_cast<int>(round.recv->peer);
     }
-    check(MPI_Sendrecv(send.at, send.count, datatype, to, tag::kReduceRound, in.data(), mine.count,
+    check(PMPI_Sendrecv(send.at, send.count, datatype, to, tag::kReduceRound, in.data(), mine.count,
                        datatype, from, tag::kReduceRound, c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
     if (!round.recv || mine.count == 0) continue;
     if (round.recv_before_own) {  // mine = in op mine
-      check(MPI_Reduce_local(in.data(), mine.at, mine.count, datatype, op), "MPI_Reduce_local");
+      check(PMPI_Reduce_local(in.data(), mine.at, mine.count, datatype, op), "MPI_Reduce_local");
     } else {  // mine = mine op in, computed in `in` and copied back
-      check(MPI_Reduce_local(mine.at, in.data(), mine.count, datatype, op), "MPI_Reduce_local");
+      check(PMPI_Reduce_local(mine.at, in.data(), mine.count, datatype, op), "MPI_Reduce_local");
       local_copy(in.data(), mine.at, mine.count, datatype);
     }
   }
@@ -79,7 +79,7 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
       return check_reduction(count, datatype, op);
     });
     int commutative = 0;
-    check(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
     const int sink = commutative || root == 0 || root == p - 1 ? root : 0;
     if (count == 0) return;
     // The root accumulates in recvbuf, every other rank in a copy of its contribution.
@@ -90,9 +90,9 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
     two_tree_reduce(acc, count, datatype, type, op, sink, ci);
     if (sink != root) {
       if (rank == sink) {
-        check(MPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");
+        check(PMPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");
       } else if (rank == root) {
-        check(MPI_Recv(recvbuf, count, datatype, sink, tag::kReduceToRoot, c, MPI_STATUS_IGNORE),
+        check(PMPI_Recv(recvbuf, count, datatype, sink, tag::kReduceToRoot, c, MPI_STATUS_IGNORE),
               "MPI_Recv");
       }
     }

@@ -42,6 +42,12 @@ int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_
 int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
 
+/* Whether Rosched_Bcast(buffer, count, datatype, root, comm) would run the circulant broadcast
+ * (*circulant = 1) or the MPI library's MPI_Bcast (*circulant = 0), by ROSCHED_BCAST and the cost
+ * model; the same answer on every rank. Collective over comm the first time it is asked for comm
+ * (the model is measured then), like the first Rosched_Bcast. */
+int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype, int* circulant);
+
 int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 

@@ -1,0 +1,265 @@
+// librosched_pmpi.so: MPI_Bcast, MPI_Allgather, MPI_Allgatherv, MPI_Reduce, MPI_Allreduce,
+// MPI_Alltoall and MPI_Alltoallv for unmodified MPI programs, through MPI's profiling interface
+// (MPI 3.1, Chapter 14): this library defines the MPI_ names, so a program linked against it
+// (or run with it in LD_PRELOAD) calls these; each call goes either to rosched's collective or
+// to the MPI library's own, the PMPI_ function, by the rule of policy.h. rosched's collectives
+// themselves make only PMPI_ calls, so nothing recurses, and a profiler that also intercepts
+// MPI_ names sees each collective once. MPI_Finalize is intercepted for the report
+// (ROSCHED_PMPI_REPORT, report.h).
+//
+// A control variable that cannot be parsed is reported on stderr and aborts the job at the
+// first intercepted call (MPI_Abort), rather than silently running something else.
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "mpi_exec/rosched_mpi.h"
+#include "pmpi/policy.h"
+#include "pmpi/report.h"
+
+namespace rosched::pmpi {
+namespace {
+
+struct State {
+  Controls controls;
+  bool print_report = false;
+  std::string tsv_path;
+  std::string mode = "auto";
+};
+
+bool set(const char* v) { return v != nullptr && *v != '\0' && std::string(v) != "0"; }
+
+const State& state() {
+  static const State s = [] {
+    State st;
+    const char* mode = std::getenv("ROSCHED_PMPI");
+    const std::string error = parse_controls(mode, std::getenv("ROSCHED_PMPI_ONLY"),
+                                             std::getenv("ROSCHED_PMPI_THRESHOLD"), st.controls);
+    if (!error.empty()) {
+      std::fprintf(stderr, "rosched_pmpi: %s\n", error.c_str());
+      PMPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (mode != nullptr && *mode != '\0') st.mode = mode;
+    st.print_report = set(std::getenv("ROSCHED_PMPI_REPORT"));
+    if (const char* tsv = std::getenv("ROSCHED_PMPI_REPORT_TSV")) st.tsv_path = tsv;
+    return st;
+  }();
+  return s;
+}
+
+// Size and layout of `count` elements of a datatype; bytes -1 where MPI would reject the
+// arguments (auto then leaves the call, and its error, to the MPI library).
+struct TypeFacts {
+  std::int64_t size = -1;
+  bool contiguous = false;
+};
+TypeFacts type_facts(MPI_Datatype t) {
+  TypeFacts f;
+  if (t == MPI_DATATYPE_NULL) return f;
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  if (PMPI_Type_size(t, &size) != MPI_SUCCESS ||
+      PMPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+      PMPI_Type_get_true_extent(t, &true_lb, &true_extent) != MPI_SUCCESS) {
+    return f;
+  }
+  f.size = size;
+  f.contiguous = lb == 0 && true_lb == 0 && extent == size && true_extent == size;
+  return f;
+}
+
+std::int64_t times(int count, const TypeFacts& t) {
+  return count < 0 || t.size < 0 ? -1 : static_cast<std::int64_t>(count) * t.size;
+}
+
+// p and whether comm is an inter-communicator; MPI_COMM_NULL counts as one (the MPI library
+// reports the error).
+CallFacts comm_facts(MPI_Comm comm) {
+  CallFacts f;
+  if (comm == MPI_COMM_NULL) {
+    f.intercomm = true;
+    return f;
+  }
+  int inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+    f.intercomm = true;
+    return f;
+  }
+  PMPI_Comm_size(comm, &f.p);
+  return f;
+}
+
+bool commutative(MPI_Op op) {
+  int yes = 0;
+  return op != MPI_OP_NULL && PMPI_Op_commutative(op, &yes) == MPI_SUCCESS && yes;
+}
+
+bool in_place(const void* buffer) { return buffer == MPI_IN_PLACE; }
+
+// Decides, runs native() or rosched(route) and records the call.
+template <typename Native, typename Rosched>
+int dispatch(Collective c, const CallFacts& facts, std::int64_t report_bytes, Native&& native,
+             Rosched&& rosched) {
+  const double start = PMPI_Wtime();
+  const Route route = decide(c, facts, state().controls);
+  const int rc = route == Route::kNative ? native() : rosched(route);
+  record(c, route, report_bytes, PMPI_Wtime() - start);
+  return rc;
+}
+
+}  // namespace
+}  // namespace rosched::pmpi
+
+using rosched::pmpi::CallFacts;
+using rosched::pmpi::Collective;
+using rosched::pmpi::Route;
+
+extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  const double start = PMPI_Wtime();
+  CallFacts f = comm_facts(comm);
+  const TypeFacts t = type_facts(datatype);
+  f.bytes = times(count, t);
+  f.contiguous = t.contiguous;
+  Route route = decide(Collective::kBcast, f, state().controls);
+  if (route == Route::kModel) {
+    int circulant = 0;
+    const int rc = Rosched_Bcast_choice(comm, count, datatype, &circulant);
+    if (rc != MPI_SUCCESS) return rc;
+    route = circulant ? Route::kCirculant : Route::kNative;
+  }
+  const int rc = route == Route::kNative
+                     ? PMPI_Bcast(buffer, count, datatype, root, comm)
+                     : Rosched_Bcast_circulant(buffer, count, datatype, root, comm);
+  record(Collective::kBcast, route, f.bytes, PMPI_Wtime() - start);
+  return rc;
+}
+
+extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  CallFacts f = comm_facts(comm);
+  const TypeFacts r = type_facts(recvtype);
+  f.bytes = times(recvcount, r) < 0 ? -1 : f.p * times(recvcount, r);
+  f.contiguous = r.contiguous && (in_place(sendbuf) || type_facts(sendtype).contiguous);
+  return dispatch(
+      Collective::kAllgather, f, f.bytes,
+      [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
+      [&](Route) {
+        return Rosched_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      });
+}
+
+extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  CallFacts f = comm_facts(comm);
+  const TypeFacts r = type_facts(recvtype);
+  std::int64_t total = recvcounts == nullptr || displs == nullptr ? -1 : 0;
+  for (int i = 0; i < f.p && total >= 0 && !f.intercomm; ++i) {
+    const std::int64_t b = times(recvcounts[i], r);
+    total = b < 0 ? -1 : total + b;
+  }
+  f.bytes = total;
+  f.contiguous = r.contiguous && (in_place(sendbuf) || type_facts(sendtype).contiguous);
+  return dispatch(
+      Collective::kAllgatherv, f, f.bytes,
+      [&] {
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, comm);
+      },
+      [&](Route) {
+        return Rosched_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm);
+      });
+}
+
+extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  CallFacts f = comm_facts(comm);
+  const TypeFacts t = type_facts(datatype);
+  f.bytes = times(count, t);
+  f.contiguous = t.contiguous;
+  f.commutative = commutative(op);
+  return dispatch(
+      Collective::kReduce, f, f.bytes,
+      [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); },
+      [&](Route) {
+        return Rosched_Reduce_two_tree(sendbuf, recvbuf, count, datatype, op, root, comm);
+      });
+}
+
+extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  CallFacts f = comm_facts(comm);
+  const TypeFacts t = type_facts(datatype);
+  f.bytes = times(count, t);
+  f.contiguous = t.contiguous;
+  f.commutative = commutative(op);
+  return dispatch(
+      Collective::kAllreduce, f, f.bytes,
+      [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); },
+      [&](Route route) {
+        return route == Route::kNway
+                   ? Rosched_Allreduce_nway(sendbuf, recvbuf, count, datatype, op, comm)
+                   : Rosched_Allreduce_two_tree(sendbuf, recvbuf, count, datatype, op, comm);
+      });
+}
+
+extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  CallFacts f = comm_facts(comm);
+  const TypeFacts r = type_facts(recvtype);
+  const TypeFacts s = in_place(sendbuf) ? r : type_facts(sendtype);
+  f.bytes = in_place(sendbuf) ? times(recvcount, r) : times(sendcount, s);
+  f.contiguous = r.contiguous && s.contiguous;
+  return dispatch(
+      Collective::kAlltoall, f, f.bytes < 0 ? f.bytes : f.bytes * f.p,
+      [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
+      [&](Route) {
+        return Rosched_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      });
+}
+
+extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  CallFacts f = comm_facts(comm);
+  const TypeFacts r = type_facts(recvtype);
+  const TypeFacts s = in_place(sendbuf) ? r : type_facts(sendtype);
+  f.contiguous = r.contiguous && s.contiguous;
+  // This rank's send bytes, for the report only (they differ between ranks).
+  const int* counts = in_place(sendbuf) ? recvcounts : sendcounts;
+  std::int64_t mine = counts == nullptr ? -1 : 0;
+  for (int i = 0; i < f.p && mine >= 0 && !f.intercomm; ++i) {
+    const std::int64_t b = times(counts[i], s);
+    mine = b < 0 ? -1 : mine + b;
+  }
+  return dispatch(
+      Collective::kAlltoallv, f, mine,
+      [&] {
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype, comm);
+      },
+      [&](Route) {
+        return Rosched_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm);
+      });
+}
+
+extern "C" int MPI_Finalize(void) {
+  using namespace rosched::pmpi;
+  const State& s = state();
+  if (s.print_report || !s.tsv_path.empty()) {
+    report(s.print_report, s.tsv_path, s.mode.c_str());
+  }
+  return PMPI_Finalize();
+}

@@ -1,0 +1,156 @@
+// The routing rule of the interposition library (policy.h).
+#include "pmpi/policy.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace rosched::pmpi {
+namespace {
+
+constexpr std::array<const char*, kCollectives> kNames = {
+    "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv"};
+
+constexpr std::int64_t kMiB = 1 << 20;
+
+// The auto defaults (policy.h): bytes from which (or up to which) rosched runs.
+constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
+    Controls::kUnset,  // bcast: the cost model
+    kMiB, kMiB, kMiB,  // allgather, allgatherv, reduce: from 1 MiB up
+    2048,              // allreduce: up to 2 KiB
+    Controls::kNever, Controls::kNever};
+
+// Collectives whose rule is "up to" rather than "from".
+bool rule_is_up_to(Collective c) {
+  return c == Collective::kAllreduce || c == Collective::kAlltoall ||
+         c == Collective::kAlltoallv;
+}
+
+int index_of(Collective c) { return static_cast<int>(c); }
+
+// The collective named `word` (kCollectives if none).
+int find_collective(const std::string& word) {
+  for (int i = 0; i < kCollectives; ++i) {
+    if (word == kNames[static_cast<std::size_t>(i)]) return i;
+  }
+  return kCollectives;
+}
+
+// Splits "a,b,c" (empty items are errors).
+template <typename Each>
+std::string for_each_item(const char* variable, const char* list, Each&& each) {
+  std::string text(list);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (item.empty()) return std::string(variable) + ": empty item in '" + text + "'";
+    std::string error = each(item);
+    if (!error.empty()) return std::string(variable) + ": " + error;
+    if (comma == std::string::npos) return "";
+    start = comma + 1;
+  }
+}
+
+std::string known_names() {
+  std::string names;
+  for (const char* n : kNames) names += std::string(names.empty() ? "" : ", ") + n;
+  return names;
+}
+
+// The rosched algorithm a collective runs when routed to rosched.
+Route rosched_route(Collective c, const CallFacts& facts, std::int64_t up_to) {
+  switch (c) {
+    case Collective::kBcast:
+    case Collective::kAllgather:
+    case Collective::kAllgatherv: return Route::kCirculant;
+    case Collective::kReduce: return Route::kTwoTree;
+    case Collective::kAllreduce:
+      // The n-way allreduce needs a commutative operation and is meant for short vectors; the
+      // two-tree allreduce (reduce to rank 0, then broadcast) keeps rank order.
+      return facts.commutative && facts.bytes <= up_to ? Route::kNway : Route::kTwoTree;
+    case Collective::kAlltoall:
+    case Collective::kAlltoallv: return Route::kBruck;
+  }
+  return Route::kNative;
+}
+
+}  // namespace
+
+const char* collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
+
+const char* route_name(Route r) {
+  static constexpr std::array<const char*, kRoutes> names = {"native", "circulant", "twotree",
+                                                             "nway",   "bruck",     "model"};
+  return names[static_cast<std::size_t>(r)];
+}
+
+std::string parse_controls(const char* mode, const char* only, const char* threshold,
+                           Controls& controls) {
+  Controls parsed = controls;
+  if (mode != nullptr && *mode != '\0') {
+    const std::string m(mode);
+    if (m == "auto") parsed.mode = Mode::kAuto;
+    else if (m == "off") parsed.mode = Mode::kOff;
+    else if (m == "force") parsed.mode = Mode::kForce;
+    else return "ROSCHED_PMPI: '" + m + "' is not one of auto, off, force";
+  }
+  if (only != nullptr && *only != '\0') {
+    parsed.enabled.fill(false);
+    std::string error = for_each_item("ROSCHED_PMPI_ONLY", only, [&](const std::string& item) {
+      const int i = find_collective(item);
+      if (i == kCollectives) return "'" + item + "' is not a collective (" + known_names() + ")";
+      parsed.enabled[static_cast<std::size_t>(i)] = true;
+      return std::string();
+    });
+    if (!error.empty()) return error;
+  }
+  if (threshold != nullptr && *threshold != '\0') {
+    std::string error =
+        for_each_item("ROSCHED_PMPI_THRESHOLD", threshold, [&](const std::string& item) {
+          const std::size_t eq = item.find('=');
+          if (eq == std::string::npos) return "'" + item + "' is not collective=bytes";
+          const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+          const int i = find_collective(name);
+          if (i == kCollectives) return "'" + name + "' is not a collective (" + known_names() + ")";
+          if (static_cast<Collective>(i) == Collective::kAlltoallv) {
+            return std::string("alltoallv takes no threshold (its sizes differ between ranks; "
+                               "ROSCHED_PMPI=force routes it)");
+          }
+          std::int64_t bytes = Controls::kNever;
+          if (value != "never") {
+            errno = 0;
+            char* end = nullptr;
+            const long long v = std::strtoll(value.c_str(), &end, 10);
+            if (value.empty() || *end != '\0' || errno != 0 || v < 0) {
+              return "'" + value + "' (for " + name + ") is not a byte count >= 0 or 'never'";
+            }
+            bytes = v;
+          }
+          parsed.threshold[static_cast<std::size_t>(i)] = bytes;
+          return std::string();
+        });
+    if (!error.empty()) return error;
+  }
+  controls = parsed;
+  return "";
+}
+
+Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
+  const std::size_t i = static_cast<std::size_t>(index_of(c));
+  if (facts.intercomm || controls.mode == Mode::kOff || !controls.enabled[i]) return Route::kNative;
+  std::int64_t t = controls.threshold[i];
+  if (t == Controls::kUnset) t = kDefaultThreshold[i];
+  const std::int64_t up_to = c == Collective::kAllreduce && t >= 0 ? t : kDefaultThreshold[i];
+  if (controls.mode == Mode::kForce) return rosched_route(c, facts, up_to);
+  if (facts.p < 2 || facts.bytes <= 0 || !facts.contiguous) return Route::kNative;
+  if (c == Collective::kBcast && t == Controls::kUnset) return Route::kModel;
+  if (t == Controls::kNever) return Route::kNative;
+  const bool wins = rule_is_up_to(c) ? facts.bytes <= t : facts.bytes >= t;
+  if (!wins) return Route::kNative;
+  // A non-commutative reduction within the n-way range goes to the MPI library in auto.
+  if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
+  return rosched_route(c, facts, up_to);
+}
+
+}  // namespace rosched::pmpi

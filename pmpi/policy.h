@@ -1,0 +1,85 @@
+// Which implementation the interposition library (librosched_pmpi.so) gives an MPI collective:
+// the MPI library's own (the PMPI_ function) or one of rosched's. Pure functions of the call's
+// facts and the controls, no MPI: every rank decides from facts that MPI requires to be the same
+// on every rank (message size, p, datatype layout, the operation), so every rank routes a call
+// the same way.
+//
+// Controls (environment, read once by the interposer):
+//   ROSCHED_PMPI=auto|off|force   auto (default): rosched where it measured faster (below);
+//                                 off: everything to the MPI library; force: every call rosched
+//                                 can take (intra-communicators) to rosched.
+//   ROSCHED_PMPI_ONLY=bcast,...   only these collectives may go to rosched (default: all).
+//   ROSCHED_PMPI_THRESHOLD=coll=bytes,...
+//                                 per-collective size rule for auto, replacing the default:
+//                                 bcast, allgather, allgatherv, reduce: rosched from `bytes` up;
+//                                 allreduce, alltoall: rosched up to `bytes`. "never" disables.
+//
+// The auto defaults come from the SimGrid SMPI runs of docs/simulation.md (paper platform,
+// 36 x 1, against the best of four MPI libraries' selectors):
+//   bcast       the cost model's choice (Rosched_Bcast_choice), unless a threshold is set;
+//   allgather   circulant (Träff 2022, Alg. 7) from 1 MiB of result (0.74 of the best at 1 MiB,
+//               0.55 at 4 MiB; 1.15 below);
+//   allgatherv  circulant (Träff 2022, Alg. 9) from 1 MiB of result (0.48 at 1 MiB; 0.99 at
+//               64 KiB);
+//   reduce      two-tree from 1 MiB (0.91 at 1 MiB, 1.08 at 4 MiB, 0.79 at 16 MiB; 1.25 at
+//               64 KiB);
+//   allreduce   n-way dissemination (End et al. 2015) up to 2 KiB with a commutative operation
+//               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB);
+//   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
+//   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
+//               extra collective, and two-phase Bruck measured slower at every size.
+// In auto, calls with non-contiguous datatypes, one process, or nothing to send stay with the
+// MPI library (the measurements are of contiguous data); inter-communicators always do.
+#ifndef ROSCHED_PMPI_POLICY_H_
+#define ROSCHED_PMPI_POLICY_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace rosched::pmpi {
+
+enum class Collective { kBcast, kAllgather, kAllgatherv, kReduce, kAllreduce, kAlltoall,
+                        kAlltoallv };
+inline constexpr int kCollectives = 7;
+// "bcast", "allgather", ...: the names of ROSCHED_PMPI_ONLY and of the report.
+const char* collective_name(Collective c);
+
+// Where a call goes. kModel: bcast only, ask the cost model (Rosched_Bcast_choice).
+enum class Route { kNative, kCirculant, kTwoTree, kNway, kBruck, kModel };
+inline constexpr int kRoutes = 6;
+const char* route_name(Route r);
+
+enum class Mode { kAuto, kOff, kForce };
+
+struct Controls {
+  Mode mode = Mode::kAuto;
+  std::array<bool, kCollectives> enabled{true, true, true, true, true, true, true};
+  // Size rules of auto (bytes; see the header comment for the direction per collective).
+  // kUnset: the default; kNever: never rosched.
+  static constexpr std::int64_t kUnset = -1, kNever = -2;
+  std::array<std::int64_t, kCollectives> threshold{kUnset, kUnset, kUnset, kUnset,
+                                                   kUnset, kUnset, kUnset};
+};
+
+// Parses the three variables (nullptr: unset). Returns "" or a one-line error naming the
+// variable and the bad word; controls is then unchanged.
+std::string parse_controls(const char* mode, const char* only, const char* threshold,
+                           Controls& controls);
+
+// What the interposer knows of a call, identical on every rank.
+struct CallFacts {
+  int p = 1;
+  bool intercomm = false;
+  // bcast, reduce, allreduce: count x type size; allgather(v): the whole result; alltoall: one
+  // block; alltoallv: unused.
+  std::int64_t bytes = 0;
+  bool contiguous = true;    // every datatype of the call is contiguous
+  bool commutative = true;   // reductions: the operation is commutative
+};
+
+Route decide(Collective c, const CallFacts& facts, const Controls& controls);
+
+}  // namespace rosched::pmpi
+
+#endif  // ROSCHED_PMPI_POLICY_H_
