@@ -1,0 +1,161 @@
+// The interposer's routing rule (pmpi/policy.h): the controls' parser, the defaults measured in
+// SMPI, the threshold directions, off/force/only, and properties over random calls.
+#include "pmpi/policy.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdint>
+
+namespace rosched::pmpi {
+namespace {
+
+constexpr std::int64_t kMiB = 1 << 20;
+
+CallFacts facts(int p, std::int64_t bytes, bool contiguous = true, bool commutative = true) {
+  CallFacts f;
+  f.p = p;
+  f.bytes = bytes;
+  f.contiguous = contiguous;
+  f.commutative = commutative;
+  return f;
+}
+
+Controls parsed(const char* mode, const char* only, const char* threshold) {
+  Controls c;
+  const std::string error = parse_controls(mode, only, threshold, c);
+  EXPECT_EQ(error, "") << mode << " " << only << " " << threshold;
+  return c;
+}
+
+TEST(PmpiPolicy, ParsesTheControls) {
+  Controls c = parsed("force", "bcast,allgatherv", "allgather=65536,alltoall=never");
+  EXPECT_EQ(c.mode, Mode::kForce);
+  EXPECT_TRUE(c.enabled[static_cast<int>(Collective::kBcast)]);
+  EXPECT_TRUE(c.enabled[static_cast<int>(Collective::kAllgatherv)]);
+  EXPECT_FALSE(c.enabled[static_cast<int>(Collective::kAllgather)]);
+  EXPECT_EQ(c.threshold[static_cast<int>(Collective::kAllgather)], 65536);
+  EXPECT_EQ(c.threshold[static_cast<int>(Collective::kAlltoall)], Controls::kNever);
+  EXPECT_EQ(c.threshold[static_cast<int>(Collective::kReduce)], Controls::kUnset);
+  c = parsed(nullptr, nullptr, nullptr);  // unset: the defaults
+  EXPECT_EQ(c.mode, Mode::kAuto);
+  for (bool on : c.enabled) EXPECT_TRUE(on);
+  EXPECT_EQ(parsed("", "", "").mode, Mode::kAuto);
+  EXPECT_EQ(parsed("off", nullptr, nullptr).mode, Mode::kOff);
+}
+
+TEST(PmpiPolicy, BadControlsAreErrorsNamingTheVariableAndLeaveControlsUnchanged) {
+  const struct {
+    const char *mode, *only, *threshold, *message;
+  } cases[] = {
+      {"fast", nullptr, nullptr, "ROSCHED_PMPI: 'fast' is not one of auto, off, force"},
+      {nullptr, "bcast,gather", nullptr, "ROSCHED_PMPI_ONLY: 'gather' is not a collective"},
+      {nullptr, "bcast,,reduce", nullptr, "ROSCHED_PMPI_ONLY: empty item"},
+      {nullptr, nullptr, "reduce", "ROSCHED_PMPI_THRESHOLD: 'reduce' is not collective=bytes"},
+      {nullptr, nullptr, "reduce=-5", "ROSCHED_PMPI_THRESHOLD: '-5' (for reduce)"},
+      {nullptr, nullptr, "reduce=12k", "ROSCHED_PMPI_THRESHOLD: '12k' (for reduce)"},
+      {nullptr, nullptr, "reduce=", "ROSCHED_PMPI_THRESHOLD: '' (for reduce)"},
+      {nullptr, nullptr, "reduce=99999999999999999999", "ROSCHED_PMPI_THRESHOLD: '9999"},
+      {nullptr, nullptr, "alltoallv=64", "ROSCHED_PMPI_THRESHOLD: alltoallv takes no threshold"},
+      {nullptr, nullptr, "scan=1", "ROSCHED_PMPI_THRESHOLD: 'scan' is not a collective"},
+  };
+  for (const auto& t : cases) {
+    Controls c;
+    c.mode = Mode::kOff;
+    const std::string error = parse_controls(t.mode, t.only, t.threshold, c);
+    EXPECT_EQ(error.rfind(t.message, 0), 0u) << error;
+    EXPECT_EQ(c.mode, Mode::kOff);
+    for (bool on : c.enabled) EXPECT_TRUE(on);
+  }
+}
+
+TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
+  const Controls c;
+  EXPECT_EQ(decide(Collective::kBcast, facts(36, 4), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(36, kMiB - 1), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(36, kMiB), c), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, kMiB - 1), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, kMiB), c), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, kMiB - 1), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, kMiB), c), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, kMiB, true, false), c), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4), c), Route::kNway);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2048), c), Route::kNway);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2049), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4, true, false), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAlltoall, facts(36, 4), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAlltoallv, facts(36, 0), c), Route::kNative);
+  // Nothing to win: one process, no data, a datatype with gaps, invalid arguments (-1).
+  EXPECT_EQ(decide(Collective::kAllgather, facts(1, 16 * kMiB), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kBcast, facts(36, 0), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kBcast, facts(36, -1), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 16 * kMiB, false), c), Route::kNative);
+}
+
+TEST(PmpiPolicy, ThresholdsReplaceTheDefaultsInTheirDirection) {
+  const Controls c = parsed(nullptr, nullptr, "bcast=4096,alltoall=64,reduce=never,allreduce=0");
+  EXPECT_EQ(decide(Collective::kBcast, facts(8, 4095), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kBcast, facts(8, 4096), c), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kAlltoall, facts(8, 64), c), Route::kBruck);
+  EXPECT_EQ(decide(Collective::kAlltoall, facts(8, 65), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduce, facts(8, 64 * kMiB), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(8, 4), c), Route::kNative);
+}
+
+TEST(PmpiPolicy, ForceOffOnlyAndInterCommunicators) {
+  const Controls force = parsed("force", nullptr, nullptr);
+  EXPECT_EQ(decide(Collective::kBcast, facts(1, 0), force), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(8, -1, false), force), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(8, 8), force), Route::kNway);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(8, 8, true, false), force), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(8, kMiB), force), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kAlltoallv, facts(8, 0), force), Route::kBruck);
+  CallFacts inter = facts(8, kMiB);
+  inter.intercomm = true;
+  EXPECT_EQ(decide(Collective::kBcast, inter, force), Route::kNative);
+  const Controls only = parsed("force", "allgatherv", nullptr);
+  EXPECT_EQ(decide(Collective::kAllgatherv, facts(8, 4), only), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kBcast, facts(8, 4), only), Route::kNative);
+}
+
+// Properties over random calls and controls.
+RC_GTEST_PROP(PmpiPolicy, OffNeverRoutesAndForceAlwaysDoes, ()) {
+  const auto c = static_cast<Collective>(*rc::gen::inRange(0, kCollectives));
+  CallFacts f = facts(*rc::gen::inRange(1, 100000), *rc::gen::inRange<std::int64_t>(-1, 1LL << 34),
+                      *rc::gen::arbitrary<bool>(), *rc::gen::arbitrary<bool>());
+  Controls off;
+  off.mode = Mode::kOff;
+  RC_ASSERT(decide(c, f, off) == Route::kNative);
+  Controls force;
+  force.mode = Mode::kForce;
+  const Route r = decide(c, f, force);
+  RC_ASSERT(r != Route::kNative);
+  RC_ASSERT(r != Route::kModel);
+  // Order-sensitive reductions never go to the n-way allreduce.
+  if (!f.commutative) RC_ASSERT(r != Route::kNway);
+}
+
+// In auto, a "from" collective that routes at b routes at every larger size, an "up to" one
+// at every smaller positive size.
+RC_GTEST_PROP(PmpiPolicy, AutoIsMonotoneInTheSize, ()) {
+  const auto c = static_cast<Collective>(*rc::gen::inRange(1, 6));  // allgather .. alltoall
+  const std::int64_t t = *rc::gen::inRange<std::int64_t>(0, 1LL << 30);
+  Controls controls;
+  controls.threshold[static_cast<std::size_t>(c)] = t;
+  const std::int64_t a = *rc::gen::inRange<std::int64_t>(1, 1LL << 31);
+  const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, 1LL << 31);
+  const std::int64_t lo = std::min(a, b), hi = std::max(a, b);
+  const bool up_to = c == Collective::kAllreduce || c == Collective::kAlltoall;
+  const bool at_lo = decide(c, facts(64, lo), controls) != Route::kNative;
+  const bool at_hi = decide(c, facts(64, hi), controls) != Route::kNative;
+  if (up_to) {
+    if (at_hi) RC_ASSERT(at_lo);
+    RC_ASSERT(at_lo == (lo <= t));
+  } else {
+    if (at_lo) RC_ASSERT(at_hi);
+    RC_ASSERT(at_hi == (hi >= t));
+  }
+}
+
+}  // namespace
+}  // namespace rosched::pmpi
