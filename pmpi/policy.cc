@@ -11,12 +11,13 @@ namespace {
 constexpr std::array<const char*, kCollectives> kNames = {
     "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv"};
 
-constexpr std::int64_t kMiB = 1 << 20;
+constexpr std::int64_t kKiB = 1 << 10;
 
 // The auto defaults (policy.h): bytes from which (or up to which) rosched runs.
 constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
-    Controls::kUnset,  // bcast: the cost model
-    kMiB, kMiB, kMiB,  // allgather, allgatherv, reduce: from 1 MiB up
+    Controls::kUnset,        // bcast: the cost model
+    128 * kKiB,              // allgather: from 128 KiB of result up
+    512 * kKiB, 512 * kKiB,  // allgatherv (result), reduce: from 512 KiB up
     2048,              // allreduce: up to 2 KiB
     Controls::kNever, Controls::kNever};
 

@@ -27,7 +27,9 @@ Options:
                     (at least one); default 4 B .. 16 MiB in steps of 4x
   --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi (default all four)
   --impls LIST      this project's implementations to run, comma-separated (bench --impl;
-                    default all of the operation's)
+                    default all of the operation's); "pmpi" adds the native collective called
+                    through the interposition library librosched_pmpi (ROSCHED_PMPI=auto; what an
+                    unmodified MPI program gets), in the run of the first selector
   --reps N          repetitions per size, minimum reported (default 2)
   --measure M       span (max end - min start over ranks; default) or slowest (paper's)
   --jobs N          smpirun processes at once (default 1)
@@ -145,8 +147,15 @@ cfg=(--log=root.thres:warning --cfg=smpi/display-timing:no)
 extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
 [ $check -eq 0 ] || extra+=(--check)
 
+pmpi=0  # "pmpi" is a run of its own (bench_pmpi), not a bench --impl
+if [[ ",$ours," == *,pmpi,* ]]; then
+  pmpi=1
+  ours=$(echo ",$ours," | sed 's/,pmpi,/,/g; s/^,//; s/,$//')
+  [ -n "$ours" ] || ours=native
+fi
 runs=()  # "op selector impls"
 for o in $ops; do
+  [ $pmpi -eq 0 ] || runs+=("$o ${sel_list[0]} pmpi")
   for s in "${sel_list[@]}"; do
     impls=native; [ "$s" = "${sel_list[0]}" ] && impls=$ours
     [ "$impls" = all ] || [[ ",$impls," == *,native,* ]] || [ "$impls" = native ] || impls="native,$impls"
@@ -154,11 +163,12 @@ for o in $ops; do
   done
 done
 run_one() {  # run_one INDEX OP SELECTOR IMPLS
-  local i=$1 o=$2 s=$3 impls=$4 bop=$2 dist=() t0=$SECONDS
+  local i=$1 o=$2 s=$3 impls=$4 bop=$2 dist=() t0=$SECONDS prog=$bench impl_arg=$4
+  [ "$impls" = pmpi ] && { prog="$build/bench_pmpi"; impl_arg=native; }
   [ "$o" = allgatherv_uniform ] && { bop=allgatherv; dist=(--dist uniform); }
   [ "$o" = alltoallv_powerlaw ] && { bop=alltoallv; dist=(--dist powerlaw); }
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
-    --cfg=smpi/coll-selector:"$s" "$bench" --op "$bop" --impl "$impls" "${dist[@]}" "${extra[@]}" \
+    --cfg=smpi/coll-selector:"$s" "$prog" --op "$bop" --impl "$impl_arg" "${dist[@]}" "${extra[@]}" \
     >"$work/$i.out" 2>"$work/$i.err" &
   local pid=$! kb
   # SMPI's own collectives allocate per-rank temporaries that shared malloc does not cover
@@ -199,8 +209,8 @@ status=0
         { echo "simulate.sh: $o under $s failed (exit $(cat "$work/$i.rc")):"; tail -5 "$work/$i.err"; } >&2
       fi
     fi
-    awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" \
-      'NR > 1 && NF == 5 && $2 !~ /^(ratio|moves)-/ && $5 ~ /^[0-9.]+$/ { print op, $2, sel, plat, $3, $4, $5 }' \
+    awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" -v rename="$([ "$impls" = pmpi ] && echo pmpi)" \
+      'NR > 1 && NF == 5 && $2 !~ /^(ratio|moves)-/ && $5 ~ /^[0-9.]+$/ { if (rename != "") $2 = rename; print op, $2, sel, plat, $3, $4, $5 }' \
       "$work/$i.out"
   done
 } >"$work/rows.tsv"

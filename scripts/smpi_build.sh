@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# smpi_build.sh ROOT BUILD_DIR: builds mpi_exec/bench with SimGrid's smpicxx, outside Bazel.
+# smpi_build.sh ROOT BUILD_DIR: builds mpi_exec/bench with SimGrid's smpicxx, outside Bazel, and
+# bench_pmpi: the same bench linked with the interposition library (pmpi/), so that its native
+# collectives (--impl native) go through librosched_pmpi's routing, as an unmodified program's.
 # The library sources are found recursively (sched/, sim/ if present, mpi_exec/ without bench.cc
 # and without any file that has a main), includes are relative to ROOT (-I ROOT), so the build
 # follows files moved between subfolders. Everything goes into an archive and the linker takes
@@ -9,7 +11,8 @@ root=$1 build=$2
 mkdir -p "$build/obj"
 cd "$root"
 dirs=(sched mpi_exec); [ -d sim ] && dirs+=(sim)
-if [ -x "$build/bench" ] && [ -z "$(find "${dirs[@]}" \( -name '*.cc' -o -name '*.h' \) -newer "$build/bench")" ]; then
+if [ -x "$build/bench" ] && [ -x "$build/bench_pmpi" ] &&
+   [ -z "$(find "${dirs[@]}" pmpi \( -name '*.cc' -o -name '*.h' \) -newer "$build/bench_pmpi")" ]; then
   exit 0
 fi
 srcs=$(find "${dirs[@]}" -name '*.cc' ! -name bench.cc | xargs grep -L -E '^int main\(' | sort || true)
@@ -21,3 +24,8 @@ ar rcs "$build/librosched_smpi.a" "$build/obj/"*.o
 smpicxx -O2 -std=c++17 -I. mpi_exec/bench.cc "$build/librosched_smpi.a" -lboost_program_options \
   -o "$build/bench.tmp"
 mv "$build/bench.tmp" "$build/bench"
+# The interposer's objects come before the archive, so bench's MPI_ calls bind to them (SMPI
+# declares its MPI_ functions weak) while rosched's own PMPI_ calls bind to SimGrid.
+smpicxx -O2 -std=c++17 -I. mpi_exec/bench.cc pmpi/interpose.cc pmpi/report.cc pmpi/policy.cc \
+  "$build/librosched_smpi.a" -lboost_program_options -o "$build/bench_pmpi.tmp"
+mv "$build/bench_pmpi.tmp" "$build/bench_pmpi"
