@@ -99,6 +99,20 @@ bool commutative(MPI_Op op) {
 
 bool in_place(const void* buffer) { return buffer == MPI_IN_PLACE; }
 
+// The facts of a call on `count` elements of one datatype (bcast, reduce, allreduce).
+CallFacts count_facts(MPI_Comm comm, int count, MPI_Datatype datatype) {
+  CallFacts f = comm_facts(comm);
+  const TypeFacts t = type_facts(datatype);
+  f.bytes = times(count, t);
+  f.contiguous = t.contiguous;
+  return f;
+}
+CallFacts reduction_facts(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op) {
+  CallFacts f = count_facts(comm, count, datatype);
+  f.commutative = commutative(op);
+  return f;
+}
+
 // Decides, runs native() or rosched(route) and records the call.
 template <typename Native, typename Rosched>
 int dispatch(Collective c, const CallFacts& facts, std::int64_t report_bytes, Native&& native,
@@ -120,10 +134,7 @@ using rosched::pmpi::Route;
 extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   using namespace rosched::pmpi;
   const double start = PMPI_Wtime();
-  CallFacts f = comm_facts(comm);
-  const TypeFacts t = type_facts(datatype);
-  f.bytes = times(count, t);
-  f.contiguous = t.contiguous;
+  const CallFacts f = count_facts(comm, count, datatype);
   Route route = decide(Collective::kBcast, f, state().controls);
   if (route == Route::kModel) {
     int circulant = 0;
@@ -181,11 +192,7 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
 extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                           MPI_Op op, int root, MPI_Comm comm) {
   using namespace rosched::pmpi;
-  CallFacts f = comm_facts(comm);
-  const TypeFacts t = type_facts(datatype);
-  f.bytes = times(count, t);
-  f.contiguous = t.contiguous;
-  f.commutative = commutative(op);
+  const CallFacts f = reduction_facts(comm, count, datatype, op);
   return dispatch(
       Collective::kReduce, f, f.bytes,
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); },
@@ -197,11 +204,7 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
 extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm) {
   using namespace rosched::pmpi;
-  CallFacts f = comm_facts(comm);
-  const TypeFacts t = type_facts(datatype);
-  f.bytes = times(count, t);
-  f.contiguous = t.contiguous;
-  f.commutative = commutative(op);
+  const CallFacts f = reduction_facts(comm, count, datatype, op);
   return dispatch(
       Collective::kAllreduce, f, f.bytes,
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); },

@@ -13,11 +13,13 @@ constexpr std::array<const char*, kCollectives> kNames = {
 
 constexpr std::int64_t kKiB = 1 << 10;
 
-// The auto defaults (policy.h): bytes from which (or up to which) rosched runs.
+// The auto defaults (policy.h): bytes from which (or up to which) rosched runs; each is the
+// geometric middle of the last size measured slower and the first measured faster, so that a
+// message of a measured size rounded down to whole elements routes as measured.
 constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
     Controls::kUnset,        // bcast: the cost model
-    128 * kKiB,              // allgather: from 128 KiB of result up
-    512 * kKiB, 512 * kKiB,  // allgatherv (result), reduce: from 512 KiB up
+    96 * kKiB,               // allgather: from 96 KiB of result up
+    384 * kKiB, 384 * kKiB,  // allgatherv (result), reduce: from 384 KiB up
     2048,              // allreduce: up to 2 KiB
     Controls::kNever, Controls::kNever};
 

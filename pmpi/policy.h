@@ -15,14 +15,15 @@
 //                                 allreduce, alltoall: rosched up to `bytes`. "never" disables.
 //
 // The auto defaults come from the SimGrid SMPI runs of docs/simulation.md (paper platform,
-// 36 x 1, against the best of four MPI libraries' selectors):
+// 36 x 1, against the best of four MPI libraries' selectors); a threshold lies between the last
+// size measured slower and the first measured faster:
 //   bcast       the cost model's choice (Rosched_Bcast_choice), unless a threshold is set;
-//   allgather   circulant (Träff 2022, Alg. 7) from 128 KiB of result (0.69 of the best at
+//   allgather   circulant (Träff 2022, Alg. 7) from 96 KiB of result (0.69 of the best at
 //               128 KiB, 0.55-0.74 up to 16 MiB; 1.15 at 64 KiB);
-//   allgatherv  circulant (Träff 2022, Alg. 9) from 512 KiB of result ((r mod 3) counts: 0.42 at
+//   allgatherv  circulant (Träff 2022, Alg. 9) from 384 KiB of result ((r mod 3) counts: 0.42 at
 //               512 KiB, 0.34-0.48 up to 16 MiB, 0.99 at 128-256 KiB; uniform counts 1.24 at
 //               256 KiB, 0.46 at 512 KiB);
-//   reduce      two-tree from 512 KiB (0.86 at 512 KiB, 0.91 at 1 MiB, 1.08 at 4 MiB, 0.79 at
+//   reduce      two-tree from 384 KiB (0.86 at 512 KiB, 0.91 at 1 MiB, 1.08 at 4 MiB, 0.79 at
 //               16 MiB; 1.34 at 256 KiB);
 //   allreduce   n-way dissemination (End et al. 2015) up to 2 KiB with a commutative operation
 //               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/simulate.sh --quick: the SimGrid SMPI harness at p = 64 writes a TSV with the right
 # columns and rows, its ratio rows divide by the best selector, --check verifies real results,
-# and bad options fail with exit status 2. Runs on the source tree (tag "local": smpicxx builds
-# outside Bazel), into the test's temporary directory.
+# the interposition library runs under SMPI, and bad options fail with exit status 2. Runs on
+# the source tree (tag "local": smpicxx builds outside Bazel), into the test's temporary
+# directory.
 set -u
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
@@ -41,6 +42,14 @@ ratio_err=$(awk -F'\t' '
 if bash "$sim" --quick --check --selectors ompi,mpich --out "$tmp/check.tsv" 2>"$tmp/check.err"; then
   ok "--quick --check: every result verified"
 else bad "--quick --check"; tail -20 "$tmp/check.err"; fi
+
+# The interposition library under SMPI: bench_pmpi's native collectives all routed to rosched
+# (ROSCHED_PMPI=force), every result verified with real buffers.
+if ROSCHED_PMPI=force bash "$sim" --quick --check --selectors ompi --impls pmpi --out "$tmp/pmpi.tsv" 2>"$tmp/pmpi.err"; then
+  ok "--quick --check --impls pmpi under ROSCHED_PMPI=force: every result verified"
+else bad "--quick --check --impls pmpi"; tail -20 "$tmp/pmpi.err"; fi
+got=$(awk -F'\t' '$2 == "pmpi"' "$tmp/pmpi.tsv" | wc -l)
+[ "$got" = 18 ] && ok "pmpi: 18 rows (6 ops x 3 sizes)" || bad "pmpi: $got rows, want 18"
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
 for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x"; do
