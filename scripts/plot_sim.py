@@ -2,11 +2,15 @@
 """plot_sim.py: plots of a scripts/simulate.sh TSV (op impl selector platform p bytes usec).
 
 For every (op, platform, p) in the file, two figures, each as PNG and SVG:
-  OP_PLATFORM_pP_time:  time against message size, log-log, one line per native selector and
-                        per implementation of ours (as the figures of Träff 2022, Sec. 3);
-  OP_PLATFORM_pP_ratio: ours / the best native selector at each size (below 1: ours faster).
+  OP_PLATFORM_pP[_TAG]_time:  time against message size, log-log, one line per native selector
+                              and per implementation of ours (as the figures of Träff 2022,
+                              Sec. 3);
+  OP_PLATFORM_pP[_TAG]_ratio: ours / the best native selector at each size (below 1: ours
+                              faster).
 
-Usage: /usr/bin/python3 scripts/plot_sim.py RESULTS.tsv [--outdir DIR]   (default: beside the TSV)
+Usage: /usr/bin/python3 scripts/plot_sim.py RESULTS.tsv [--outdir DIR] [--tag TAG]
+  --outdir: default beside the TSV; --tag: a name part that keeps the plots of a run of some
+  implementations only from replacing those of the full run.
 Exit status: 0 success, 1 no rows to plot, 2 bad usage or unreadable file.
 """
 import argparse
@@ -37,7 +41,7 @@ def size_label(b):
     return f"{b} B"
 
 
-def plot_group(key, rows, outdir):
+def plot_group(key, rows, outdir, tag):
     op, platform, p = key
     times = defaultdict(dict)   # line label -> {bytes: usec}
     ratios = defaultdict(dict)
@@ -49,7 +53,7 @@ def plot_group(key, rows, outdir):
             ratios[r["impl"][len("ratio-"):]][b] = v
         else:
             times[r["impl"]][b] = v
-    stem = os.path.join(outdir, f"{op}_{platform}_p{p}")
+    stem = os.path.join(outdir, f"{op}_{platform}_p{p}" + (f"_{tag}" if tag else ""))
     title = f"{op}, {platform} platform, p = {p} (SimGrid SMPI)"
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -93,7 +97,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tsv")
     ap.add_argument("--outdir", help="where the plots go (default: the TSV's folder)")
+    ap.add_argument("--tag", default="", help="added to the plots' names")
     args = ap.parse_args()
+    if args.tag and not args.tag.replace("-", "").replace(",", "").isalnum():
+        print(f"plot_sim: --tag must be letters, digits, '-' and ','", file=sys.stderr)
+        return 2
     try:
         rows = read_rows(args.tsv)
     except (OSError, ValueError) as e:
@@ -108,7 +116,7 @@ def main():
     for r in rows:
         groups[(r["op"], r["platform"], r["p"])].append(r)
     for key in sorted(groups):
-        plot_group(key, groups[key], outdir)
+        plot_group(key, groups[key], outdir, args.tag.replace(",", "-"))
     return 0
 
 

@@ -38,7 +38,8 @@ Options:
   --quick           p = 64, three sizes, --op all: a fast check of the harness
   --check           real buffers (no shared malloc) and verify every result; needs p <= 64
   --out FILE        the TSV (default results/sim_OP_PLATFORM_pP.tsv)
-  --plot            also draw the plots (scripts/plot_sim.py) next to the TSV
+  --plot            also draw the plots (scripts/plot_sim.py) in plots/ next to the TSV (with
+                    --impls LIST, named OP_PLATFORM_pP_LIST_*)
   -h, --help        this text
 
 Our implementations do not call the selected collectives, so they run once, in the run of the
@@ -147,6 +148,7 @@ cfg=(--log=root.thres:warning --cfg=smpi/display-timing:no)
 extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
 [ $check -eq 0 ] || extra+=(--check)
 
+impls_arg=$ours
 pmpi=0  # "pmpi" is a run of its own (bench_pmpi), not a bench --impl
 if [[ ",$ours," == *,pmpi,* ]]; then
   pmpi=1
@@ -231,7 +233,9 @@ say "wrote $out ($rows rows)"
 if [ $plot -eq 1 ]; then
   install_packages python3-matplotlib || { echo "simulate.sh: could not install matplotlib" >&2; exit 3; }
   # Debian's python, where python3-matplotlib is; the plots go to plots/ beside the TSV
-  /usr/bin/python3 "$root/scripts/plot_sim.py" --outdir "$(dirname "$out")/plots" "$out" || status=1
+  # a run of some implementations only (--impls) names its plots after them
+  tag=""; [ "$impls_arg" = all ] || tag=$impls_arg
+  /usr/bin/python3 "$root/scripts/plot_sim.py" --outdir "$(dirname "$out")/plots" --tag "$tag" "$out" || status=1
 fi
 [ $status -eq 0 ] || echo "simulate.sh: some runs failed (see above)" >&2
 exit $status
