@@ -28,6 +28,7 @@ struct State {
   bool print_report = false;
   std::string tsv_path;
   std::string mode = "auto";
+  bool counting = false;  // a report is wanted: count and time the calls
 };
 
 bool set(const char* v) { return v != nullptr && *v != '\0' && std::string(v) != "0"; }
@@ -45,6 +46,7 @@ const State& state() {
     if (mode != nullptr && *mode != '\0') st.mode = mode;
     st.print_report = set(std::getenv("ROSCHED_PMPI_REPORT"));
     if (const char* tsv = std::getenv("ROSCHED_PMPI_REPORT_TSV")) st.tsv_path = tsv;
+    st.counting = st.print_report || !st.tsv_path.empty();
     return st;
   }();
   return s;
@@ -113,14 +115,20 @@ CallFacts reduction_facts(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_O
   return f;
 }
 
+// The clock, read only when a report is wanted.
+double clock_if_counting() { return state().counting ? PMPI_Wtime() : 0; }
+
+void record_if_counting(Collective c, Route route, std::int64_t bytes, double start) {
+  if (state().counting) record(c, route, bytes, PMPI_Wtime() - start);
+}
+
 // Decides, runs native() or rosched(route) and records the call.
 template <typename Native, typename Rosched>
-int dispatch(Collective c, const CallFacts& facts, std::int64_t report_bytes, Native&& native,
-             Rosched&& rosched) {
-  const double start = PMPI_Wtime();
+int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t report_bytes,
+             Native&& native, Rosched&& rosched) {
   const Route route = decide(c, facts, state().controls);
   const int rc = route == Route::kNative ? native() : rosched(route);
-  record(c, route, report_bytes, PMPI_Wtime() - start);
+  record_if_counting(c, route, report_bytes, start);
   return rc;
 }
 
@@ -133,7 +141,7 @@ using rosched::pmpi::Route;
 
 extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   using namespace rosched::pmpi;
-  const double start = PMPI_Wtime();
+  const double start = clock_if_counting();
   const CallFacts f = count_facts(comm, count, datatype);
   Route route = decide(Collective::kBcast, f, state().controls);
   if (route == Route::kModel) {
@@ -145,19 +153,20 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
   const int rc = route == Route::kNative
                      ? PMPI_Bcast(buffer, count, datatype, root, comm)
                      : Rosched_Bcast_circulant(buffer, count, datatype, root, comm);
-  record(Collective::kBcast, route, f.bytes, PMPI_Wtime() - start);
+  record_if_counting(Collective::kBcast, route, f.bytes, start);
   return rc;
 }
 
 extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::pmpi;
+  const double start = clock_if_counting();
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
   f.bytes = times(recvcount, r) < 0 ? -1 : f.p * times(recvcount, r);
   f.contiguous = r.contiguous && (in_place(sendbuf) || type_facts(sendtype).contiguous);
   return dispatch(
-      Collective::kAllgather, f, f.bytes,
+      start, Collective::kAllgather, f, f.bytes,
       [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
       [&](Route) {
         return Rosched_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -168,6 +177,7 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                               void* recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::pmpi;
+  const double start = clock_if_counting();
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
   std::int64_t total = recvcounts == nullptr || displs == nullptr ? -1 : 0;
@@ -178,7 +188,7 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
   f.bytes = total;
   f.contiguous = r.contiguous && (in_place(sendbuf) || type_facts(sendtype).contiguous);
   return dispatch(
-      Collective::kAllgatherv, f, f.bytes,
+      start, Collective::kAllgatherv, f, f.bytes,
       [&] {
         return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                recvtype, comm);
@@ -192,9 +202,10 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
 extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                           MPI_Op op, int root, MPI_Comm comm) {
   using namespace rosched::pmpi;
+  const double start = clock_if_counting();
   const CallFacts f = reduction_facts(comm, count, datatype, op);
   return dispatch(
-      Collective::kReduce, f, f.bytes,
+      start, Collective::kReduce, f, f.bytes,
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); },
       [&](Route) {
         return Rosched_Reduce_two_tree(sendbuf, recvbuf, count, datatype, op, root, comm);
@@ -204,9 +215,10 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
 extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm) {
   using namespace rosched::pmpi;
+  const double start = clock_if_counting();
   const CallFacts f = reduction_facts(comm, count, datatype, op);
   return dispatch(
-      Collective::kAllreduce, f, f.bytes,
+      start, Collective::kAllreduce, f, f.bytes,
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); },
       [&](Route route) {
         return route == Route::kNway
@@ -218,13 +230,14 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
 extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::pmpi;
+  const double start = clock_if_counting();
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
   const TypeFacts s = in_place(sendbuf) ? r : type_facts(sendtype);
   f.bytes = in_place(sendbuf) ? times(recvcount, r) : times(sendcount, s);
   f.contiguous = r.contiguous && s.contiguous;
   return dispatch(
-      Collective::kAlltoall, f, f.bytes < 0 ? f.bytes : f.bytes * f.p,
+      start, Collective::kAlltoall, f, f.bytes < 0 ? f.bytes : f.bytes * f.p,
       [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
       [&](Route) {
         return Rosched_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -235,6 +248,7 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::pmpi;
+  const double start = clock_if_counting();
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
   const TypeFacts s = in_place(sendbuf) ? r : type_facts(sendtype);
@@ -247,7 +261,7 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
     mine = b < 0 ? -1 : mine + b;
   }
   return dispatch(
-      Collective::kAlltoallv, f, mine,
+      start, Collective::kAlltoallv, f, mine,
       [&] {
         return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype, comm);
