@@ -23,22 +23,16 @@ namespace {
 constexpr double kMinGain = 0.9;  // the circulant time must be below this share of binomial's
 
 bool circulant_pays(const CommInfo& ci, int count, const TypeInfo& type) {
-  // The last decision, per thread: a program calls the same broadcast again and again.
-  struct Decision {
-    MPI_Comm c = MPI_COMM_NULL;
-    int p = 0, count = -1, size = 0;
-    bool pays = false;
-  };
-  thread_local Decision last;
-  if (last.c == ci.c && last.p == ci.p && last.count == count && last.size == type.size) {
-    return last.pays;
-  }
+  // The last decision on this communicator: a program calls the same broadcast again and again.
+  DecisionMemo& memo = decision_memo(ci);
+  bool pays = false;
+  if (memo.find(count, type.size, &pays)) return pays;
   const CostModel& model = cost_model(ci);
   const int q = ceil_log2(ci.p);
   const double bytes = static_cast<double>(count) * type.size;
   const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1).n;
-  const bool pays = pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
-  last = {ci.c, ci.p, count, type.size, pays};
+  pays = pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
+  memo.store(count, type.size, pays);
   return pays;
 }
 

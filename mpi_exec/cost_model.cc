@@ -20,8 +20,14 @@ constexpr double kMaxWindow = 4;
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
+// What is cached on a communicator: its model and the memo of one decision.
+struct CommModel {
+  CostModel model;
+  DecisionMemo memo;
+};
+
 int free_model(MPI_Comm, int, void* attribute, void*) {
-  delete static_cast<CostModel*>(attribute);
+  delete static_cast<CommModel*>(attribute);
   return MPI_SUCCESS;
 }
 
@@ -104,7 +110,9 @@ double CostModel::time(double b) const {
   return seconds[i] + per_byte(b) * (b - bytes[i]);
 }
 
-const CostModel& cost_model(const CommInfo& comm) {
+namespace {
+
+CommModel& comm_model(const CommInfo& comm) {
   if (model_keyval == MPI_KEYVAL_INVALID) {
     check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_model, &model_keyval, nullptr),
           "MPI_Comm_create_keyval");
@@ -112,12 +120,37 @@ const CostModel& cost_model(const CommInfo& comm) {
   void* attribute = nullptr;
   int found = 0;
   check(PMPI_Comm_get_attr(comm.c, model_keyval, &attribute, &found), "MPI_Comm_get_attr");
-  if (found) return *static_cast<const CostModel*>(attribute);
-  auto* model = new CostModel(build(comm));
-  const int rc = PMPI_Comm_set_attr(comm.c, model_keyval, model);
-  if (rc != MPI_SUCCESS) delete model;
+  if (found) return *static_cast<CommModel*>(attribute);
+  auto* cached = new CommModel{build(comm), {}};
+  const int rc = PMPI_Comm_set_attr(comm.c, model_keyval, cached);
+  if (rc != MPI_SUCCESS) delete cached;
   check(rc, "MPI_Comm_set_attr");
-  return *model;
+  return *cached;
+}
+
+// The memo's word: bit 63 set, bit 62 the answer, bits 31-61 the count, bits 0-30 the size.
+std::uint64_t memo_word(int count, int size, bool yes) {
+  return (std::uint64_t{1} << 63) | (std::uint64_t{yes} << 62) |
+         (static_cast<std::uint64_t>(count) << 31) | static_cast<std::uint64_t>(size);
+}
+
+}  // namespace
+
+const CostModel& cost_model(const CommInfo& comm) { return comm_model(comm).model; }
+
+DecisionMemo& decision_memo(const CommInfo& comm) { return comm_model(comm).memo; }
+
+bool DecisionMemo::find(int count, int size, bool* yes) const {
+  const std::uint64_t word = word_.load(std::memory_order_relaxed);
+  if (word == memo_word(count, size, false) || word == memo_word(count, size, true)) {
+    *yes = ((word >> 62) & 1) != 0;
+    return true;
+  }
+  return false;
+}
+
+void DecisionMemo::store(int count, int size, bool yes) {
+  word_.store(memo_word(count, size, yes), std::memory_order_relaxed);
 }
 
 double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,

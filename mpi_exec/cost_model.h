@@ -24,6 +24,7 @@
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "mpi_exec/mpi_call.h"
@@ -52,6 +53,24 @@ inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8,     40
 
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
+
+// The last answer of a yes/no decision that depends only on the communicator and (count,
+// element size), such as Rosched_Bcast's choice. It is kept with the communicator's model, so it
+// goes when the communicator is freed: a later communicator that reuses the handle never sees an
+// old answer (which could differ between its ranks and make them run different algorithms).
+// One atomic word, so threads may share it.
+class DecisionMemo {
+ public:
+  // Whether the last answer stored is for (count, size) (both >= 0); if so, *yes is it.
+  bool find(int count, int size, bool* yes) const;
+  void store(int count, int size, bool yes);
+
+ private:
+  std::atomic<std::uint64_t> word_{0};
+};
+
+// The memo of the communicator; collective the first time, like cost_model.
+DecisionMemo& decision_memo(const CommInfo& comm);
 
 // The time of a pipelined broadcast of `bytes` in n blocks over a schedule of n + extra_rounds
 // rounds (n - 1 + ceil(log2 p) for the circulant and hypercube broadcasts: extra_rounds =
