@@ -36,6 +36,36 @@ int main(int argc, char** argv) {
       for (i = 0; i < p; ++i) if (merged[i] != i) ok = 0;
     }
   }
+  {  /* Rosched_Alltoall(v) and the _variant calls: rank r sends 100 r + d to rank d */
+    int out[64], in[64], counts[64], displs[64], circulant = -1;
+    if (p <= 64) {
+      for (i = 0; i < p; ++i) { out[i] = 100 * rank + i; counts[i] = 1; displs[i] = i; in[i] = -1; }
+      if (Rosched_Alltoall(out, 1, MPI_INT, in, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+      for (i = 0; i < p; ++i) if (in[i] != 100 * i + rank) ok = 0;
+      for (i = 0; i < p; ++i) in[i] = -1;
+      if (Rosched_Alltoall_variant("zerocopy", out, 1, MPI_INT, in, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+      for (i = 0; i < p; ++i) if (in[i] != 100 * i + rank) ok = 0;
+      for (i = 0; i < p; ++i) in[i] = -1;
+      if (Rosched_Alltoallv(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+      for (i = 0; i < p; ++i) if (in[i] != 100 * i + rank) ok = 0;
+      for (i = 0; i < p; ++i) in[i] = -1;
+      if (Rosched_Alltoallv_variant("twophase", out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
+      for (i = 0; i < p; ++i) if (in[i] != 100 * i + rank) ok = 0;
+    }
+    /* Rosched_Bcast_choice answers 0 or 1, the same on every rank; a null answer pointer is an
+     * error. */
+    if (Rosched_Bcast_choice(MPI_COMM_WORLD, 1000, MPI_INT, &circulant) != MPI_SUCCESS) ok = 0;
+    if (circulant != 0 && circulant != 1) ok = 0;
+    {
+      int lo = 0, hi = 0;
+      MPI_Allreduce(&circulant, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      MPI_Allreduce(&circulant, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      if (lo != hi) ok = 0;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (Rosched_Bcast_choice(MPI_COMM_WORLD, 1000, MPI_INT, NULL) == MPI_SUCCESS) ok = 0;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  }
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rank == 0) printf("c api p=%d: %s\n", p, all_ok ? "ok" : "FAILED");
   MPI_Finalize();
