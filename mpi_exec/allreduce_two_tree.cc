@@ -23,9 +23,8 @@ extern "C" int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, in
     if (sendbuf != MPI_IN_PLACE) local_copy(sendbuf, recvbuf, count, datatype);
     if (p == 1) return;
     two_tree_reduce(recvbuf, count, datatype, type, op, 0, ci);
-    const std::int64_t n = two_tree_blocks(ci, count, type);
-    const double block_bytes = static_cast<double>(count) * type.size / static_cast<double>(n);
-    walk_bcast(rosched::TwoTreeBcastSchedule(p, n, rank, 0), recvbuf, count, datatype, type,
-               rank == 0, window_rounds(cost_model(ci), block_bytes), c);
+    const Pipeline pipe = two_tree_pipeline(ci, count, type);
+    walk_bcast(rosched::TwoTreeBcastSchedule(p, pipe.n, rank, 0), recvbuf, count, datatype, type,
+               rank == 0, pipe.window, c);
   });
 }

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 
@@ -14,15 +15,16 @@ namespace rosched::mpi {
 // acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
 // on the communicator's private duplicate: per round at most one block of partial results
 // received (combined into acc on the side the schedule names, so rank order is kept) and one
-// sent. On return the sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or
+// sent, several rounds in flight (nonblocking; the window of two_tree_pipeline). On return the sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or
 // p - 1 (any operation), and the same with x_sink moved last for another sink (commutative
 // operations only).
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm);
 
-// The number of blocks both two-tree reductions use: the cost model's optimum for the two-tree
-// schedule's rounds (pipeline_for), or the rule of block_count with ROSCHED_TWOTREE_F if set.
-std::int64_t two_tree_blocks(const CommInfo& comm, int count, const TypeInfo& type);
+// The blocks and the rounds in flight both two-tree reductions use: the cost model's optimum for
+// the two-tree schedule's rounds (pipeline_for), or the rule of block_count with
+// ROSCHED_TWOTREE_F if set.
+Pipeline two_tree_pipeline(const CommInfo& comm, int count, const TypeInfo& type);
 
 }  // namespace rosched::mpi
 
