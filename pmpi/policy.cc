@@ -19,7 +19,8 @@ constexpr std::int64_t kKiB = 1 << 10;
 constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
     Controls::kUnset,        // bcast: the cost model
     96 * kKiB,               // allgather: from 96 KiB of result up
-    384 * kKiB, 384 * kKiB,  // allgatherv (result), reduce: from 384 KiB up
+    384 * kKiB,              // allgatherv: from 384 KiB of result up
+    24 * kKiB,               // reduce: from 24 KiB up
     2048,              // allreduce: up to 2 KiB
     Controls::kNever, Controls::kNever};
 

@@ -23,8 +23,8 @@
 //   allgatherv  circulant (Träff 2022, Alg. 9) from 384 KiB of result ((r mod 3) counts: 0.42 at
 //               512 KiB, 0.34-0.48 up to 16 MiB, 0.99 at 128-256 KiB; uniform counts 1.24 at
 //               256 KiB, 0.46 at 512 KiB);
-//   reduce      two-tree from 384 KiB (0.86 at 512 KiB, 0.91 at 1 MiB, 1.08 at 4 MiB, 0.79 at
-//               16 MiB; 1.34 at 256 KiB);
+//   reduce      two-tree from 24 KiB (with rounds in flight: 0.96 of the best at 32 KiB, 0.83 at
+//               64 KiB, 0.68-0.95 up to 16 MiB; 1.50 at 16 KiB);
 //   allreduce   n-way dissemination (End et al. 2015) up to 2 KiB with a commutative operation
 //               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB);
 //   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);

@@ -76,8 +76,8 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kAllgather, facts(36, 96 * kKiB), c), Route::kCirculant);
   EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, 384 * kKiB - 1), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, 384 * kKiB), c), Route::kCirculant);
-  EXPECT_EQ(decide(Collective::kReduce, facts(36, 384 * kKiB - 1), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kReduce, facts(36, 384 * kKiB), c), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, 24 * kKiB - 1), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, 24 * kKiB), c), Route::kTwoTree);
   EXPECT_EQ(decide(Collective::kReduce, facts(36, kMiB, true, false), c), Route::kTwoTree);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4), c), Route::kNway);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2048), c), Route::kNway);
