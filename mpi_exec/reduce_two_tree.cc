@@ -25,107 +25,73 @@ Pipeline two_tree_pipeline(const CommInfo& comm, int count, const TypeInfo& type
                       extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p));
 }
 
-namespace {
+ReduceWindow::ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype,
+                           const TypeInfo& type, MPI_Op op, int window, MPI_Comm c)
+    : acc_(acc), count_(count), n_(n), datatype_(datatype), type_(type), op_(op), c_(c) {
+  const int largest = static_cast<int>((count + n - 1) / n);
+  for (int k = 0; k < window; ++k) slots_.emplace_back(type, largest);
+}
 
-// The rounds of a pipelined reduction, `window` of them in flight: each round posts its receive
-// (into a buffer of its own) and its send as nonblocking calls. A block is sent only after every
-// receive of that block in an earlier round has completed and been combined into acc. Receives
-// are combined in round order, each on the side the schedule names (child before or after this
-// rank's range), so the result is the same as with one round at a time; a rank never receives a
-// block again after sending it. A round's buffer and requests are reused `window` rounds later,
-// after they have completed.
-class ReduceWindow {
- public:
-  ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype, const TypeInfo& type,
-               MPI_Op op, int window, MPI_Comm c)
-      : acc_(acc), count_(count), n_(n), datatype_(datatype), type_(type), op_(op), c_(c) {
-    const int largest = static_cast<int>((count + n - 1) / n);
-    for (int k = 0; k < window; ++k) slots_.emplace_back(type, largest);
+ReduceWindow::Slot& ReduceWindow::slot_of(std::int64_t k) {
+  return slots_[static_cast<std::size_t>(k % static_cast<std::int64_t>(slots_.size()))];
+}
+
+void ReduceWindow::round(const ReduceRound& r) {
+  const std::int64_t k = posted_++;
+  Slot& slot = slot_of(k);
+  if (k >= static_cast<std::int64_t>(slots_.size())) {  // the slot's previous round
+    combine_through(k - static_cast<std::int64_t>(slots_.size()));
+    check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
   }
+  slot.block = -1;
+  if (r.recv) {
+    slot.block = r.recv->block;
+    slot.mine = block_span(acc_, r.recv->block, count_, n_, type_.extent);
+    slot.recv_before_own = r.recv_before_own;
+    check(PMPI_Irecv(slot.in.data(), slot.mine.count, datatype_, static_cast<int>(r.recv->peer),
+                     tag::kReduceRound, c_, &slot.recv),
+          "MPI_Irecv");
+  }
+  if (r.send) {
+    combine_block(r.send->block, k);  // every earlier receive of it, before it leaves
+    const BlockSpan send = block_span(acc_, r.send->block, count_, n_, type_.extent);
+    check(PMPI_Isend(send.at, send.count, datatype_, static_cast<int>(r.send->peer),
+                     tag::kReduceRound, c_, &slot.send),
+          "MPI_Isend");
+  }
+}
 
-  void round(const ReduceRound& r) {
-    const std::int64_t k = posted_++;
-    Slot& slot = slots_[static_cast<std::size_t>(k % static_cast<std::int64_t>(slots_.size()))];
-    if (k >= static_cast<std::int64_t>(slots_.size())) {  // the slot's previous round
-      combine_through(k - static_cast<std::int64_t>(slots_.size()));
-      check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
+void ReduceWindow::combine_block(std::int64_t block, std::int64_t before) {
+  for (std::int64_t j = before - 1; j >= combined_; --j) {
+    if (slot_of(j).block == block) {
+      combine_through(j);
+      return;
     }
+  }
+}
+
+void ReduceWindow::finish() {
+  combine_through(posted_ - 1);
+  for (Slot& slot : slots_) check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
+}
+
+void ReduceWindow::combine_through(std::int64_t k) {
+  for (; combined_ <= k; ++combined_) {
+    Slot& slot = slot_of(combined_);
+    if (slot.block < 0) continue;
+    check(PMPI_Wait(&slot.recv, MPI_STATUS_IGNORE), "MPI_Wait");
     slot.block = -1;
-    if (r.recv) {
-      slot.block = r.recv->block;
-      slot.mine = block_span(acc_, r.recv->block, count_, n_, type_.extent);
-      slot.recv_before_own = r.recv_before_own;
-      check(PMPI_Irecv(slot.in.data(), slot.mine.count, datatype_, static_cast<int>(r.recv->peer),
-                       tag::kReduceRound, c_, &slot.recv),
-            "MPI_Irecv");
-    }
-    if (r.send) {
-      // Every earlier receive of this block must be in acc before it leaves.
-      for (std::int64_t j = k - 1; j >= combined_; --j) {
-        if (slot_of(j).block == r.send->block) {
-          combine_through(j);
-          break;
-        }
-      }
-      const BlockSpan send = block_span(acc_, r.send->block, count_, n_, type_.extent);
-      check(PMPI_Isend(send.at, send.count, datatype_, static_cast<int>(r.send->peer),
-                       tag::kReduceRound, c_, &slot.send),
-            "MPI_Isend");
+    if (slot.mine.count == 0) continue;
+    if (slot.recv_before_own) {  // mine = in op mine
+      check(PMPI_Reduce_local(slot.in.data(), slot.mine.at, slot.mine.count, datatype_, op_),
+            "MPI_Reduce_local");
+    } else {  // mine = mine op in, computed in `in` and copied back
+      check(PMPI_Reduce_local(slot.mine.at, slot.in.data(), slot.mine.count, datatype_, op_),
+            "MPI_Reduce_local");
+      local_copy(slot.in.data(), slot.mine.at, slot.mine.count, datatype_);
     }
   }
-
-  // Completes and combines every receive, and completes every send.
-  void finish() {
-    combine_through(posted_ - 1);
-    for (Slot& slot : slots_) check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
-  }
-
- private:
-  struct Slot {
-    Slot(const TypeInfo& type, int elements) : in(type, elements) {}
-    TypedBuffer in;
-    MPI_Request recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
-    std::int64_t block = -1;  // the block received in this slot's round, -1: none
-    BlockSpan mine{nullptr, 0};
-    bool recv_before_own = false;
-  };
-
-  Slot& slot_of(std::int64_t k) {
-    return slots_[static_cast<std::size_t>(k % static_cast<std::int64_t>(slots_.size()))];
-  }
-
-  // Completes and combines the receives of rounds combined_ .. k, in round order.
-  void combine_through(std::int64_t k) {
-    for (; combined_ <= k; ++combined_) {
-      Slot& slot = slot_of(combined_);
-      if (slot.block < 0) continue;
-      check(PMPI_Wait(&slot.recv, MPI_STATUS_IGNORE), "MPI_Wait");
-      slot.block = -1;
-      if (slot.mine.count == 0) continue;
-      if (slot.recv_before_own) {  // mine = in op mine
-        check(PMPI_Reduce_local(slot.in.data(), slot.mine.at, slot.mine.count, datatype_, op_),
-              "MPI_Reduce_local");
-      } else {  // mine = mine op in, computed in `in` and copied back
-        check(PMPI_Reduce_local(slot.mine.at, slot.in.data(), slot.mine.count, datatype_, op_),
-              "MPI_Reduce_local");
-        local_copy(slot.in.data(), slot.mine.at, slot.mine.count, datatype_);
-      }
-    }
-  }
-
-  void* acc_;
-  int count_;
-  std::int64_t n_;
-  MPI_Datatype datatype_;
-  const TypeInfo& type_;
-  MPI_Op op_;
-  MPI_Comm c_;
-  std::vector<Slot> slots_;
-  std::int64_t posted_ = 0;    // rounds with a transfer posted so far
-  std::int64_t combined_ = 0;  // receives of rounds < combined_ are combined into acc
-};
-
-}  // namespace
+}
 
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm) {

@@ -6,11 +6,59 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
+#include "sched/round.h"
 
 namespace rosched::mpi {
+
+// The rounds of a pipelined reduction into acc (count elements in n blocks), `window` of them in
+// flight: each round posts its receive (into a buffer of its own) and its send as nonblocking
+// calls. A block is sent only after every receive of that block in an earlier round has
+// completed and been combined into acc. Receives are combined in round order, each on the side
+// the schedule names (child before or after this rank's range), so the result is the same as
+// with one round at a time; a rank never receives a block again after sending it. A round's
+// buffer and requests are reused `window` rounds later, after they have completed.
+class ReduceWindow {
+ public:
+  ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype, const TypeInfo& type,
+               MPI_Op op, int window, MPI_Comm c);
+  // The next round with a transfer.
+  void round(const rosched::ReduceRound& r);
+  // Completes and combines every receive of `block` posted so far (and the receives before
+  // them): at the sink, the block is then reduced once its last receive has been posted.
+  void combine_block(std::int64_t block) { combine_block(block, posted_); }
+  // Completes and combines every receive, and completes every send.
+  void finish();
+
+ private:
+  struct Slot {
+    Slot(const TypeInfo& type, int elements) : in(type, elements) {}
+    TypedBuffer in;
+    MPI_Request recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
+    std::int64_t block = -1;  // the block received in this slot's round, -1: none
+    BlockSpan mine{nullptr, 0};
+    bool recv_before_own = false;
+  };
+  Slot& slot_of(std::int64_t k);
+  void combine_block(std::int64_t block, std::int64_t before);  // receives of rounds < before
+  void combine_through(std::int64_t k);  // receives of rounds combined_ .. k, in order
+
+  void* acc_;
+  int count_;
+  std::int64_t n_;
+  MPI_Datatype datatype_;
+  const TypeInfo& type_;
+  MPI_Op op_;
+  MPI_Comm c_;
+  std::vector<Slot> slots_;
+  std::int64_t posted_ = 0;    // rounds with a transfer posted so far
+  std::int64_t combined_ = 0;  // receives of rounds < combined_ are combined into acc
+};
 
 // acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
 // on the communicator's private duplicate: per round at most one block of partial results
