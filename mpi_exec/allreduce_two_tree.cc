@@ -20,8 +20,18 @@
 namespace rosched::mpi {
 namespace {
 
+// The reduction schedule is the broadcast run backwards, so rank 0 completes the blocks in the
+// reverse of the order in which the broadcast sends them. Mirrored block numbers (b for
+// n - 1 - b, the same on every rank; blocks are independent reductions) make it complete them
+// in the order they are sent.
+rosched::ReduceRound mirrored(rosched::ReduceRound r, std::int64_t n) {
+  if (r.send) r.send->block = n - 1 - r.send->block;
+  if (r.recv) r.recv->block = n - 1 - r.recv->block;
+  return r;
+}
+
 // The rounds the broadcast starts after the reduction: the least D >= 0 such that for every
-// block b, rank 0's last receive of b in the reduction (round LR(b)) comes before its first send
+// block b, rank 0's last receive of b in the (mirrored) reduction (round LR(b)) comes before its first send
 // of b in the broadcast (round FS(b) + D of the combined walk). Rank 0 then has posted every
 // receive of a block when it is to send it, and ReduceWindow::combine_block completes them. A
 // pure function of p and n, so every rank computes the same D. O(rounds).
@@ -31,7 +41,7 @@ std::int64_t bcast_delay(int p, std::int64_t n) {
   std::vector<std::int64_t> last_recv(static_cast<std::size_t>(n), -1);
   std::vector<std::int64_t> first_send(static_cast<std::size_t>(n), -1);
   for (std::int64_t i = 0; i < reduce.rounds(); ++i) {
-    const rosched::ReduceRound r = reduce.round(i);
+    const rosched::ReduceRound r = mirrored(reduce.round(i), n);
     if (r.recv) last_recv[static_cast<std::size_t>(r.recv->block)] = i;
   }
   for (std::int64_t i = 0; i < bcast.rounds(); ++i) {
@@ -63,7 +73,7 @@ void reduce_and_bcast(void* acc, void* result, int count, MPI_Datatype datatype,
   const std::int64_t rounds = std::max(reduction.rounds(), broadcast.rounds() + delay);
   for (std::int64_t i = 0; i < rounds; ++i) {
     if (i < reduction.rounds()) {
-      const rosched::ReduceRound r = reduction.round(i);
+      const rosched::ReduceRound r = mirrored(reduction.round(i), pipe.n);
       if (r.send || r.recv) reduce.round(r);
     }
     const std::int64_t j = i - delay;
