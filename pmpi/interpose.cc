@@ -101,6 +101,19 @@ bool commutative(MPI_Op op) {
 
 bool in_place(const void* buffer) { return buffer == MPI_IN_PLACE; }
 
+// The bytes of counts[0..p) elements of t; -1 for no counts, a negative count, or p unknown
+// (an inter-communicator: the MPI library then reports what is wrong).
+std::int64_t sum_bytes(const int counts[], const CallFacts& f, const TypeFacts& t) {
+  if (counts == nullptr || f.intercomm) return -1;
+  std::int64_t total = 0;
+  for (int i = 0; i < f.p; ++i) {
+    const std::int64_t b = times(counts[i], t);
+    if (b < 0) return -1;
+    total += b;
+  }
+  return total;
+}
+
 // The facts of a call on `count` elements of one datatype (bcast, reduce, allreduce).
 CallFacts count_facts(MPI_Comm comm, int count, MPI_Datatype datatype) {
   CallFacts f = comm_facts(comm);
@@ -180,12 +193,7 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
   const double start = clock_if_counting();
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
-  std::int64_t total = recvcounts == nullptr || displs == nullptr ? -1 : 0;
-  for (int i = 0; i < f.p && total >= 0 && !f.intercomm; ++i) {
-    const std::int64_t b = times(recvcounts[i], r);
-    total = b < 0 ? -1 : total + b;
-  }
-  f.bytes = total;
+  f.bytes = displs == nullptr ? -1 : sum_bytes(recvcounts, f, r);
   f.contiguous = r.contiguous && (in_place(sendbuf) || type_facts(sendtype).contiguous);
   return dispatch(
       start, Collective::kAllgatherv, f, f.bytes,
@@ -254,12 +262,7 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
   const TypeFacts s = in_place(sendbuf) ? r : type_facts(sendtype);
   f.contiguous = r.contiguous && s.contiguous;
   // This rank's send bytes, for the report only (they differ between ranks).
-  const int* counts = in_place(sendbuf) ? recvcounts : sendcounts;
-  std::int64_t mine = counts == nullptr ? -1 : 0;
-  for (int i = 0; i < f.p && mine >= 0 && !f.intercomm; ++i) {
-    const std::int64_t b = times(counts[i], s);
-    mine = b < 0 ? -1 : mine + b;
-  }
+  const std::int64_t mine = sum_bytes(in_place(sendbuf) ? recvcounts : sendcounts, f, s);
   return dispatch(
       start, Collective::kAlltoallv, f, mine,
       [&] {
