@@ -62,7 +62,8 @@ int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
  * "Advanced MPI implementations: Collectives", section "Two (pipelined) binary trees"):
  * the pipelined broadcast over two binary trees with the EdgeColor round colouring, the
  * reduction (the broadcast run backwards; order-preserving, so any operation, commutative or
- * not) and the all-reduce (reduction to rank 0, then broadcast). Same semantics as MPI_Bcast,
+ * not) and the all-reduce (reduction to rank 0 and broadcast from it, overlapped: the doubly
+ * pipelined all-reduce). All keep several rounds in flight. Same semantics as MPI_Bcast,
  * MPI_Reduce (MPI_IN_PLACE at the root) and MPI_Allreduce (MPI_IN_PLACE). */
 int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
                            MPI_Comm comm);
