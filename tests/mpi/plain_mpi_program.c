@@ -5,7 +5,9 @@
  *       over 1 MiB, MPI_IN_PLACE, a datatype with gaps, predefined and user-defined operations,
  *       one non-commutative), each result checked element by element against what the program
  *       computes itself; prints one line per call with a hash of every rank's receive buffer
- *       (gaps included), then "plain mpi program p=P: N calls, F failed". Exit 1 on a failure.
+ *       (gaps included); then a broadcast and an allreduce on sub-communicators split four ways
+ *       and freed (line "split"); then "plain mpi program p=P: N calls, F failed". Exit 1 on a
+ *       failure.
  *   plain_mpi_program --errors   with MPI_ERRORS_RETURN, calls each collective with an invalid
  *       argument (on every rank) and prints the error class returned.
  * Run with and without librosched_pmpi.so, the outputs must be identical. */
@@ -295,6 +297,42 @@ static uint64_t do_alltoallv(int k) {
   return h;
 }
 
+/* On sub-communicators: four times, split MPI_COMM_WORLD by a colour that changes the groups,
+ * broadcast 100,000 ints from the group's last rank and sum-reduce 300 ints over the group,
+ * then free it (new communicators may reuse a freed one's handle). Returns a hash of the
+ * results. */
+static uint64_t split_calls(int k) {
+  uint64_t h = 1469598103934665603ULL;
+  int round, r;
+  for (round = 0; round < 4; ++round, ++k) {
+    MPI_Comm sub;
+    int color = (me / (round + 1)) % 2, sp, i;
+    int* big = alloc_filled(100000);
+    int sum[300], want[300], mine[300];
+    MPI_Comm_split(MPI_COMM_WORLD, color, me, &sub);
+    MPI_Comm_size(sub, &sp);
+    {
+      int sr;
+      MPI_Comm_rank(sub, &sr);
+      if (sr == sp - 1) for (i = 0; i < 100000; ++i) big[i] = value(k, 1000 + color, i);
+    }
+    MPI_Bcast(big, 100000, MPI_INT, sp - 1, sub);
+    for (i = 0; i < 100000; ++i) expect(big[i] == value(k, 1000 + color, i), k, "split bcast", i);
+    for (i = 0; i < 300; ++i) { mine[i] = value(k, me, i); want[i] = 0; }
+    for (r = 0; r < p; ++r) {
+      if ((r / (round + 1)) % 2 != color) continue;
+      for (i = 0; i < 300; ++i) want[i] += value(k, r, i);
+    }
+    MPI_Allreduce(mine, sum, 300, MPI_INT, MPI_SUM, sub);
+    for (i = 0; i < 300; ++i) expect(sum[i] == want[i], k, "split allreduce", i);
+    h = (h ^ hash(big, 100000)) * 1099511628211ULL;
+    h = (h ^ hash(sum, 300)) * 1099511628211ULL;
+    MPI_Comm_free(&sub);
+    free(big);
+  }
+  return h;
+}
+
 static const char* names[] = {"bcast", "allgather", "allgatherv", "reduce", "allreduce",
                               "alltoall", "alltoallv"};
 
@@ -318,6 +356,15 @@ static int random_calls(uint64_t seed, int calls) {
     MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     if (me == 0) {
       printf("call %d %s", k, names[which]);
+      for (r = 0; r < p; ++r) printf(" %016llx", (unsigned long long)all[r]);
+      printf("\n");
+    }
+  }
+  {
+    uint64_t h = split_calls(calls);
+    MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (me == 0) {
+      printf("split");
       for (r = 0; r < p; ++r) printf(" %016llx", (unsigned long long)all[r]);
       printf("\n");
     }
