@@ -7,7 +7,6 @@
 // Every rank other than 0 reduces in a copy of its contribution, so the broadcast writes the
 // result into recvbuf while the reduction still reads and sends the partial results.
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 #include "mpi_exec/args.h"

@@ -22,11 +22,6 @@ void read_factor(const char* name, double& factor) {
   if (end != text && value > 0) factor = value;
 }
 
-bool flag(const char* name) {
-  const char* text = std::getenv(name);
-  return text && *text && std::strcmp(text, "0") != 0;
-}
-
 Settings::Choice read_choice(const char* name) {
   const char* text = std::getenv(name);
   if (!text || !*text || std::strcmp(text, "auto") == 0) return Settings::Choice::kAuto;
@@ -39,8 +34,8 @@ Settings::Choice read_choice(const char* name) {
 
 Settings from_environment() {
   Settings s;
-  s.debug = flag("ROSCHED_DEBUG");
-  s.verbose = flag("ROSCHED_VERBOSE");
+  s.debug = env_flag("ROSCHED_DEBUG");
+  s.verbose = env_flag("ROSCHED_VERBOSE");
   s.bcast = read_choice("ROSCHED_BCAST");
   read_factor("ROSCHED_BCAST_F", s.bcast_f);
   read_factor("ROSCHED_ALPHA", s.alpha);
@@ -63,6 +58,11 @@ Settings from_environment() {
 }
 
 }  // namespace
+
+bool env_flag(const char* name) {
+  const char* text = std::getenv(name);
+  return text && *text && std::strcmp(text, "0") != 0;
+}
 
 const Settings& settings() {
   static const Settings cached = from_environment();  // thread-safe, once

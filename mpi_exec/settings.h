@@ -30,6 +30,10 @@ struct Settings {
 // does an n outside 1..64 or an unknown rule.
 const Settings& settings();
 
+// Whether the environment variable `name` is set, non-empty and not "0" (how every on/off
+// variable of the library is read, ROSCHED_PMPI_REPORT of the interposer too).
+bool env_flag(const char* name);
+
 // Whether the debug checks are on: the last Rosched_Set_debug if it was called, else
 // settings().debug.
 bool debug_checks();

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
 #include "pmpi/policy.h"
 #include "pmpi/report.h"
 
@@ -31,8 +32,6 @@ struct State {
   bool counting = false;  // a report is wanted: count and time the calls
 };
 
-bool set(const char* v) { return v != nullptr && *v != '\0' && std::string(v) != "0"; }
-
 const State& state() {
   static const State s = [] {
     State st;
@@ -44,7 +43,7 @@ const State& state() {
       PMPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (mode != nullptr && *mode != '\0') st.mode = mode;
-    st.print_report = set(std::getenv("ROSCHED_PMPI_REPORT"));
+    st.print_report = rosched::mpi::env_flag("ROSCHED_PMPI_REPORT");
     if (const char* tsv = std::getenv("ROSCHED_PMPI_REPORT_TSV")) st.tsv_path = tsv;
     st.counting = st.print_report || !st.tsv_path.empty();
     return st;
@@ -100,6 +99,12 @@ bool commutative(MPI_Op op) {
 }
 
 bool in_place(const void* buffer) { return buffer == MPI_IN_PLACE; }
+
+// The facts of the send side: with MPI_IN_PLACE the data is in the receive buffer, as
+// elements of the receive type.
+TypeFacts send_facts(const void* sendbuf, MPI_Datatype sendtype, const TypeFacts& recv) {
+  return in_place(sendbuf) ? recv : type_facts(sendtype);
+}
 
 // The bytes of counts[0..p) elements of t; -1 for no counts, a negative count, or p unknown
 // (an inter-communicator: the MPI library then reports what is wrong).
@@ -177,7 +182,7 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
   f.bytes = times(recvcount, r) < 0 ? -1 : f.p * times(recvcount, r);
-  f.contiguous = r.contiguous && (in_place(sendbuf) || type_facts(sendtype).contiguous);
+  f.contiguous = r.contiguous && send_facts(sendbuf, sendtype, r).contiguous;
   return dispatch(
       start, Collective::kAllgather, f, f.bytes,
       [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
@@ -194,7 +199,7 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
   f.bytes = displs == nullptr ? -1 : sum_bytes(recvcounts, f, r);
-  f.contiguous = r.contiguous && (in_place(sendbuf) || type_facts(sendtype).contiguous);
+  f.contiguous = r.contiguous && send_facts(sendbuf, sendtype, r).contiguous;
   return dispatch(
       start, Collective::kAllgatherv, f, f.bytes,
       [&] {
@@ -241,7 +246,7 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
   const double start = clock_if_counting();
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
-  const TypeFacts s = in_place(sendbuf) ? r : type_facts(sendtype);
+  const TypeFacts s = send_facts(sendbuf, sendtype, r);
   f.bytes = in_place(sendbuf) ? times(recvcount, r) : times(sendcount, s);
   f.contiguous = r.contiguous && s.contiguous;
   return dispatch(
@@ -259,7 +264,7 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
   const double start = clock_if_counting();
   CallFacts f = comm_facts(comm);
   const TypeFacts r = type_facts(recvtype);
-  const TypeFacts s = in_place(sendbuf) ? r : type_facts(sendtype);
+  const TypeFacts s = send_facts(sendbuf, sendtype, r);
   f.contiguous = r.contiguous && s.contiguous;
   // This rank's send bytes, for the report only (they differ between ranks).
   const std::int64_t mine = sum_bytes(in_place(sendbuf) ? recvcounts : sendcounts, f, s);
@@ -278,8 +283,6 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
 extern "C" int MPI_Finalize(void) {
   using namespace rosched::pmpi;
   const State& s = state();
-  if (s.print_report || !s.tsv_path.empty()) {
-    report(s.print_report, s.tsv_path, s.mode.c_str());
-  }
+  if (s.counting) report(s.print_report, s.tsv_path, s.mode.c_str());
   return PMPI_Finalize();
 }
