@@ -63,7 +63,7 @@ std::string known_names() {
 }
 
 // The rosched algorithm a collective runs when routed to rosched.
-Route rosched_route(Collective c, const CallFacts& facts, std::int64_t up_to) {
+Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limit) {
   switch (c) {
     case Collective::kBcast:
     case Collective::kAllgather:
@@ -72,7 +72,7 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t up_to) {
     case Collective::kAllreduce:
       // The n-way allreduce needs a commutative operation and is meant for short vectors; the
       // two-tree allreduce (reduce to rank 0, then broadcast) keeps rank order.
-      return facts.commutative && facts.bytes <= up_to ? Route::kNway : Route::kTwoTree;
+      return facts.commutative && facts.bytes <= nway_limit ? Route::kNway : Route::kTwoTree;
     case Collective::kAlltoall:
     case Collective::kAlltoallv: return Route::kBruck;
   }
@@ -145,8 +145,10 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (facts.intercomm || controls.mode == Mode::kOff || !controls.enabled[i]) return Route::kNative;
   std::int64_t t = controls.threshold[i];
   if (t == Controls::kUnset) t = kDefaultThreshold[i];
-  const std::int64_t up_to = c == Collective::kAllreduce && t >= 0 ? t : kDefaultThreshold[i];
-  if (controls.mode == Mode::kForce) return rosched_route(c, facts, up_to);
+  // Up to this size an allreduce routed to rosched is the n-way one (force included; "never"
+  // keeps the default limit). Only the allreduce's route uses it.
+  const std::int64_t nway_limit = t >= 0 ? t : kDefaultThreshold[i];
+  if (controls.mode == Mode::kForce) return rosched_route(c, facts, nway_limit);
   if (facts.p < 2 || facts.bytes <= 0 || !facts.contiguous) return Route::kNative;
   if (c == Collective::kBcast && t == Controls::kUnset) return Route::kModel;
   if (t == Controls::kNever) return Route::kNative;
@@ -154,7 +156,7 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (!wins) return Route::kNative;
   // A non-commutative reduction within the n-way range goes to the MPI library in auto.
   if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
-  return rosched_route(c, facts, up_to);
+  return rosched_route(c, facts, nway_limit);
 }
 
 }  // namespace rosched::pmpi
