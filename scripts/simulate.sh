@@ -31,7 +31,9 @@ Options:
                     through the interposition library librosched_pmpi (ROSCHED_PMPI=auto; what an
                     unmodified MPI program gets), in the run of the first selector
   --reps N          repetitions per size, minimum reported (default 2)
-  --measure M       span (max end - min start over ranks; default) or slowest (paper's)
+  --measure M       span (max end - min start over ranks; default), sync (span with every rank
+                    started at one agreed instant: no barrier skew; best below 64 KiB) or
+                    slowest (the paper's)
   --jobs N          smpirun processes at once (default 1)
   --mem-gb N        stop a simulation whose memory exceeds N GiB (default 60% of RAM); the
                     sizes it finished stay in the TSV, the run counts as failed
@@ -88,7 +90,7 @@ case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|alltoall|allt
 [[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
 [[ "$mem_gb" =~ ^[0-9]+$ ]] && [ "$mem_gb" -ge 1 ] || die_usage "--mem-gb must be a positive integer"
-case "$measure" in span|slowest) ;; *) die_usage "--measure must be span or slowest" ;; esac
+case "$measure" in span|sync|slowest) ;; *) die_usage "--measure must be span, sync or slowest" ;; esac
 xml="$root/sim/platforms/$platform.xml"
 [ -f "$xml" ] || die_usage "no platform '$platform' (sim/platforms/$platform.xml)"
 case "$platform" in

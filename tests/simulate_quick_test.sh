@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/simulate.sh --quick: the SimGrid SMPI harness at p = 64 writes a TSV with the right
 # columns and rows, its ratio rows divide by the best selector, --check verifies real results,
-# the interposition library runs under SMPI, and bad options fail with exit status 2. Runs on
+# the interposition library and the synchronised start run under SMPI, and bad options fail with exit status 2. Runs on
 # the source tree (tag "local": smpicxx builds outside Bazel), into the test's temporary
 # directory.
 set -u
@@ -50,6 +50,14 @@ if ROSCHED_PMPI=force bash "$sim" --quick --check --selectors ompi --impls pmpi 
 else bad "--quick --check --impls pmpi"; tail -20 "$tmp/pmpi.err"; fi
 got=$(awk -F'\t' '$2 == "pmpi"' "$tmp/pmpi.tsv" | wc -l)
 [ "$got" = 18 ] && ok "pmpi: 18 rows (6 ops x 3 sizes)" || bad "pmpi: $got rows, want 18"
+
+# --measure sync: every rank starts at one agreed instant (bench warns and says "apart" when
+# they did not), for the collective whose rounds the barrier's skew would hide most.
+if bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi --measure sync --out "$tmp/sync.tsv" 2>"$tmp/sync.err" &&
+   ! grep -q "apart" "$tmp/sync.err"; then ok "--measure sync: ranks started together"
+else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
+got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
+[ "$got" = 21 ] && ok "sync: 21 allreduce rows" || bad "sync: $got allreduce rows, want 21"
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
 for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x"; do

@@ -21,7 +21,8 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulan
 # Bad sizes, distributions and stray words are errors naming what is wrong.
 for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist weird:--dist must be" \
            "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
-           "extra:too many positional"; do
+           "extra:too many positional" "--measure fast:--measure must be slowest, span or sync" \
+           "--measure sync:needs a global clock"; do
   args=${bad%%:*}; want=${bad#*:}
   # shellcheck disable=SC2086
   out=$(timeout 60 mpirun -np 1 "$bin" --op bcast $args 2>&1); rc=$?
