@@ -18,8 +18,9 @@
 // allgather and allgatherv native|circulant, reduce native|twotree, allreduce
 // native|circulant (census)|twotree|nway (n-way dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
-// std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank; extra rows
-// `allmerge moves-IMPL p bytes moves/(m p)`);
+// std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
+// uniform|irregular|half; extra rows `allmerge moves-IMPL p bytes moves/(m p)`: the largest
+// merge work of any rank per element of the result);
 // --impl all (the default) takes every one, --impl both native and circulant.
 // Output (rank 0, stdout): TSV with header `op impl p bytes usec`, then for each non-native
 // implementation a row `op ratio-IMPL p bytes IMPL/native`. --check verifies every result.
@@ -120,6 +121,18 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   return counts;
 }
 
+// Per-rank block sizes of allmerge, m elements per rank on average: uniform (m each), irregular
+// (Träff 2022's (r mod 3) counts of the m p elements, as allgatherv) or half (rank 0 holds half
+// of them, the others share the rest evenly: the case where merging a large run early costs).
+std::vector<int> allmerge_counts(long m, const std::string& dist) {
+  if (dist != "half") return allgatherv_counts(m * p, dist);
+  std::vector<int> counts(p, 0);
+  const long total = m * p, rest = p > 1 ? total / 2 : 0;
+  counts[0] = static_cast<int>(total - rest);
+  for (int j = 1; j < p; ++j) counts[j] = static_cast<int>(rest / (p - 1) + (j - 1 < rest % (p - 1) ? 1 : 0));
+  return counts;
+}
+
 enum Impl {
   kNative, kCirculant, kTwoTree, kHypercube, kAuto,
   kAlg0, kAlg1, kAlg2,                                                    // allmerge
@@ -132,7 +145,8 @@ const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", 
                                             "nway",
                                             "basic",    "modified",  "zerorot", "zerocopy",
                                             "padded",   "twophase",  "linear"};
-// allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves).
+// allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves),
+// this rank's; the largest over the ranks once a size is done.
 long long allmerge_moves[kImplCount] = {};
 
 // One timed operation of m MPI_INT; returns false if --check found a wrong result.
@@ -223,29 +237,34 @@ Op make_op(const Options& o) {
     };
   }
   if (o.op == "allmerge") {
-    // m sorted MPI_INT per rank (Lang 2025's setting); native: MPI_Allgatherv and std::sort.
-    return [](Impl impl, long m, bool check) {
-      std::vector<int> send(m), recv(m * p), counts(p, static_cast<int>(m)), displs(p);
-      for (long i = 0; i < m; ++i) send[i] = static_cast<int>(i * p + rank);  // sorted
-      for (int j = 0; j < p; ++j) displs[j] = static_cast<int>(j * m);
+    // Sorted MPI_INT blocks (Lang 2025's setting), m per rank on average (--dist); native:
+    // MPI_Allgatherv and std::sort. Element i of rank j is i p + j: sorted, distinct.
+    const std::string dist = o.dist;
+    return [dist](Impl impl, long m, bool check) {
+      const std::vector<int> counts = allmerge_counts(m, dist);
+      std::vector<int> displs(p, 0);
+      for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + counts[j - 1];
+      const long total = static_cast<long>(displs[p - 1]) + counts[p - 1];
+      std::vector<int> send(counts[rank]), recv(std::max(1L, total));
+      for (int i = 0; i < counts[rank]; ++i) send[i] = static_cast<int>(static_cast<long>(i) * p + rank);
       if (impl == kNative) {
-        MPI_Allgatherv(send.data(), m, MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT,
-                       MPI_COMM_WORLD);
-        std::sort(recv.begin(), recv.end());
+        MPI_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(),
+                       displs.data(), MPI_INT, MPI_COMM_WORLD);
+        std::sort(recv.begin(), recv.begin() + total);
       } else {
         const int algorithm = impl == kAlg0 ? ROSCHED_ALLMERGE_ALLGATHER
                               : impl == kAlg1 ? ROSCHED_ALLMERGE_DISSEMINATION
                                               : ROSCHED_ALLMERGE_CIRCULANT;
-        Rosched_Allmerge(send.data(), m, recv.data(), counts.data(), MPI_INT, nullptr, nullptr,
-                         MPI_COMM_WORLD, algorithm);
+        Rosched_Allmerge(send.data(), counts[rank], recv.data(), counts.data(), MPI_INT, nullptr,
+                         nullptr, MPI_COMM_WORLD, algorithm);
         allmerge_moves[impl] = Rosched_Allmerge_moves();
       }
       if (!check) return true;
       long long sum = 0, want = 0;  // every value of every rank, once
-      for (long i = 0; i < m * p; ++i) sum += recv[i];
+      for (long i = 0; i < total; ++i) sum += recv[i];
       for (int j = 0; j < p; ++j)
-        for (long i = 0; i < m; ++i) want += static_cast<int>(i * p + j);
-      return std::is_sorted(recv.begin(), recv.end()) && sum == want;
+        for (long i = 0; i < counts[j]; ++i) want += static_cast<int>(i * p + j);
+      return std::is_sorted(recv.begin(), recv.begin() + total) && sum == want;
     };
   }
   throw std::invalid_argument("unknown --op " + o.op +
@@ -290,7 +309,8 @@ int run(int argc, char** argv) {
       "(native and circulant)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
-      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform; alltoallv sizes: uniform, powerlaw or normal")(
+      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform; allmerge block sizes: uniform (default), "
+      "irregular or half (rank 0 holds half); alltoallv sizes: uniform, powerlaw or normal")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
       "nway-n", po::value(&o.nway_n)->default_value(0),
       "allreduce nway: ports per round, 1..64 (0: the cost rule, Rosched_Nway_ports)")(
@@ -326,8 +346,13 @@ int run(int argc, char** argv) {
     if (o.measure == "sync" && !global_clock())
       throw std::invalid_argument("--measure sync needs a global clock (MPI_WTIME_IS_GLOBAL is "
                                   "not set: run it under SimGrid SMPI)");
-    if (o.op != "alltoallv" && o.dist != "irregular" && o.dist != "uniform")
-      throw std::invalid_argument("--dist must be irregular or uniform, not " + o.dist);
+    if (o.op == "allmerge" && vm["dist"].defaulted()) o.dist = "uniform";
+    const bool dist_ok = o.op == "alltoallv" || o.dist == "irregular" || o.dist == "uniform" ||
+                         (o.op == "allmerge" && o.dist == "half");
+    if (!dist_ok) {
+      throw std::invalid_argument("--dist must be irregular or uniform" +
+                                  std::string(o.op == "allmerge" ? " or half" : "") + ", not " + o.dist);
+    }
     sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
     op = make_op(o);
     impls = parse_impls(o.impl, impls_of(o.op), o.op);
@@ -387,6 +412,9 @@ int run(int argc, char** argv) {
         best[impl] = std::min(best[impl], slowest);
       }
     }
+    if (o.op == "allmerge") {  // the largest merge work of any rank
+      MPI_Allreduce(MPI_IN_PLACE, allmerge_moves, kImplCount, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    }
     if (rank == 0) {
       for (Impl impl : impls) {
         std::printf("%s\t%s\t%d\t%ld\t%.2f\n", o.op.c_str(), kImplNames[impl], p, m * 4,
@@ -398,7 +426,7 @@ int run(int argc, char** argv) {
                     m * 4, best[impls[k]] / best[kNative]);
       }
       for (std::size_t k = 0; o.op == "allmerge" && k < impls.size(); ++k) {
-        if (impls[k] == kNative) continue;  // merge work per element of the result, rank 0
+        if (impls[k] == kNative) continue;  // merge work per element of the result, largest rank
         std::printf("%s\tmoves-%s\t%d\t%ld\t%.3f\n", o.op.c_str(), kImplNames[impls[k]], p,
                     m * 4, m == 0 ? 0.0 : static_cast<double>(allmerge_moves[impls[k]]) / (static_cast<double>(m) * p));
       }

@@ -14,6 +14,13 @@ for case in bcast:36 allgather:12 allgatherv:12 reduce:12 allreduce:28 allmerge:
   if [ $rc -ne 0 ] || [ "$rows" != "$want" ]; then echo "FAIL $op (exit $rc, $rows rows, want $want)"; echo "$out"; fail=1
   else echo "ok   $op"; fi
 done
+# allmerge with unequal blocks (rank 0 holds half; the (r mod 3) counts), results checked.
+for dist in half irregular; do
+  out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op allmerge --dist $dist --sizes 0,1,7,1000 --reps 2 --check 2>&1)
+  rc=$?; rows=$(echo "$out" | grep -c "^allmerge	")
+  if [ $rc -ne 0 ] || [ "$rows" != 40 ]; then echo "FAIL allmerge --dist $dist (exit $rc, $rows rows)"; echo "$out"; fail=1
+  else echo "ok   allmerge --dist $dist"; fi
+done
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulant 2>&1); rc=$?
@@ -22,7 +29,7 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulan
 for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist weird:--dist must be" \
            "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
            "extra:too many positional" "--measure fast:--measure must be slowest, span or sync" \
-           "--measure sync:needs a global clock"; do
+           "--measure sync:needs a global clock" "--dist half:--dist must be irregular or uniform, not half"; do
   args=${bad%%:*}; want=${bad#*:}
   # shellcheck disable=SC2086
   out=$(timeout 60 mpirun -np 1 "$bin" --op bcast $args 2>&1); rc=$?
