@@ -35,6 +35,10 @@ Options:
                     started at one agreed instant: no barrier skew; best below 64 KiB) or
                     slowest (the paper's)
   --jobs N          smpirun processes at once (default 1)
+  --host-speed F    charge the code between MPI calls as computation: its real time on this
+                    machine times F / the platform's 1 Gf (smpi/host-speed; 1e9: as fast as
+                    this machine; default SimGrid's 20000, which makes computation free). For
+                    allmerge, whose point is merge work against a sort
   --mem-gb N        stop a simulation whose memory exceeds N GiB (default 60% of RAM); the
                     sizes it finished stay in the TSV, the run counts as failed
   --quick           p = 64, three sizes, --op all: a fast check of the harness
@@ -57,7 +61,7 @@ say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
 
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 op=bcast p="" platform=flat sizes="" selectors="ompi,mpich,mvapich2,impi" reps=2
-measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all
+measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all host_speed=""
 mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -65,12 +69,13 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift; continue ;;
     --check) check=1; shift; continue ;;
     --plot) plot=1; shift; continue ;;
-    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls)
+    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls|--host-speed)
       [ $# -ge 2 ] || die_usage "$1 needs a value"
       case "$1" in
         --op) op=$2 ;; --p) p=$2 ;; --platform) platform=$2 ;; --sizes) sizes=$2 ;;
         --selectors) selectors=$2 ;; --reps) reps=$2 ;; --measure) measure=$2 ;;
         --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;; --impls) ours=$2 ;;
+        --host-speed) host_speed=$2 ;;
       esac
       shift 2 ;;
     *) die_usage "unknown argument '$1'" ;;
@@ -89,6 +94,8 @@ case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|alltoall|allt
 [[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
 [[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
+[ -z "$host_speed" ] || [[ "$host_speed" =~ ^[0-9]+([.][0-9]+)?([eE][0-9]+)?$ ]] ||
+  die_usage "--host-speed must be a number of flop/s, e.g. 1e9"
 [[ "$mem_gb" =~ ^[0-9]+$ ]] && [ "$mem_gb" -ge 1 ] || die_usage "--mem-gb must be a positive integer"
 case "$measure" in span|sync|slowest) ;; *) die_usage "--measure must be span, sync or slowest" ;; esac
 xml="$root/sim/platforms/$platform.xml"
@@ -147,6 +154,7 @@ else
 fi
 cfg=(--log=root.thres:warning --cfg=smpi/display-timing:no)
 [ $check -eq 1 ] || cfg+=(--cfg=smpi/auto-shared-malloc-thresh:65536)
+[ -z "$host_speed" ] || cfg+=(--cfg=smpi/host-speed:"$host_speed")
 extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
 [ $check -eq 0 ] || extra+=(--check)
 

@@ -60,7 +60,7 @@ got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
 [ "$got" = 21 ] && ok "sync: 21 allreduce rows" || bad "sync: $got allreduce rows, want 21"
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
-for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x"; do
+for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast"; do
   bash "$sim" $args >/dev/null 2>&1; rc=$?
   [ $rc -eq 2 ] && ok "exit 2 for: $args" || bad "exit $rc for: $args (want 2)"
 done
