@@ -51,14 +51,12 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
 }  // namespace
 
 int nway_ports_for(const CostModel& model, int p, double bytes) {
-  // One message's time, plus n - 1 more vectors through the same link.
-  const double one = model.time(bytes), transfer = model.per_byte(bytes) * bytes;
   int best = 1;
   double best_cost = 0;
   for (int n = 1; n <= kNwayMaxPorts && n <= std::max(p - 1, 1); ++n) {
     int k = 0;
     for (long long reach = 1; reach < p; reach *= n + 1) ++k;
-    const double cost = k * (one + (n - 1) * transfer);
+    const double cost = k * model.time(n * bytes);  // n vectors leave each rank per round
     if (n == 1 || cost < best_cost) best = n, best_cost = cost;
   }
   return best;

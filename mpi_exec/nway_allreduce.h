@@ -23,10 +23,15 @@ namespace rosched::mpi {
 
 // The cost rule for n, over the communicator's cost model (mpi_exec/cost_model.h): the n in
 // [1, min(64, p - 1)] that minimises
-//     ceil(log_{n+1} p) * (time(m) + (n - 1) * per_byte(m) * m)
-// for vectors of m bytes: rounds times one message plus n - 1 more whole vectors leaving
-// through the same link. Small vectors get many ports (few rounds), large ones few; ties go to the smaller n.
-// 1 for p <= 2.
+//     ceil(log_{n+1} p) * time(n m)
+// for vectors of m bytes: rounds times what n vectors leaving one rank cost, taken from the
+// model at n m bytes. The model is measured with every rank sending at once, so time(n m) also
+// holds what n m bytes from every rank cost a shared network (a backbone narrower than all
+// links) and the protocol step above the eager limit; on a linear model it is alpha + n beta m.
+// (Extrapolating from m, as time(m) + (n - 1) per_byte(m) m, chose n = 33 for 2 KiB at 1,152
+// ranks on the simulated flat platform, whose backbone then carried 78 MB per round: 1.21x
+// slower than the best selector.) Small vectors get many ports (few rounds), large ones few;
+// ties go to the smaller n. 1 for p <= 2.
 int nway_ports_for(const CostModel& model, int p, double bytes);
 
 // The n a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N (read once), else the cost
