@@ -5,7 +5,7 @@
 // repetitions): it needs a global clock (MPI_WTIME_IS_GLOBAL, as under SimGrid SMPI) and does not
 // depend on the order in which MPI_Barrier releases the ranks (see docs/simulation.md).
 // --measure sync also removes the skew of the barrier from the span: after the barrier the ranks
-// agree on an instant (the latest rank's clock plus kSyncMargin), each sleeps until it, and the
+// agree on an instant (the latest rank's clock plus a margin), each sleeps until it, and the
 // time is max(end) - that instant. With a global clock every rank then starts at the same time
 // (under SMPI to the nanosecond: nanosleep is simulated there), so small messages compare
 // without the barrier's release pattern in them.

@@ -175,6 +175,17 @@ void test_settings_and_rule() {
   }
   expect(rosched::mpi::nway_ports_for(linear, p, 4) == std::max(1, std::min(p - 1, 64)),
          "nway cost rule: 4 B in one round");
+  // A measured model that is flat up to 4 KiB and steep above (a backbone that every rank's
+  // traffic shares): n vectors of 2 KiB from every rank cost what one message of n x 2 KiB does,
+  // so at p = 1,152 the rule takes n = 2 (7 rounds of 4 KiB: 14.7 us), not the n = 33 (2 rounds,
+  // 67.5 KiB each: 120 us) that extrapolating from one 2 KiB message along its flat segment picks.
+  rosched::mpi::CostModel shared;
+  shared.bytes = rosched::mpi::kModelSizes;
+  shared.seconds = {2e-6, 2.1e-6, 30e-6, 55e-6, 110e-6, 900e-6};
+  shared.measured = true;
+  expect(rosched::mpi::nway_ports_for(shared, 1152, 2048) == 2,
+         "nway cost rule reads the model at n m bytes: n=" +
+             std::to_string(rosched::mpi::nway_ports_for(shared, 1152, 2048)));
   const char* env = std::getenv("ROSCHED_NWAY_N");
   int ports = 0;
   const int rc = Rosched_Nway_ports(MPI_COMM_WORLD, 4, &ports);
