@@ -37,8 +37,9 @@ Options:
   --jobs N          smpirun processes at once (default 1)
   --host-speed F    charge the code between MPI calls as computation: its real time on this
                     machine times F / the platform's 1 Gf (smpi/host-speed; 1e9: as fast as
-                    this machine; default SimGrid's 20000, which makes computation free). For
-                    allmerge, whose point is merge work against a sort
+                    this machine; default SimGrid's 20000, which makes computation free).
+                    Only with --check when the work depends on the data (allmerge's merges
+                    and sort): shared malloc makes all ranks' large buffers one region
   --mem-gb N        stop a simulation whose memory exceeds N GiB (default 60% of RAM); the
                     sizes it finished stay in the TSV, the run counts as failed
   --quick           p = 64, three sizes, --op all: a fast check of the harness
