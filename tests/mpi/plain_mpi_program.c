@@ -336,8 +336,19 @@ static uint64_t split_calls(int k) {
 static const char* names[] = {"bcast", "allgather", "allgatherv", "reduce", "allreduce",
                               "alltoall", "alltoallv"};
 
+/* Rank 0 prints `label` and every rank's hash h (all: room for p of them). */
+static void print_hashes(const char* label, uint64_t h, uint64_t* all) {
+  int r;
+  MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (me != 0) return;
+  printf("%s", label);
+  for (r = 0; r < p; ++r) printf(" %016llx", (unsigned long long)all[r]);
+  printf("\n");
+}
+
 static int random_calls(uint64_t seed, int calls) {
-  int k, r;
+  int k;
+  char label[64];
   uint64_t* all = malloc(sizeof(uint64_t) * (size_t)p);
   long total_failures = 0;
   rng_state = seed;
@@ -353,22 +364,10 @@ static int random_calls(uint64_t seed, int calls) {
       case 5: h = do_alltoall(k); break;
       default: h = do_alltoallv(k); break;
     }
-    MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (me == 0) {
-      printf("call %d %s", k, names[which]);
-      for (r = 0; r < p; ++r) printf(" %016llx", (unsigned long long)all[r]);
-      printf("\n");
-    }
+    snprintf(label, sizeof label, "call %d %s", k, names[which]);
+    print_hashes(label, h, all);
   }
-  {
-    uint64_t h = split_calls(calls);
-    MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (me == 0) {
-      printf("split");
-      for (r = 0; r < p; ++r) printf(" %016llx", (unsigned long long)all[r]);
-      printf("\n");
-    }
-  }
+  print_hashes("split", split_calls(calls), all);
   MPI_Reduce(&failures, &total_failures, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Bcast(&total_failures, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   if (me == 0) printf("plain mpi program p=%d: %d calls, %ld failed\n", p, calls, total_failures);
