@@ -155,7 +155,7 @@ else
 fi
 cfg=(--log=root.thres:warning --cfg=smpi/display-timing:no)
 [ $check -eq 1 ] || cfg+=(--cfg=smpi/auto-shared-malloc-thresh:65536)
-[ -z "$host_speed" ] || cfg+=(--cfg=smpi/host-speed:"$host_speed")
+[ -z "$host_speed" ] || cfg+=(--cfg=smpi/host-speed:"${host_speed}f")  # f: flop/s (a bare number is deprecated)
 extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
 [ $check -eq 0 ] || extra+=(--check)
 
