@@ -1,18 +1,28 @@
 // Rosched_Bcast: MPI_Bcast by the n-block circulant broadcast, Algorithm 6 of Träff 2022
-// (Sec. 2.2), walking sched/circulant/bcast_schedule.h, where the cost model (cost_model.h)
-// predicts it pays, else the MPI library's own MPI_Bcast. Rosched_Bcast_circulant always runs
-// the circulant broadcast.
+// (Sec. 2.2), walking sched/circulant/bcast_schedule.h, where it is faster than the MPI
+// library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant
+// broadcast.
 //
 // The block count is the cost model's optimum (cost_model.h; for a linear model
 // n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
 // blocks of about F sqrt(m / q) bytes (Träff 2022, Sec. 3.1; the paper used F = 80..120 on its
 // cluster). Blocks are whole elements of the user's datatype.
 //
-// The choice (ROSCHED_BCAST=auto, the default): the circulant broadcast where its predicted
-// time with n blocks is at least 10% below that of a binomial tree, ceil(log2 p) time(m),
-// the algorithm MPI libraries use for short messages; below that a schedule of ceil(log2 p)
-// rounds cannot beat the library's own, so MPI_Bcast runs. ROSCHED_BCAST=circulant|native
-// forces one.
+// The choice (ROSCHED_BCAST=auto, the default) has two steps:
+//  1. The prediction: the circulant broadcast's time with n blocks must be at least 10% below
+//     that of a binomial tree, ceil(log2 p) time(m), the algorithm MPI libraries use for short
+//     messages; below that a schedule of ceil(log2 p) rounds cannot beat the library's own, so
+//     MPI_Bcast runs.
+//  2. Where the prediction says circulant, the first broadcast of each size class (2^k to
+//     2^(k+1) - 1 bytes) on a communicator times both: the library's MPI_Bcast, then the
+//     circulant broadcast, each after a barrier, on the caller's own buffer (a broadcast is
+//     idempotent: the second delivers the bytes the first did, so nothing else is needed), and
+//     the slowest rank's times (one MPI_Allreduce) decide the class, identically on every rank.
+//     The model cannot predict the library's algorithm: on 36 nodes x 32 ranks (SimGrid SMPI)
+//     its binomial tree at the model's cross-node message time predicted the library 1.5-1.6x
+//     too slow at 16-256 KiB, whose trees over consecutive ranks stay mostly inside nodes.
+//     The timed call costs about the two broadcasts together, once per class and communicator.
+// ROSCHED_BCAST=model stops after step 1; circulant|native force one.
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "sched/circulant/bcast_schedule.h"
@@ -22,28 +32,61 @@ namespace {
 
 constexpr double kMinGain = 0.9;  // the circulant time must be below this share of binomial's
 
-bool circulant_pays(const CommInfo& ci, int count, const TypeInfo& type) {
-  // The last decision on this communicator: a program calls the same broadcast again and again.
-  DecisionMemo& memo = decision_memo(ci);
-  bool pays = false;
-  if (memo.find(count, type.size, &pays)) return pays;
+// What Rosched_Bcast runs for a call, as far as it is known before the call.
+enum class Verdict { kNative, kCirculant, kTimeBoth };
+
+// Step 1 of the choice: the cost model's prediction.
+bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
   const CostModel& model = cost_model(ci);
   const int q = ceil_log2(ci.p);
   const double bytes = static_cast<double>(count) * type.size;
   const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1).n;
-  pays = pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
-  memo.store(count, type.size, pays);
-  return pays;
+  return pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
 }
 
-// Whether Rosched_Bcast runs the circulant broadcast (else MPI_Bcast): ROSCHED_BCAST, then the
-// cost model. Nothing to send (p = 1, count 0) counts as circulant (it returns at once).
-bool runs_circulant(const CommInfo& ci, int count, const TypeInfo& type) {
+// ROSCHED_BCAST, the memo of the last call, the prediction, then the size class's measured
+// answer. Nothing to send (p = 1, count 0) counts as circulant (it returns at once).
+Verdict verdict(const CommInfo& ci, int count, const TypeInfo& type) {
   const Settings::Choice choice = settings().bcast;
   if (choice == Settings::Choice::kCirculant || ci.p == 1 || count == 0 || type.size == 0) {
-    return true;
+    return Verdict::kCirculant;
   }
-  return choice != Settings::Choice::kNative && circulant_pays(ci, count, type);
+  if (choice == Settings::Choice::kNative) return Verdict::kNative;
+  // The last decision on this communicator: a program calls the same broadcast again and again.
+  DecisionMemo& memo = decision_memo(ci);
+  bool yes = false;
+  if (memo.find(count, type.size, &yes)) return yes ? Verdict::kCirculant : Verdict::kNative;
+  yes = predicted_to_pay(ci, count, type);
+  if (yes && choice == Settings::Choice::kAuto &&
+      !measured_choices(ci).find(std::int64_t{count} * type.size, &yes)) {
+    return Verdict::kTimeBoth;
+  }
+  memo.store(count, type.size, yes);
+  return yes ? Verdict::kCirculant : Verdict::kNative;
+}
+
+double seconds_since(double start) { return PMPI_Wtime() - start; }
+
+// Step 2 of the choice: broadcasts the buffer twice, by MPI_Bcast and by the circulant
+// broadcast, and keeps which was faster on the slowest rank for the size class.
+void time_both(const CommInfo& ci, const char* name, void* buffer, int count,
+               MPI_Datatype datatype, const TypeInfo& type, int root) {
+  double seconds[2];  // native, circulant
+  check(PMPI_Barrier(ci.c), "MPI_Barrier");
+  double start = PMPI_Wtime();
+  check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
+  seconds[0] = seconds_since(start);
+  check(PMPI_Barrier(ci.c), "MPI_Barrier");
+  start = PMPI_Wtime();
+  pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype, type,
+                                    root);
+  seconds[1] = seconds_since(start);
+  check(PMPI_Allreduce(MPI_IN_PLACE, seconds, 2, MPI_DOUBLE, MPI_MAX, ci.c), "MPI_Allreduce");
+  const bool circulant = seconds[1] < seconds[0];
+  const std::int64_t bytes = std::int64_t{count} * type.size;
+  measured_choices(ci).store(bytes, circulant);
+  decision_memo(ci).store(count, type.size, circulant);
+  tell_timing(ci, name, bytes, seconds[0], seconds[1], circulant ? "circulant" : "native MPI_Bcast");
 }
 
 int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count,
@@ -51,11 +94,16 @@ int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
     if (may_delegate) {
-      const double bytes = static_cast<double>(count) * type.size;
-      if (!runs_circulant(ci, count, type)) {
-        tell_choice(ci, name, "native MPI_Bcast", 0, 0, bytes);
-        check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
-        return;
+      switch (verdict(ci, count, type)) {
+        case Verdict::kNative:
+          tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
+          check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
+          return;
+        case Verdict::kTimeBoth:
+          time_both(ci, name, buffer, count, datatype, type, root);
+          return;
+        case Verdict::kCirculant:
+          break;
       }
     }
     pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype,
@@ -85,6 +133,6 @@ extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datat
       throw rosched::mpi::Error(MPI_ERR_ARG, "circulant is a null pointer");
     }
     const rosched::mpi::TypeInfo type = rosched::mpi::check_bcast_args(ci, count, datatype, 0);
-    *circulant = rosched::mpi::runs_circulant(ci, count, type) ? 1 : 0;
+    *circulant = rosched::mpi::verdict(ci, count, type) != rosched::mpi::Verdict::kNative ? 1 : 0;
   });
 }

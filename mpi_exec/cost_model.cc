@@ -20,10 +20,11 @@ constexpr double kMaxWindow = 4;
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
-// What is cached on a communicator: its model and the memo of one decision.
+// What is cached on a communicator: its model, the memo of one decision and measured answers.
 struct CommModel {
   CostModel model;
   DecisionMemo memo;
+  MeasuredChoices measured;
 };
 
 int free_model(MPI_Comm, int, void* attribute, void*) {
@@ -121,7 +122,7 @@ CommModel& comm_model(const CommInfo& comm) {
   int found = 0;
   check(PMPI_Comm_get_attr(comm.c, model_keyval, &attribute, &found), "MPI_Comm_get_attr");
   if (found) return *static_cast<CommModel*>(attribute);
-  auto* cached = new CommModel{build(comm), {}};
+  auto* cached = new CommModel{build(comm), {}, {}};
   const int rc = PMPI_Comm_set_attr(comm.c, model_keyval, cached);
   if (rc != MPI_SUCCESS) delete cached;
   check(rc, "MPI_Comm_set_attr");
@@ -151,6 +152,31 @@ bool DecisionMemo::find(int count, int size, bool* yes) const {
 
 void DecisionMemo::store(int count, int size, bool yes) {
   word_.store(memo_word(count, size, yes), std::memory_order_relaxed);
+}
+
+MeasuredChoices& measured_choices(const CommInfo& comm) { return comm_model(comm).measured; }
+
+int MeasuredChoices::size_class(std::int64_t bytes) {
+  int k = 0;
+  while (k < 62 && (bytes >> (k + 1)) > 0) ++k;
+  return k;
+}
+
+bool MeasuredChoices::find(std::int64_t bytes, bool* yes) const {
+  const std::uint64_t bit = std::uint64_t{1} << size_class(bytes);
+  if ((known_.load(std::memory_order_acquire) & bit) == 0) return false;
+  *yes = (yes_.load(std::memory_order_relaxed) & bit) != 0;
+  return true;
+}
+
+void MeasuredChoices::store(std::int64_t bytes, bool yes) {
+  const std::uint64_t bit = std::uint64_t{1} << size_class(bytes);
+  if (yes) {
+    yes_.fetch_or(bit, std::memory_order_relaxed);
+  } else {
+    yes_.fetch_and(~bit, std::memory_order_relaxed);
+  }
+  known_.fetch_or(bit, std::memory_order_release);
 }
 
 double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_rounds,
@@ -221,6 +247,17 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   if (previous == line) return;
   previous = line;
   std::fputs(line, stderr);
+}
+
+void tell_timing(const CommInfo& comm, const char* name, std::int64_t bytes,
+                 double library_seconds, double rosched_seconds, const char* chosen) {
+  if (!settings().verbose || comm.rank != 0) return;
+  const int k = MeasuredChoices::size_class(bytes);
+  std::fprintf(stderr,
+               "rosched %s: p = %d, %lld bytes timed: the library's %.3g s, rosched's %.3g s "
+               "(slowest rank): %s for %lld to %lld bytes\n",
+               name, comm.p, static_cast<long long>(bytes), library_seconds, rosched_seconds,
+               chosen, 1LL << k, (1LL << (k + 1)) - 1);
 }
 
 }  // namespace rosched::mpi

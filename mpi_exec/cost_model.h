@@ -72,6 +72,25 @@ class DecisionMemo {
 // The memo of the communicator; collective the first time, like cost_model.
 DecisionMemo& decision_memo(const CommInfo& comm);
 
+// Yes/no answers found by timing both candidates of a decision (Rosched_Bcast: the library's
+// MPI_Bcast against the circulant broadcast), one per size class: messages of 2^k to
+// 2^(k+1) - 1 bytes share the answer of the first of them timed. Kept with the communicator's
+// model, like the memo; two atomic words, so threads may share them.
+class MeasuredChoices {
+ public:
+  // floor(log2 bytes) for bytes >= 1, else 0: 0..62.
+  static int size_class(std::int64_t bytes);
+  // Whether the class of `bytes` has an answer; if so, *yes is it.
+  bool find(std::int64_t bytes, bool* yes) const;
+  void store(std::int64_t bytes, bool yes);
+
+ private:
+  std::atomic<std::uint64_t> known_{0}, yes_{0};
+};
+
+// The measured answers of the communicator; collective the first time, like cost_model.
+MeasuredChoices& measured_choices(const CommInfo& comm);
+
 // The time of a pipelined broadcast of `bytes` in n blocks over a schedule of n + extra_rounds
 // rounds (n - 1 + ceil(log2 p) for the circulant and hypercube broadcasts: extra_rounds =
 // q - 1), one block per round on the critical path: (n + extra_rounds) time(bytes / n).
@@ -100,6 +119,12 @@ int window_rounds(const CostModel& model, double block_bytes);
 // each time the line differs from the previous one printed for `name`.
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes);
+
+// With ROSCHED_VERBOSE set, rank 0 prints to stderr the times (slowest rank) of the library's
+// collective and rosched's for a message of `bytes`, and which runs for the message's size class
+// (MeasuredChoices) from now on.
+void tell_timing(const CommInfo& comm, const char* name, std::int64_t bytes,
+                 double library_seconds, double rosched_seconds, const char* chosen);
 
 }  // namespace rosched::mpi
 

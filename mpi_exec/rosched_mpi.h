@@ -16,9 +16,10 @@
  * Algorithms (Träff 2022): Rosched_Bcast_circulant is the n-block broadcast (Algorithm 6,
  * n - 1 + ceil(log2 p) rounds, n from the cost model (message time against size) of the
  * communicator, measured once or set by ROSCHED_ALPHA/ROSCHED_BETA, Theorem 2);
- * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10%, else the MPI
- * library's MPI_Bcast (ROSCHED_BCAST=auto|circulant|native; ROSCHED_VERBOSE=1 prints the
- * choice on rank 0). The pipelined broadcasts keep several rounds in flight (nonblocking,
+ * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10% and, timed at
+ * the first call of each size class (2^k to 2^(k+1) - 1 bytes) on a communicator, it beat the MPI
+ * library's MPI_Bcast; else MPI_Bcast (ROSCHED_BCAST=auto|model|circulant|native, model: the
+ * prediction alone; ROSCHED_VERBOSE=1 prints the choice and the timings on rank 0). The pipelined broadcasts keep several rounds in flight (nonblocking,
  * ROSCHED_WINDOW rounds, default from the model);
  * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds; p * recvcount
  * must not exceed INT_MAX elements, else MPI_ERR_COUNT);
@@ -43,9 +44,11 @@ int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int 
                             MPI_Comm comm);
 
 /* Whether Rosched_Bcast(buffer, count, datatype, root, comm) would run the circulant broadcast
- * (*circulant = 1) or the MPI library's MPI_Bcast (*circulant = 0), by ROSCHED_BCAST and the cost
- * model; the same answer on every rank. Collective over comm the first time it is asked for comm
- * (the model is measured then), like the first Rosched_Bcast. */
+ * (*circulant = 1) or the MPI library's MPI_Bcast (*circulant = 0), by ROSCHED_BCAST, the cost
+ * model and the timing of count's size class if Rosched_Bcast has timed it on comm (before
+ * that, 1 means: the next Rosched_Bcast of this size times both and keeps the faster); the same
+ * answer on every rank. Collective over comm the first time it is asked for comm (the model is
+ * measured then), like the first Rosched_Bcast. */
 int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype, int* circulant);
 
 int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

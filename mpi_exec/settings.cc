@@ -25,9 +25,10 @@ void read_factor(const char* name, double& factor) {
 Settings::Choice read_choice(const char* name) {
   const char* text = std::getenv(name);
   if (!text || !*text || std::strcmp(text, "auto") == 0) return Settings::Choice::kAuto;
+  if (std::strcmp(text, "model") == 0) return Settings::Choice::kModel;
   if (std::strcmp(text, "circulant") == 0) return Settings::Choice::kCirculant;
   if (std::strcmp(text, "native") == 0) return Settings::Choice::kNative;
-  std::fprintf(stderr, "rosched: %s=%s is not auto, circulant or native; using auto\n", name,
+  std::fprintf(stderr, "rosched: %s=%s is not auto, model, circulant or native; using auto\n", name,
                text);
   return Settings::Choice::kAuto;
 }

@@ -14,8 +14,9 @@ struct Settings {
   double alpha = 0, beta = 0;  // ROSCHED_ALPHA, ROSCHED_BETA: the cost model (0: measure it)
   int window = 0;              // ROSCHED_WINDOW: rounds in flight (0: from the cost model)
   bool verbose = false;        // ROSCHED_VERBOSE: rank 0 tells which algorithm was chosen
-  // ROSCHED_BCAST: auto (the cost model decides), circulant, or native (MPI_Bcast).
-  enum class Choice { kAuto, kCirculant, kNative } bcast = Choice::kAuto;
+  // ROSCHED_BCAST: auto (the cost model decides, a timed trial confirms), model (the cost model
+  // alone), circulant, or native (MPI_Bcast).
+  enum class Choice { kAuto, kModel, kCirculant, kNative } bcast = Choice::kAuto;
   double twotree_f = 0;        // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 0;      // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
   double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv

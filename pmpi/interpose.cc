@@ -162,15 +162,17 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
   const double start = clock_if_counting();
   const CallFacts f = count_facts(comm, count, datatype);
   Route route = decide(Collective::kBcast, f, state().controls);
-  if (route == Route::kModel) {
-    int circulant = 0;
-    const int rc = Rosched_Bcast_choice(comm, count, datatype, &circulant);
-    if (rc != MPI_SUCCESS) return rc;
+  int rc = MPI_SUCCESS;
+  if (route == Route::kNative) {
+    rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+  } else if (route == Route::kCirculant) {
+    rc = Rosched_Bcast_circulant(buffer, count, datatype, root, comm);
+  } else {  // kModel: Rosched_Bcast chooses (and times both at a size's first call)
+    rc = Rosched_Bcast(buffer, count, datatype, root, comm);
+    int circulant = 0;  // for the report, what it chose (a cached answer now)
+    if (state().counting && rc == MPI_SUCCESS) Rosched_Bcast_choice(comm, count, datatype, &circulant);
     route = circulant ? Route::kCirculant : Route::kNative;
   }
-  const int rc = route == Route::kNative
-                     ? PMPI_Bcast(buffer, count, datatype, root, comm)
-                     : Rosched_Bcast_circulant(buffer, count, datatype, root, comm);
   record_if_counting(Collective::kBcast, route, f.bytes, start);
   return rc;
 }

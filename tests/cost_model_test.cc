@@ -94,5 +94,32 @@ TEST(CostModel, WindowCoversLatenciesWhileBlocksAreShort) {
   EXPECT_EQ(window_rounds(model, 1), 4);       // tiny blocks: the cap
 }
 
+// The size classes of the timed choices: powers of two up to the next, against a loop that
+// doubles; an answer belongs to its class alone and can be replaced.
+TEST(MeasuredChoices, OneAnswerPerPowerOfTwoClass) {
+  for (std::int64_t bytes : {0LL, 1LL, 2LL, 3LL, 4095LL, 4096LL, 1048575LL, 1LL << 40,
+                             (1LL << 62) + 5}) {
+    int k = 0;
+    for (std::int64_t low = 2; low <= bytes && low > 0 && k < 62; low *= 2) ++k;
+    EXPECT_EQ(MeasuredChoices::size_class(bytes), k) << bytes;
+  }
+  MeasuredChoices choices;
+  bool yes = true;
+  EXPECT_FALSE(choices.find(4096, &yes));
+  choices.store(5000, false);  // class 12: 4096..8191
+  ASSERT_TRUE(choices.find(8191, &yes));
+  EXPECT_FALSE(yes);
+  EXPECT_FALSE(choices.find(8192, &yes));
+  EXPECT_FALSE(choices.find(4095, &yes));
+  choices.store(8192, true);
+  ASSERT_TRUE(choices.find(16383, &yes));
+  EXPECT_TRUE(yes);
+  ASSERT_TRUE(choices.find(4096, &yes));
+  EXPECT_FALSE(yes);
+  choices.store(4096, true);
+  ASSERT_TRUE(choices.find(6000, &yes));
+  EXPECT_TRUE(yes);
+}
+
 }  // namespace
 }  // namespace rosched::mpi

@@ -36,6 +36,15 @@ for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist we
   if [ $rc -ne 0 ] && echo "$out" | grep -q -- "$want"; then echo "ok   reject $args"
   else echo "FAIL reject $args (exit $rc)"; echo "$out"; fail=1; fi
 done
+# Rosched_Bcast where the model (here set: 1 us, 1 GB/s) predicts the circulant broadcast: the
+# first call of each size class times both (one "timed" line on rank 0), later calls of the class
+# reuse the answer; 262,144 and 262,200 ints share the 1-2 MiB class, 600,000 is the next.
+out=$(ROSCHED_VERBOSE=1 ROSCHED_ALPHA=1e-6 ROSCHED_BETA=1e-9 timeout 120 mpirun -np 4 --oversubscribe \
+      "$bin" --op bcast --impl auto --sizes 262144,262200,600000 --reps 3 --check 2>&1); rc=$?
+timed=$(echo "$out" | grep -c "^rosched Rosched_Bcast: p = 4, [0-9]* bytes timed: ")
+classes=$(echo "$out" | grep -o "for 1048576 to 2097151 bytes\|for 2097152 to 4194303 bytes" | sort -u | wc -l)
+if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$classes" = 2 ]; then echo "ok   bcast timed once per size class"
+else echo "FAIL bcast timed choice (exit $rc, $timed timed lines, $classes classes)"; echo "$out"; fail=1; fi
 # Run as a singleton (no mpirun, whose output forwarding would hide the error): a failed write
 # of the results is exit status 2.
 timeout 60 "$bin" --op bcast --sizes 1 --reps 1 >/dev/full 2>/dev/null

@@ -283,6 +283,42 @@ void test_errors() {
   MPI_Comm_free(&comm);
 }
 
+// Rosched_Bcast's timed choice: where the model predicts the circulant broadcast, the first call
+// of a size class times it against MPI_Bcast on the caller's buffer. The data must arrive
+// through the timed call too, every rank must keep the same answer (else at the next call the
+// ranks would run different algorithms and hang), a size of the same class shares the answer,
+// and a broadcast predicted native is never timed into circulant. A fresh communicator, so that
+// no earlier call has decided its classes.
+void test_bcast_measured_choice() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const int first = 1 << 18, same_class = first + 4096;  // 1 MiB and 1 MiB + 16 KiB of ints
+  int answer_first = -1, predicted_first = -1;  // predicted 1: the class was timed
+  for (int count : {first, same_class, first >> 2}) {
+    int predicted = -1, after = -1;
+    Rosched_Bcast_choice(comm, count, MPI_INT, &predicted);
+    const int root = p - 1;
+    std::vector<int> buf(count, -1);
+    if (rank == root) for (int i = 0; i < count; ++i) buf[i] = pattern(root, i);
+    bool ok = Rosched_Bcast(buf.data(), count, MPI_INT, root, comm) == MPI_SUCCESS;
+    for (int i = 0; i < count && ok; ++i) ok = buf[i] == pattern(root, i);
+    const std::string what = "bcast timed choice, count " + std::to_string(count);
+    expect(ok, what + ": data");
+    Rosched_Bcast_choice(comm, count, MPI_INT, &after);
+    int low = 0, high = 0;
+    MPI_Allreduce(&after, &low, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(&after, &high, 1, MPI_INT, MPI_MAX, comm);
+    expect(low == high && (after == 0 || after == 1), what + ": the same answer on every rank");
+    expect(predicted == 1 || after == 0, what + ": predicted native stays native");
+    if (count == first) answer_first = after, predicted_first = predicted;
+    if (count == same_class && predicted_first == 1) {
+      expect(predicted == 0 || predicted == answer_first, what + ": the class's answer before the call");
+      expect(after == 0 || after == answer_first, what + ": the class's answer");
+    }
+  }
+  MPI_Comm_free(&comm);
+}
+
 // The cost model every rank decides by: positive times not decreasing with the size, and the
 // same on every rank (else the ranks would split a message into different block counts).
 void test_cost_model() {
@@ -328,6 +364,7 @@ int main(int argc, char** argv) {
       {Rosched_Bcast_two_tree, "bcast two-tree"},
       {Rosched_Bcast_hypercube, "bcast hypercube"}};
   test_cost_model();
+  test_bcast_measured_choice();
   for (const auto& [bcast, name] : broadcasts) {
     test_bcast_ints(bcast, name);
     test_bcast_derived(bcast, name);
