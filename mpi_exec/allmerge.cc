@@ -11,13 +11,16 @@
 // a merge of adjacent runs merges low parts with low parts and high with high, each stable with
 // the lower origins first, and the final merge takes all low parts, then all high parts. The
 // merge work stays O(n) per rank for Algorithms 1 and 2 (each element is written about 2-3
-// times); Algorithm 0 writes every element ceil(log2 p) times.
+// times), also with unequal blocks, whose largest are kept apart (allmerge_layout.h); Algorithm
+// 0 writes every element ceil(log2 p) times.
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "mpi_exec/allmerge_layout.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/merge_kernel.h"
@@ -34,36 +37,43 @@ using merge::Slot;
 
 long long last_moves = 0;
 
-// Element counts of cyclic rank ranges: prefix sums of recvcounts.
-class Counts {
+using Counts = BlockCounts;
+
+// One sorted part of a run (allmerge_layout.h): the merge of the blocks of `range`, low part
+// first, at `data`, in a buffer of ours (owner) or the user's send buffer (owner null).
+struct Part {
+  std::shared_ptr<ElementBuffer> owner;
+  const void* data = nullptr;
+  Range range;
+  std::int64_t n = 0, low = 0;
+};
+
+// What a slot holds: the blocks of `range` as the parts of run_layout(range), in range order.
+struct Run {
+  Range range;
+  std::vector<Part> parts;
+  std::int64_t n = 0;
+};
+
+// Buffers for parts, reused once no part refers to them any more.
+class BufferPool {
  public:
-  Counts(const int* recvcounts, int p) : p_(p), pre_(p + 1, 0) {
-    for (int j = 0; j < p; ++j) pre_[j + 1] = pre_[j] + recvcounts[j];
-  }
-  std::int64_t total() const { return pre_[p_]; }
-  std::int64_t before(std::int64_t rank) const { return pre_[rank]; }
-  std::int64_t of(const Range& r) const {
-    if (r.first + r.count <= p_) return pre_[r.first + r.count] - pre_[r.first];
-    return pre_[p_] - pre_[r.first] + pre_[r.first + r.count - p_];
-  }
-  // Elements of the wrapped (low) part: origins 0 .. first + count - p - 1.
-  std::int64_t low(const Range& r) const {
-    return r.first + r.count > p_ ? pre_[r.first + r.count - p_] : 0;
+  explicit BufferPool(const TypeInfo& type) : type_(type) {}
+  std::shared_ptr<ElementBuffer> take(std::int64_t n) {
+    for (const auto& b : buffers_) {
+      if (b.use_count() == 1) {
+        b->resize(n);
+        return b;
+      }
+    }
+    buffers_.push_back(std::make_shared<ElementBuffer>(type_));
+    buffers_.back()->resize(n);
+    return buffers_.back();
   }
 
  private:
-  std::int64_t p_;
-  std::vector<std::int64_t> pre_;
-};
-
-// What a slot holds: the merge of the blocks of `range`, low part first.
-struct Run {
-  explicit Run(const TypeInfo& t) : buffer(t) {}
-  ElementBuffer buffer;
-  const void* external = nullptr;  // the user's send buffer, read in place
-  Range range;
-  std::int64_t n = 0, low = 0;
-  const void* data() { return external ? external : buffer.at(0); }
+  TypeInfo type_;
+  std::vector<std::shared_ptr<ElementBuffer>> buffers_;
 };
 
 struct Args {
@@ -139,32 +149,37 @@ void merge_into_recvbuf(Merger& merger, const std::vector<Span>& spans, std::int
   local_copy(out.at(0), recvbuf, static_cast<int>(total), datatype);
 }
 
-// Algorithms 1 and 2: the schedule's rounds over runs.
+// Algorithms 1 and 2: the schedule's rounds over runs laid out by run_layout
+// (allmerge_layout.h): a merge merges part by part and hands a part that is a whole part of the
+// result (a heavy block) on without copying it; a run of several parts travels as one message
+// (a datatype over the parts).
 class PlanRun {
  public:
   PlanRun(const merge::MergeSchedule& me, const Counts& counts, const TypeInfo& type,
           MPI_Datatype datatype, Merger& merger, MPI_Comm c)
       : me_(me), counts_(counts), type_(type), datatype_(datatype), merger_(merger), c_(c),
-        runs_{Run(type), Run(type), Run(type), Run(type), Run(type), Run(type)},
-        spare_(type) {}
+        pool_(type) {}
 
   void run(const void* own, bool copy_own, void* recvbuf) {
     Run& v = slot(Slot::kOwn);
     v.range = me_.own();
     v.n = counts_.of(v.range);
-    if (copy_own) {
-      v.buffer.resize(v.n);
-      merger_.merge({Span{own, v.n}}, v.buffer.at(0));
-    } else {
-      v.external = own;
+    Part part{nullptr, own, v.range, v.n, counts_.low(v.range)};
+    if (copy_own) {  // MPI_IN_PLACE: the block is in the receive buffer, which the result overwrites
+      part.owner = pool_.take(v.n);
+      merger_.merge({Span{own, v.n}}, part.owner->at(0));
+      part.data = part.owner->at(0);
     }
+    v.parts = {part};
     for (std::int64_t i = 0; i < me_.rounds(); ++i) {
       const merge::MergeRound rd = me_.round(i);
       exchange(rd);
       for (int k = 0; k < rd.op_count; ++k) apply(rd.ops[k]);
     }
+    std::vector<const Part*> parts;
+    const Range all = union_of(me_.final_op(), parts);
     std::vector<Span> low, high;
-    const Range all = parts(me_.final_op(), low, high);
+    split(all, parts, low, high);
     low.insert(low.end(), high.begin(), high.end());
     merge_into_recvbuf(merger_, low, counts_.of(all), recvbuf, datatype_, type_);
   }
@@ -174,18 +189,20 @@ class PlanRun {
 
   void exchange(const merge::MergeRound& rd) {
     std::array<MPI_Request, 4> req;
+    std::vector<OwnedType> types;  // of the sends of several parts, alive until the wait
+    types.reserve(2);
     int nreq = 0;
     const std::pair<const merge::Piece*, int> recvs[] = {{&rd.recv_main, tag::kAllmergeMain},
                                                          {&rd.recv_partial, tag::kAllmergePartial}};
     for (const auto& [piece, tag] : recvs) {
       if (!*piece) continue;
       Run& r = slot(piece->slot);
-      r.external = nullptr;
+      r.parts.clear();  // frees its buffers for the pool
       r.range = piece->range;
       r.n = counts_.of(r.range);
-      r.low = counts_.low(r.range);
-      r.buffer.resize(r.n);
-      check(PMPI_Irecv(r.buffer.at(0), static_cast<int>(r.n), datatype_, static_cast<int>(rd.from),
+      const std::shared_ptr<ElementBuffer> buffer = pool_.take(r.n);
+      lay_out(r, buffer);
+      check(PMPI_Irecv(buffer->at(0), static_cast<int>(r.n), datatype_, static_cast<int>(rd.from),
                       tag, c_, &req[nreq++]),
             "MPI_Irecv");
     }
@@ -193,37 +210,99 @@ class PlanRun {
                                                          {&rd.send_partial, tag::kAllmergePartial}};
     for (const auto& [piece, tag] : sends) {
       if (!*piece) continue;
-      Run& r = slot(piece->slot);
-      if (r.n != counts_.of(piece->range) || (r.range.count != piece->range.count)) {
+      const Run& r = slot(piece->slot);
+      if (r.n != counts_.of(piece->range) || r.range.count != piece->range.count) {
         throw Error(MPI_ERR_INTERN, "allmerge: slot " + std::string(merge::slot_name(piece->slot)) +
                                         " does not hold what the schedule sends");
       }
-      check(PMPI_Isend(r.data(), static_cast<int>(r.n), datatype_, static_cast<int>(rd.to), tag, c_,
-                      &req[nreq++]),
+      const void* data = r.parts.empty() ? nullptr : r.parts[0].data;
+      int count = static_cast<int>(r.n);
+      MPI_Datatype type = datatype_;
+      if (r.parts.size() > 1) {
+        types.push_back(parts_type(r));
+        count = 1;
+        type = types.back().get();
+      }
+      check(PMPI_Isend(data, count, type, static_cast<int>(rd.to), tag, c_, &req[nreq++]),
             "MPI_Isend");
     }
     check(PMPI_Waitall(nreq, req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
-  // The sources' low and high parts (see the file comment); returns the result's range.
-  Range parts(const merge::MergeOp& op, std::vector<Span>& low, std::vector<Span>& high) {
-    const std::int64_t p = me_.p();
+  // r's parts, consecutive in buffer, as the sender laid them out.
+  void lay_out(Run& r, const std::shared_ptr<ElementBuffer>& buffer) {
+    const RunLayout layout = run_layout(r.range, counts_);
+    std::int64_t at = 0;
+    for (int k = 0; k < layout.parts; ++k) {
+      const Range& q = layout.part[k];
+      const std::int64_t n = counts_.of(q);
+      r.parts.push_back(Part{buffer, buffer->at(at), q, n, counts_.low(q)});
+      at += n;
+    }
+  }
+
+  // The parts of r as one datatype: the elements of each part, at its distance from the first.
+  OwnedType parts_type(const Run& r) const {
+    std::vector<int> lengths;
+    std::vector<MPI_Aint> offsets;
+    MPI_Aint base = 0;
+    check(PMPI_Get_address(r.parts[0].data, &base), "MPI_Get_address");
+    for (const Part& q : r.parts) {
+      MPI_Aint address = 0;
+      check(PMPI_Get_address(q.data, &address), "MPI_Get_address");
+      lengths.push_back(static_cast<int>(q.n));
+      offsets.push_back(address - base);
+    }
+    MPI_Datatype t;
+    check(PMPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(),
+                                   offsets.data(), datatype_, &t),
+          "MPI_Type_create_hindexed");
+    check(PMPI_Type_commit(&t), "MPI_Type_commit");
+    return OwnedType(t);
+  }
+
+  // The parts of op's sources in range order; returns the range they cover together.
+  Range union_of(const merge::MergeOp& op, std::vector<const Part*>& parts) {
     Range result{};
     for (int j = 0; j < op.sources; ++j) {
-      Run& s = slot(op.src[j]);
+      const Run& s = slot(op.src[j]);
       if (s.range.count == 0) continue;
       if (result.count == 0) result.first = s.range.first;
-      const std::int64_t linear = result.first + merge::cyclic(s.range.first, -result.first, p);
       result.count += s.range.count;
-      const auto* base = static_cast<const unsigned char*>(s.data());
-      if (linear >= p) {  // past the result's wrap: all of it is low (it does not wrap itself)
-        low.push_back(Span{base, s.n});
-        continue;
-      }
-      low.push_back(Span{base, s.low});
-      high.push_back(Span{base + s.low * static_cast<std::int64_t>(type_.extent), s.n - s.low});
+      for (const Part& q : s.parts) parts.push_back(&q);
     }
     return result;
+  }
+
+  // The low and high spans of parts within the cyclic range `whole` (see the file comment).
+  void split(const Range& whole, const std::vector<const Part*>& parts, std::vector<Span>& low,
+             std::vector<Span>& high) const {
+    const std::int64_t p = me_.p();
+    for (const Part* s : parts) {
+      const auto* base = static_cast<const unsigned char*>(s->data);
+      const std::int64_t linear = whole.first + merge::cyclic(s->range.first, -whole.first, p);
+      if (linear >= p) {  // past the wrap of `whole`: all of it is low (it does not wrap itself)
+        low.push_back(Span{base, s->n});
+        continue;
+      }
+      low.push_back(Span{base, s->low});
+      high.push_back(Span{base + s->low * static_cast<std::int64_t>(type_.extent), s->n - s->low});
+    }
+  }
+
+  // The merge of parts into one new part over q.
+  Part merged(const Range& q, const std::vector<const Part*>& parts) {
+    std::vector<Span> low, high;
+    split(q, parts, low, high);
+    std::int64_t low_n = 0, n = 0;
+    for (const Span& s : low) low_n += s.n;
+    for (const Span& s : high) n += s.n;
+    n += low_n;
+    Part out{pool_.take(n), nullptr, q, n, low_n};
+    out.data = out.owner->at(0);
+    merger_.merge(low, out.owner->at(0));
+    merger_.merge(high, out.owner->at(low_n));
+    return out;
   }
 
   void apply(const merge::MergeOp& op) {
@@ -232,20 +311,26 @@ class PlanRun {
       std::swap(dst, slot(op.src[0]));  // take the received run as it is: no copy
       return;
     }
-    std::vector<Span> low, high;
-    const Range range = parts(op, low, high);
-    std::int64_t low_n = 0, n = 0;
-    for (const Span& s : low) low_n += s.n;
-    for (const Span& s : high) n += s.n;
-    n += low_n;
-    spare_.buffer.resize(n);
-    merger_.merge(low, spare_.buffer.at(0));
-    merger_.merge(high, spare_.buffer.at(low_n));
-    spare_.external = nullptr;
-    spare_.range = range;
-    spare_.n = n;
-    spare_.low = low_n;
-    std::swap(dst, spare_);
+    std::vector<const Part*> sources;
+    Run out;
+    out.range = union_of(op, sources);
+    out.n = counts_.of(out.range);
+    const RunLayout layout = run_layout(out.range, counts_);
+    std::size_t next = 0;
+    for (int k = 0; k < layout.parts; ++k) {
+      const Range& q = layout.part[k];
+      std::vector<const Part*> in;
+      std::int64_t blocks = 0;
+      while (blocks < q.count && next < sources.size()) {
+        in.push_back(sources[next++]);
+        blocks += in.back()->range.count;
+      }
+      if (blocks != q.count || in.front()->range.first != q.first) {
+        throw Error(MPI_ERR_INTERN, "allmerge: a source's part straddles a part of the merge");
+      }
+      out.parts.push_back(in.size() == 1 ? *in.front() : merged(q, in));  // one: handed on
+    }
+    dst = std::move(out);
   }
 
   const merge::MergeSchedule& me_;
@@ -254,8 +339,8 @@ class PlanRun {
   MPI_Datatype datatype_;
   Merger& merger_;
   MPI_Comm c_;
-  std::array<Run, merge::kSlotCount> runs_;
-  Run spare_;
+  BufferPool pool_;
+  std::array<Run, merge::kSlotCount> runs_{};
 };
 
 // A datatype over a buffer of blocks in rank order: the blocks of the cyclic range r (one or
