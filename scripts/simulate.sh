@@ -20,7 +20,8 @@ Options:
                     (r mod 3) counts of Träff 2022, Sec. 3.2 (op "allgatherv") and uniform
                     counts (op "allgatherv_uniform"); alltoallv uniform and power-law block
                     sizes (Fan et al. 2022; op "alltoallv_powerlaw"); for allmerge a size is
-                    each rank's sorted block, for alltoall(v) one block
+                    each rank's sorted block (op "allmerge_half": rank 0 holds half of all
+                    elements, the others share the rest), for alltoall(v) one block
   --p P             simulated ranks (default 1152; 64 with --quick)
   --platform NAME   flat, flatnb or paper (sim/platforms/NAME.xml; default flat)
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
@@ -89,7 +90,7 @@ p=${p:-1152}
 sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216}
 
 # --- arguments -----------------------------------------------------------------------------
-case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|alltoall|alltoallv|all) ;;
+case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|allmerge_half|alltoall|alltoallv|all) ;;
   *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
 [[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
@@ -180,6 +181,7 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   [ "$impls" = pmpi ] && { prog="$build/bench_pmpi"; impl_arg=native; }
   [ "$o" = allgatherv_uniform ] && { bop=allgatherv; dist=(--dist uniform); }
   [ "$o" = alltoallv_powerlaw ] && { bop=alltoallv; dist=(--dist powerlaw); }
+  [ "$o" = allmerge_half ] && { bop=allmerge; dist=(--dist half); }
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
     --cfg=smpi/coll-selector:"$s" "$prog" --op "$bop" --impl "$impl_arg" "${dist[@]}" "${extra[@]}" \
     >"$work/$i.out" 2>"$work/$i.err" &
