@@ -17,7 +17,7 @@
 // The auto defaults come from the SimGrid SMPI runs of docs/simulation.md (paper platform,
 // 36 x 1, against the best of four MPI libraries' selectors); a threshold lies between the last
 // size measured slower and the first measured faster:
-//   bcast       the cost model's choice (Rosched_Bcast_choice), unless a threshold is set;
+//   bcast       Rosched_Bcast's own choice (cost model and timing), unless a threshold is set;
 //   allgather   circulant (Träff 2022, Alg. 7) from 96 KiB of result (0.69 of the best at
 //               128 KiB, 0.55-0.74 up to 16 MiB; 1.15 at 64 KiB);
 //   allgatherv  circulant (Träff 2022, Alg. 9) from 384 KiB of result ((r mod 3) counts: 0.42 at
@@ -47,7 +47,7 @@ inline constexpr int kCollectives = 7;
 // "bcast", "allgather", ...: the names of ROSCHED_PMPI_ONLY and of the report.
 const char* collective_name(Collective c);
 
-// Where a call goes. kModel: bcast only, ask the cost model (Rosched_Bcast_choice).
+// Where a call goes. kModel: bcast only, Rosched_Bcast chooses.
 enum class Route { kNative, kCirculant, kTwoTree, kNway, kBruck, kModel };
 inline constexpr int kRoutes = 6;
 const char* route_name(Route r);
