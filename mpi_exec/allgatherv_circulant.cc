@@ -47,12 +47,7 @@ class Message {
   }
   bool empty() const { return lengths_.empty(); }
   OwnedType type(MPI_Datatype element) const {
-    MPI_Datatype t;
-    check(PMPI_Type_create_hindexed(static_cast<int>(lengths_.size()), lengths_.data(),
-                                   offsets_.data(), element, &t),
-          "MPI_Type_create_hindexed");
-    check(PMPI_Type_commit(&t), "MPI_Type_commit");
-    return OwnedType(t);
+    return hindexed(static_cast<int>(lengths_.size()), lengths_.data(), offsets_.data(), element);
   }
 
  private:

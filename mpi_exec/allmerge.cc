@@ -253,12 +253,7 @@ class PlanRun {
       lengths.push_back(static_cast<int>(q.n));
       offsets.push_back(address - base);
     }
-    MPI_Datatype t;
-    check(PMPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(),
-                                   offsets.data(), datatype_, &t),
-          "MPI_Type_create_hindexed");
-    check(PMPI_Type_commit(&t), "MPI_Type_commit");
-    return OwnedType(t);
+    return hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), datatype_);
   }
 
   // The parts of op's sources in range order; returns the range they cover together.
@@ -357,12 +352,7 @@ OwnedType range_type(const Range& r, const Counts& counts, int p, MPI_Datatype d
     lengths.push_back(static_cast<int>(n));
     offsets.push_back(static_cast<MPI_Aint>(counts.before(piece.first)) * type.extent);
   }
-  MPI_Datatype t;
-  check(PMPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(),
-                                 datatype, &t),
-        "MPI_Type_create_hindexed");
-  check(PMPI_Type_commit(&t), "MPI_Type_commit");
-  return OwnedType(t);
+  return hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), datatype);
 }
 
 // Algorithm 0: the schedule's all-gather rounds into a buffer in rank order, then the merge

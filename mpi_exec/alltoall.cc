@@ -46,10 +46,7 @@ class Side {
       staged_.resize(static_cast<std::size_t>(at) + 1);
       std::vector<MPI_Aint> where(p);
       for (int j = 0; j < p; ++j) where[j] = static_cast<MPI_Aint>(displs[j]) * info.extent;
-      MPI_Datatype t;
-      check(PMPI_Type_create_hindexed(p, counts, where.data(), type, &t), "MPI_Type_create_hindexed");
-      check(PMPI_Type_commit(&t), "MPI_Type_commit");
-      blocks_type_ = std::make_unique<OwnedType>(t);
+      blocks_type_ = std::make_unique<OwnedType>(hindexed(p, counts, where.data(), type));
       total_ = static_cast<int>(at);
     }
   }

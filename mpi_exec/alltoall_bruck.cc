@@ -20,12 +20,7 @@ int as_count(std::int64_t bytes, const char* what) {
 
 // The blocks of a zero-copy step as one datatype over absolute addresses (MPI_BOTTOM).
 OwnedType regions_type(const std::vector<MPI_Aint>& where, const std::vector<int>& lengths) {
-  MPI_Datatype t;
-  check(PMPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), where.data(),
-                                 MPI_BYTE, &t),
-        "MPI_Type_create_hindexed");
-  check(PMPI_Type_commit(&t), "MPI_Type_commit");
-  return OwnedType(t);
+  return hindexed(static_cast<int>(lengths.size()), lengths.data(), where.data(), MPI_BYTE);
 }
 
 MPI_Aint address_of(const void* p) {

@@ -39,8 +39,12 @@ OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, 
   int lengths[2] = {static_cast<int>(head * block_count),
                     static_cast<int>((count - head) * block_count)};
   MPI_Aint displacements[2] = {static_cast<MPI_Aint>(first) * block_count * extent, 0};
+  return hindexed(count > head ? 2 : 1, lengths, displacements, type);
+}
+
+OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_Datatype element) {
   MPI_Datatype t;
-  check(PMPI_Type_create_hindexed(count > head ? 2 : 1, lengths, displacements, type, &t),
+  check(PMPI_Type_create_hindexed(count, lengths, offsets, element, &t),
         "MPI_Type_create_hindexed");
   check(PMPI_Type_commit(&t), "MPI_Type_commit");
   return OwnedType(t);

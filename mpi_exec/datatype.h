@@ -44,6 +44,10 @@ class OwnedType {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
+// The committed datatype of `count` pieces, lengths[i] elements of `element` at byte offsets[i]
+// (MPI_Type_create_hindexed, then MPI_Type_commit).
+OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_Datatype element);
+
 // The blocks `first .. first + count - 1` (mod p) of a buffer of p blocks of `block_count`
 // elements of `type` each (block j at byte offset j * block_count * extent): one or two
 // contiguous pieces, as one committed datatype.
