@@ -48,10 +48,40 @@ struct Part {
   std::int64_t n = 0, low = 0;
 };
 
+// At most N values, held in place: a call of Rosched_Allmerge on small blocks must not spend
+// its time allocating.
+template <typename T, int N>
+class Few {
+ public:
+  void push_back(T value) {
+    if (n_ == N) throw Error(MPI_ERR_INTERN, "allmerge: more parts than a run can have");
+    values_[n_++] = std::move(value);
+  }
+  void clear() {  // also lets go of what the values refer to
+    for (int i = 0; i < n_; ++i) values_[i] = T();
+    n_ = 0;
+  }
+  int size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const T& operator[](int i) const { return values_[i]; }
+  const T& front() const { return values_[0]; }
+  const T& back() const { return values_[n_ - 1]; }
+  const T* begin() const { return values_.data(); }
+  const T* end() const { return values_.data() + n_; }
+
+ private:
+  std::array<T, N> values_{};
+  int n_ = 0;
+};
+
+// A run has at most 3 parts (run_layout); a merge has at most 4 sources.
+using Parts = Few<Part, 3>;
+using PartRefs = Few<const Part*, 3 * 4>;
+
 // What a slot holds: the blocks of `range` as the parts of run_layout(range), in range order.
 struct Run {
   Range range;
-  std::vector<Part> parts;
+  Parts parts;
   std::int64_t n = 0;
 };
 
@@ -170,13 +200,14 @@ class PlanRun {
       merger_.merge({Span{own, v.n}}, part.owner->at(0));
       part.data = part.owner->at(0);
     }
-    v.parts = {part};
+    v.parts.clear();
+    v.parts.push_back(part);
     for (std::int64_t i = 0; i < me_.rounds(); ++i) {
       const merge::MergeRound rd = me_.round(i);
       exchange(rd);
       for (int k = 0; k < rd.op_count; ++k) apply(rd.ops[k]);
     }
-    std::vector<const Part*> parts;
+    PartRefs parts;
     const Range all = union_of(me_.final_op(), parts);
     std::vector<Span> low, high;
     split(all, parts, low, high);
@@ -189,9 +220,8 @@ class PlanRun {
 
   void exchange(const merge::MergeRound& rd) {
     std::array<MPI_Request, 4> req;
-    std::vector<OwnedType> types;  // of the sends of several parts, alive until the wait
-    types.reserve(2);
-    int nreq = 0;
+    std::array<OwnedType, 2> types;  // of the sends of several parts, alive until the wait
+    int ntypes = 0, nreq = 0;
     const std::pair<const merge::Piece*, int> recvs[] = {{&rd.recv_main, tag::kAllmergeMain},
                                                          {&rd.recv_partial, tag::kAllmergePartial}};
     for (const auto& [piece, tag] : recvs) {
@@ -219,9 +249,9 @@ class PlanRun {
       int count = static_cast<int>(r.n);
       MPI_Datatype type = datatype_;
       if (r.parts.size() > 1) {
-        types.push_back(parts_type(r));
+        types[ntypes] = parts_type(r);
         count = 1;
-        type = types.back().get();
+        type = types[ntypes++].get();
       }
       check(PMPI_Isend(data, count, type, static_cast<int>(rd.to), tag, c_, &req[nreq++]),
             "MPI_Isend");
@@ -257,7 +287,7 @@ class PlanRun {
   }
 
   // The parts of op's sources in range order; returns the range they cover together.
-  Range union_of(const merge::MergeOp& op, std::vector<const Part*>& parts) {
+  Range union_of(const merge::MergeOp& op, PartRefs& parts) {
     Range result{};
     for (int j = 0; j < op.sources; ++j) {
       const Run& s = slot(op.src[j]);
@@ -270,7 +300,7 @@ class PlanRun {
   }
 
   // The low and high spans of parts within the cyclic range `whole` (see the file comment).
-  void split(const Range& whole, const std::vector<const Part*>& parts, std::vector<Span>& low,
+  void split(const Range& whole, const PartRefs& parts, std::vector<Span>& low,
              std::vector<Span>& high) const {
     const std::int64_t p = me_.p();
     for (const Part* s : parts) {
@@ -286,7 +316,7 @@ class PlanRun {
   }
 
   // The merge of parts into one new part over q.
-  Part merged(const Range& q, const std::vector<const Part*>& parts) {
+  Part merged(const Range& q, const PartRefs& parts) {
     std::vector<Span> low, high;
     split(q, parts, low, high);
     std::int64_t low_n = 0, n = 0;
@@ -306,15 +336,15 @@ class PlanRun {
       std::swap(dst, slot(op.src[0]));  // take the received run as it is: no copy
       return;
     }
-    std::vector<const Part*> sources;
+    PartRefs sources;
     Run out;
     out.range = union_of(op, sources);
     out.n = counts_.of(out.range);
     const RunLayout layout = run_layout(out.range, counts_);
-    std::size_t next = 0;
+    int next = 0;
     for (int k = 0; k < layout.parts; ++k) {
       const Range& q = layout.part[k];
-      std::vector<const Part*> in;
+      PartRefs in;
       std::int64_t blocks = 0;
       while (blocks < q.count && next < sources.size()) {
         in.push_back(sources[next++]);
