@@ -99,8 +99,8 @@ TEST(CostModel, WindowCoversLatenciesWhileBlocksAreShort) {
 TEST(MeasuredChoices, OneAnswerPerPowerOfTwoClass) {
   for (std::int64_t bytes : {0LL, 1LL, 2LL, 3LL, 4095LL, 4096LL, 1048575LL, 1LL << 40,
                              (1LL << 62) + 5}) {
-    int k = 0;
-    for (std::int64_t low = 2; low <= bytes && low > 0 && k < 62; low *= 2) ++k;
+    int k = 0;  // the largest k <= 62 with 2^k <= bytes (0 for bytes < 2)
+    for (std::int64_t low = 1; k < 62 && low <= bytes / 2; low *= 2) ++k;
     EXPECT_EQ(MeasuredChoices::size_class(bytes), k) << bytes;
   }
   MeasuredChoices choices;
