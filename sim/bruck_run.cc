@@ -50,6 +50,23 @@ Counterexample failure(const BruckPlan& plan, const char* kind, std::int64_t ran
                               std::move(detail));
 }
 
+// The first failing block of a step (kind null: none). The per-block loops below only record
+// it and stop; the counterexample, with its strings, is built after the loop, out of line, so
+// that the loops' bodies stay small enough to inline.
+struct Fault {
+  const char* kind = nullptr;
+  std::int64_t i = 0, slot = 0, expected = 0, actual = 0;
+  const char* buffer = nullptr;  // the buffer's name, if the detail names one
+};
+
+[[gnu::noinline, gnu::cold]] Counterexample fault_failure(const BruckPlan& plan,
+                                                          std::int64_t rank, std::int64_t step,
+                                                          const Fault& f) {
+  std::string detail = detail_of(plan, f.i, f.slot);
+  if (f.buffer) detail += std::string(" ") + f.buffer;
+  return failure(plan, f.kind, rank, step, f.expected, f.actual, std::move(detail));
+}
+
 // The state of one rank (relative) or of all ranks, with the checks both runs share.
 class SymbolicRun {
  public:
@@ -57,7 +74,10 @@ class SymbolicRun {
       : plan_(plan), s_(plan.schedule()), p_(s_.p()), ranks_(ranks), tokens_(s_) {
     for (B b : {B::kSend, B::kRecv, B::kWork, B::kTemp}) {
       if (plan.uses(b)) state_.slots[index_of(b)].assign(p_ * ranks, kNoToken);
-      stamp_[index_of(b)].assign(plan.uses(b) ? p_ * ranks : 0, -1);
+      // Stamps only for the zero-copy variants: the packed ones read a step before writing it.
+      stamp_[index_of(b)].assign(plan.uses(b) && !plan.packed() ? p_ * ranks : 0, -1);
+      slots_[index_of(b)] = state_.slots[index_of(b)].data();
+      stamps_[index_of(b)] = stamp_[index_of(b)].data();
     }
     for (std::int64_t r = 0; r < ranks; ++r)  // rank r's send slot d: the block (r, d)
       for (std::int64_t d = 0; d < p_; ++d) at(r, B::kSend, d) = tokens_.make(r, d);
@@ -65,7 +85,7 @@ class SymbolicRun {
 
   // The token of rank r's physical slot (all ranks) or relative slot (one rank, r = 0).
   std::int64_t& at(std::int64_t r, B b, std::int64_t slot) {
-    return state_.slots[index_of(b)][r * p_ + slot];
+    return slots_[index_of(b)][r * p_ + slot];
   }
   std::int64_t slot(const BruckLoc& loc, std::int64_t r) const {
     return ranks_ == 1 ? s_.mod(loc.offset) : plan_.slot(loc, r);
@@ -86,53 +106,68 @@ class SymbolicRun {
     return std::nullopt;
   }
 
-  // Rank r's reads of step t (checked), into msg.
+  // Rank r's reads of step t (checked), into msg (one token per block read, in order).
   std::optional<Counterexample> read(std::int64_t r, std::int64_t t, const BruckStep& step,
                                      const BruckMutation& m, std::vector<std::int64_t>& msg) {
-    msg.clear();
-    std::optional<Counterexample> ce;
-    s_.for_each_moved(step, [&](std::int64_t i) {
-      if (ce) return;
-      BruckLoc loc = plan_.read(i, step);
+    // Room for every index: for_each_moved lists distinct indices below P (checked all the
+    // same, so that a faulty enumeration is reported, not written past the end). Writing through
+    // a pointer keeps the vector's end out of the loop (push_back stores it every block); the
+    // capacity stays, so resizing back up is a fill of the tail, not an allocation.
+    msg.resize(static_cast<std::size_t>(p_));
+    std::int64_t* const begin = msg.data();
+    std::int64_t* const end = begin + p_;
+    std::int64_t* out = begin;
+    Fault f;
+    const Local l(*this, r);
+    l.plan.schedule().for_each_moved(step, [&](std::int64_t i) __attribute__((always_inline)) {
+      if (f.kind) return;
+      BruckLoc loc = l.plan.read(i, step);
       if (m.read) loc = m.read(r, t, i, loc);
-      const std::int64_t j = slot(loc, r);
-      const std::int64_t token = at(r, loc.buffer, j);
-      const Expected e = expected_block(plan_, i, step);
-      const std::int64_t want = tokens_.make(r + e.source, r + e.destination);
+      const std::int64_t j = l.slot(loc);
+      const std::int64_t token = l.slots[index_of(loc.buffer)][j];
+      const Expected e = expected_block(l.plan, i, step);
+      const std::int64_t want = l.tokens.make(r + e.source, r + e.destination);
       if (token != want) {
-        ce = failure(plan_, token == kNoToken ? "reads-empty-slot" : "wrong-block", r, t, want,
-                     token, detail_of(plan_, i, j) + " " + bruck_buffer_name(loc.buffer));
+        f = {token == kNoToken ? "reads-empty-slot" : "wrong-block", i, j, want, token,
+             bruck_buffer_name(loc.buffer)};
         return;
       }
-      if (!plan_.packed()) stamp_[index_of(loc.buffer)][r * p_ + j] = t;
-      msg.push_back(token);
+      if (out == end) {
+        f = {"more-blocks-than-slots", i, j, p_ - 1, p_, nullptr};
+        return;
+      }
+      if (l.stamp) l.stamps[index_of(loc.buffer)][j] = t;
+      *out++ = token;
     });
-    return ce;
+    msg.resize(static_cast<std::size_t>(out - begin));
+    if (f.kind) return fault_failure(plan_, r, t, f);
+    return std::nullopt;
   }
 
   // Rank r's writes of step t: msg from its sender, shifted by delta (relative run).
   std::optional<Counterexample> write(std::int64_t r, std::int64_t t, const BruckStep& step,
                                       const BruckMutation& m, const std::vector<std::int64_t>& msg,
                                       std::int64_t delta) {
-    std::optional<Counterexample> ce;
-    std::size_t k = 0;
-    s_.for_each_moved(step, [&](std::int64_t i) {
-      if (ce) return;
-      BruckLoc loc = plan_.write(i, step);
+    Fault f;
+    const std::int64_t* in = msg.data();
+    const Local l(*this, r);
+    l.plan.schedule().for_each_moved(step, [&](std::int64_t i) __attribute__((always_inline)) {
+      if (f.kind) return;
+      BruckLoc loc = l.plan.write(i, step);
       if (m.write) loc = m.write(r, t, i, loc);
-      const std::int64_t j = slot(loc, r);
+      const std::int64_t j = l.slot(loc);
       if (loc.buffer == B::kSend) {
-        ce = failure(plan_, "writes-send-buffer", r, t, 0, 1, detail_of(plan_, i, j));
+        f = {"writes-send-buffer", i, j, 0, 1, nullptr};
         return;
       }
-      if (!plan_.packed() && stamp_[index_of(loc.buffer)][r * p_ + j] == t) {
-        ce = failure(plan_, "send-receive-overlap", r, t, 0, 1,
-                     detail_of(plan_, i, j) + " " + bruck_buffer_name(loc.buffer));
+      if (l.stamp && l.stamps[index_of(loc.buffer)][j] == t) {
+        f = {"send-receive-overlap", i, j, 0, 1, bruck_buffer_name(loc.buffer)};
         return;
       }
-      at(r, loc.buffer, j) = tokens_.shift(msg[k++], delta);
+      l.slots[index_of(loc.buffer)][j] = l.tokens.shift(*in++, delta);
     });
-    return ce;
+    if (f.kind) return fault_failure(plan_, r, t, f);
+    return std::nullopt;
   }
 
   // Receive slot s of rank r holds the block (s, r).
@@ -154,12 +189,39 @@ class SymbolicRun {
   BruckState& state() { return state_; }
 
  private:
+  // What a step's loop over rank r's blocks needs, copied into locals: the loop stores tokens
+  // and stamps through int64 pointers, which as far as the compiler knows may alias the
+  // schedule's int64 fields, so with members it reloads them for every block.
+  struct Local {
+    Local(const SymbolicRun& run, std::int64_t r)
+        : plan(run.plan_), tokens(plan.schedule()), one_rank(run.ranks_ == 1),
+          stamp(!plan.packed()), r(r), base(r * run.p_) {
+      for (int b = 0; b < kBruckBuffers; ++b) {
+        slots[b] = run.slots_[b] ? run.slots_[b] + base : nullptr;
+        stamps[b] = run.stamps_[b] ? run.stamps_[b] + base : nullptr;
+      }
+    }
+    // Rank r's slot of loc, as an index into slots[] and stamps[].
+    std::int64_t slot(const BruckLoc& loc) const {
+      return one_rank ? plan.schedule().mod(loc.offset) : plan.slot(loc, r);
+    }
+    const BruckPlan plan;
+    const Tokens tokens;
+    const bool one_rank, stamp;
+    const std::int64_t r, base;
+    std::int64_t* slots[kBruckBuffers];  // rank r's slot 0 of each buffer
+    std::int64_t* stamps[kBruckBuffers];
+  };
+
   const BruckPlan& plan_;
   const BruckSchedule& s_;
   std::int64_t p_, ranks_;
   Tokens tokens_;
   BruckState state_;
   std::vector<std::int64_t> stamp_[kBruckBuffers];
+  // The vectors' data, fixed from construction on (the loops index through these).
+  std::int64_t* slots_[kBruckBuffers] = {};
+  std::int64_t* stamps_[kBruckBuffers] = {};
 };
 
 }  // namespace

@@ -90,9 +90,11 @@ class BruckSchedule {
 
   // The moved indices of step s in increasing order: O(count).
   std::vector<std::int64_t> moved(const BruckStep& s) const;
-  // Calls f(i) for each, in increasing order, without allocating.
+  // Calls f(i) for each, in increasing order, without allocating. Always inlined: the
+  // simulator's per-block loops run through it, and out of line it would take their state's
+  // address, which forces reloading it for every block.
   template <typename F>
-  void for_each_moved(const BruckStep& s, F&& f) const {
+  [[gnu::always_inline]] inline void for_each_moved(const BruckStep& s, F&& f) const {
     const std::int64_t period = s.weight * r_;
     for (std::int64_t base = s.distance; base < p_; base += period) {
       const std::int64_t end = base + s.weight < p_ ? base + s.weight : p_;

@@ -52,6 +52,10 @@ const char* bruck_buffer_name(BruckBuffer b) {
   return "?";
 }
 
+void bruck_unknown_variant(const char* who) {
+  throw std::logic_error(std::string(who) + ": unknown variant");
+}
+
 bool BruckPlan::uses(BruckBuffer b) const {
   switch (b) {
     case B::kSend:

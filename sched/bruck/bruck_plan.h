@@ -125,6 +125,10 @@ class BruckPlan {
   BruckVariant v_;
 };
 
+// Throws std::logic_error naming `who`: an unknown variant. Out of line so that read and write
+// stay small enough to inline.
+[[noreturn]] void bruck_unknown_variant(const char* who);
+
 // Inline: the simulator calls these for every block and step.
 inline BruckLoc BruckPlan::read(std::int64_t i, const BruckStep& step) const {
   const bool first = s_.first_hop(i, step);
@@ -140,7 +144,7 @@ inline BruckLoc BruckPlan::read(std::int64_t i, const BruckStep& step) const {
     case BruckVariant::kPadded:
     case BruckVariant::kTwoPhase: return first ? BruckLoc{BruckBuffer::kSend, -i} : BruckLoc{BruckBuffer::kWork, i};
   }
-  throw std::logic_error("BruckPlan::read: unknown variant");
+  bruck_unknown_variant("BruckPlan::read");
 }
 
 inline BruckLoc BruckPlan::write(std::int64_t i, const BruckStep& step) const {
@@ -155,7 +159,7 @@ inline BruckLoc BruckPlan::write(std::int64_t i, const BruckStep& step) const {
     case BruckVariant::kPadded: return {BruckBuffer::kWork, i};
     case BruckVariant::kTwoPhase: return s_.last_hop(i, step) ? BruckLoc{BruckBuffer::kRecv, i} : BruckLoc{BruckBuffer::kWork, i};
   }
-  throw std::logic_error("BruckPlan::write: unknown variant");
+  bruck_unknown_variant("BruckPlan::write");
 }
 
 }  // namespace rosched
