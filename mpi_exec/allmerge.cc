@@ -245,11 +245,17 @@ class PlanRun {
         throw Error(MPI_ERR_INTERN, "allmerge: slot " + std::string(merge::slot_name(piece->slot)) +
                                         " does not hold what the schedule sends");
       }
-      const void* data = r.parts.empty() ? nullptr : r.parts[0].data;
+      // The non-empty parts: an empty one may have no storage (a null address, which MPI
+      // forbids for a count above 0, as in a datatype over several parts).
+      Few<const Part*, 3> full;
+      for (const Part& q : r.parts) {
+        if (q.n > 0) full.push_back(&q);
+      }
+      const void* data = full.empty() ? nullptr : full[0]->data;
       int count = static_cast<int>(r.n);
       MPI_Datatype type = datatype_;
-      if (r.parts.size() > 1) {
-        types[ntypes] = parts_type(r);
+      if (full.size() > 1) {
+        types[ntypes] = parts_type(full);
         count = 1;
         type = types[ntypes++].get();
       }
@@ -271,19 +277,19 @@ class PlanRun {
     }
   }
 
-  // The parts of r as one datatype: the elements of each part, at its distance from the first.
-  OwnedType parts_type(const Run& r) const {
-    std::vector<int> lengths;
-    std::vector<MPI_Aint> offsets;
+  // Parts as one datatype: the elements of each, at its distance from the first.
+  OwnedType parts_type(const Few<const Part*, 3>& parts) const {
+    std::array<int, 3> lengths;
+    std::array<MPI_Aint, 3> offsets;
     MPI_Aint base = 0;
-    check(PMPI_Get_address(r.parts[0].data, &base), "MPI_Get_address");
-    for (const Part& q : r.parts) {
+    check(PMPI_Get_address(parts[0]->data, &base), "MPI_Get_address");
+    for (int k = 0; k < parts.size(); ++k) {
       MPI_Aint address = 0;
-      check(PMPI_Get_address(q.data, &address), "MPI_Get_address");
-      lengths.push_back(static_cast<int>(q.n));
-      offsets.push_back(address - base);
+      check(PMPI_Get_address(parts[k]->data, &address), "MPI_Get_address");
+      lengths[k] = static_cast<int>(parts[k]->n);
+      offsets[k] = address - base;
     }
-    return hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), datatype_);
+    return hindexed(parts.size(), lengths.data(), offsets.data(), datatype_);
   }
 
   // The parts of op's sources in range order; returns the range they cover together.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/simulate.sh --quick: the SimGrid SMPI harness at p = 64 writes a TSV with the right
 # columns and rows, its ratio rows divide by the best selector, --check verifies real results,
-# the interposition library and the synchronised start run under SMPI, and bad options fail with exit status 2. Runs on
+# the interposition library, the synchronised start and allmerge with unequal blocks run under SMPI, and bad options fail with exit status 2. Runs on
 # the source tree (tag "local": smpicxx builds outside Bazel), into the test's temporary
 # directory.
 set -u
@@ -58,6 +58,15 @@ if bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi --mea
 else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
 got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
 [ "$got" = 21 ] && ok "sync: 21 allreduce rows" || bad "sync: $got allreduce rows, want 21"
+
+# allmerge with rank 0 holding half of all elements (many empty blocks; runs of several parts
+# sent as one message), results verified with real buffers under SMPI, whose MPI_Isend refuses
+# a null buffer with a count above 0 (an empty part has no storage).
+if bash "$sim" --p 16 --op allmerge_half --sizes 4,400 --selectors ompi --check --out "$tmp/half.tsv" 2>"$tmp/half.err"; then
+  ok "allmerge_half --check at p = 16"
+else bad "allmerge_half --check"; tail -20 "$tmp/half.err"; fi
+got=$(awk -F'\t' '$1 == "allmerge_half"' "$tmp/half.tsv" | wc -l)
+[ "$got" = 14 ] && ok "allmerge_half: 14 rows" || bad "allmerge_half: $got rows, want 14"
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
 for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast"; do
