@@ -45,7 +45,9 @@ Options:
                     sizes it finished stay in the TSV, the run counts as failed
   --quick           p = 64, three sizes, --op all: a fast check of the harness
   --check           real buffers (no shared malloc) and verify every result; needs p <= 64
-  --out FILE        the TSV (default results/sim_OP_PLATFORM_pP.tsv)
+  --out FILE        the TSV (default results/sim_OP_PLATFORM_pP.tsv); allmerge's merge work
+                    (bench's moves rows: elements written by the busiest rank per element of
+                    the result) goes to FILE without .tsv plus _moves.tsv
   --plot            also draw the plots (scripts/plot_sim.py) in plots/ next to the TSV (with
                     --impls LIST, named OP_PLATFORM_pP_LIST_*)
   -h, --help        this text
@@ -243,6 +245,16 @@ awk -F'\t' -v OFS='\t' '
   }' "$work/rows.tsv" >"$out"
 rows=$(($(wc -l <"$out") - 1))
 say "wrote $out ($rows rows)"
+for i in "${!runs[@]}"; do
+  read -r o s impls <<<"${runs[$i]}"
+  awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" \
+    'NR > 1 && NF == 5 && $2 ~ /^moves-/ { print op, substr($2, 7), sel, plat, $3, $4, $5 }' "$work/$i.out"
+done >"$work/moves.tsv"
+if [ -s "$work/moves.tsv" ]; then
+  moves_out="${out%.tsv}_moves.tsv"
+  { printf 'op\timpl\tselector\tplatform\tp\tbytes\tmoves_per_element\n'; cat "$work/moves.tsv"; } >"$moves_out"
+  say "wrote $moves_out (merge work)"
+fi
 if [ $plot -eq 1 ]; then
   install_packages python3-matplotlib || { echo "simulate.sh: could not install matplotlib" >&2; exit 3; }
   # Debian's python, where python3-matplotlib is; the plots go to plots/ beside the TSV

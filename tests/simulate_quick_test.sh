@@ -67,6 +67,8 @@ if bash "$sim" --p 16 --op allmerge_half --sizes 4,400 --selectors ompi --check 
 else bad "allmerge_half --check"; tail -20 "$tmp/half.err"; fi
 got=$(awk -F'\t' '$1 == "allmerge_half"' "$tmp/half.tsv" | wc -l)
 [ "$got" = 14 ] && ok "allmerge_half: 14 rows" || bad "allmerge_half: $got rows, want 14"
+got=$(awk -F'\t' 'NR > 1 && $1 == "allmerge_half" && $2 ~ /^alg[012]$/ && $7 >= 1' "$tmp/half_moves.tsv" | wc -l)
+[ "$got" = 6 ] && ok "allmerge_half: merge work of 3 algorithms x 2 sizes" || bad "allmerge_half moves: $got rows, want 6"
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
 for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast"; do
