@@ -50,7 +50,8 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allgather", comm, [&](const CommInfo& ci) {
-    const auto [p, rank, c] = ci;
+    const int p = ci.p, rank = ci.rank;
+    const MPI_Comm c = ci.c;
     const TypeInfo rtype =
         check_allgather_args(ci, sendbuf, sendcount, sendtype, recvcount, recvtype);
     auto* base = static_cast<char*>(recvbuf);

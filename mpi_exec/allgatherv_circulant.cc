@@ -107,7 +107,7 @@ TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int se
     if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
     if (!displs) throw Error(MPI_ERR_ARG, "displs is NULL");
     for (int j = 0; j < comm.p; ++j) {
-      check_count("recvcounts[" + std::to_string(j) + "]", recvcounts[j]);
+      check_count_entry("recvcounts", j, recvcounts[j]);
     }
     const TypeInfo rtype = check_type("recvtype", recvtype);
     if (sendbuf != MPI_IN_PLACE) {
@@ -129,7 +129,8 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allgatherv", comm, [&](const CommInfo& ci) {
-    const auto [p, rank, c] = ci;
+    const int p = ci.p, rank = ci.rank;
+    const MPI_Comm c = ci.c;
     const TypeInfo rtype =
         check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
     auto* base = static_cast<char*>(recvbuf);

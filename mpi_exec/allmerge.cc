@@ -137,7 +137,7 @@ Args check_allmerge_args(const CommInfo& comm, const void* sendbuf, int sendcoun
     if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
     long long total = 0;
     for (int j = 0; j < comm.p; ++j) {
-      check_count("recvcounts[" + std::to_string(j) + "]", recvcounts[j]);
+      check_count_entry("recvcounts", j, recvcounts[j]);
       total += recvcounts[j];
     }
     if (total > INT_MAX) {

@@ -16,7 +16,8 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
-    const auto [p, rank, c] = ci;
+    const int p = ci.p, rank = ci.rank;
+    const MPI_Comm c = ci.c;
     const TypeInfo type =
         check_commutative_reduction(c, count, datatype, op, "the census all-reduce");
     const bool in_place = sendbuf == MPI_IN_PLACE;

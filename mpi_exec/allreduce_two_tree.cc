@@ -60,7 +60,8 @@ std::int64_t bcast_delay(int p, std::int64_t n) {
 // i - delay.
 void reduce_and_bcast(void* acc, void* result, int count, MPI_Datatype datatype,
                       const TypeInfo& type, MPI_Op op, const CommInfo& ci) {
-  const auto [p, rank, c] = ci;
+  const int p = ci.p, rank = ci.rank;
+  const MPI_Comm c = ci.c;
   const Pipeline pipe = two_tree_pipeline(ci, count, type);
   tell_choice(ci, "two-tree allreduce", "pipelined, overlapped", pipe.n, pipe.window,
               static_cast<double>(count) * type.size);
@@ -92,7 +93,8 @@ extern "C" int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, in
                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce_two_tree", comm, [&](const CommInfo& ci) {
-    const auto [p, rank, c] = ci;
+    const int p = ci.p, rank = ci.rank;
+    const MPI_Comm c = ci.c;
     Agreement agreement;
     agreement.same("count", count, MPI_ERR_COUNT);
     const TypeInfo type =

@@ -92,7 +92,7 @@ void check_no_overlap(const int* counts, const int* displs, const TypeInfo& t, i
 void check_entries(const char* name, const int* values, int p, bool counts) {
   if (!values) throw Error(MPI_ERR_ARG, std::string(name) + " is NULL");
   if (!counts) return;
-  for (int j = 0; j < p; ++j) check_count(std::string(name) + "[" + std::to_string(j) + "]", values[j]);
+  for (int j = 0; j < p; ++j) check_count_entry(name, j, values[j]);
 }
 
 // Debug mode: what every rank sends to each other rank equals what that rank asks for (one

@@ -19,15 +19,29 @@
 
 namespace rosched::mpi {
 
-// MPI_ERR_COUNT "<name> = <count> is negative" unless count >= 0.
-void check_count(const std::string& name, long long count);
+// MPI_ERR_COUNT "<name> = <count> is negative" unless count >= 0; check_count_entry names
+// name[index]. The checks run on every call, so the message is made only when one fails.
+[[noreturn]] void fail_count(const char* name, int index, long long count);
+inline void check_count(const char* name, long long count) {
+  if (__builtin_expect(count < 0, 0)) fail_count(name, -1, count);
+}
+inline void check_count_entry(const char* name, int index, long long count) {
+  if (__builtin_expect(count < 0, 0)) fail_count(name, index, count);
+}
 
 // MPI_ERR_ROOT "root = <root> is outside [0, p)" unless 0 <= root < p.
-void check_root(int root, int p);
+[[noreturn]] void fail_root(int root, int p);
+inline void check_root(int root, int p) {
+  if (__builtin_expect(root < 0 || root >= p, 0)) fail_root(root, p);
+}
 
 // MPI_ERR_TYPE for MPI_DATATYPE_NULL or a datatype that is not committed; else the type's
 // size and extents.
 TypeInfo check_type(const char* name, MPI_Datatype type);
+
+// Whether check_type has seen `type` and found it predefined (on this thread): such a handle
+// always means the same type, so a caller may remember it.
+bool checked_predefined(MPI_Datatype type);
 
 // MPI_ERR_OP for MPI_OP_NULL or a predefined operation that is not defined on the datatype
 // (MPI_SUM on MPI_C_BOOL; predefined operations on derived datatypes), as Open MPI decides.

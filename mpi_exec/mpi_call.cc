@@ -1,50 +1,70 @@
 #include "mpi_exec/mpi_call.h"
 
 #include <cstdio>
+#include <memory>
 
 namespace rosched::mpi {
 namespace {
 
-int private_comm_keyval = MPI_KEYVAL_INVALID;
+int cache_keyval = MPI_KEYVAL_INVALID;
 
-// The attribute is a heap-allocated MPI_Comm (portable whatever MPI_Comm's representation).
-int free_private_comm(MPI_Comm, int, void* attribute, void*) {
-  MPI_Comm* dup = static_cast<MPI_Comm*>(attribute);
-  const int rc = PMPI_Comm_free(dup);
-  delete dup;
+int free_cache(MPI_Comm, int, void* attribute, void*) {
+  comm_caches_freed.fetch_add(1, std::memory_order_relaxed);
+  auto* cache = static_cast<CommCache*>(attribute);
+  const int rc = PMPI_Comm_free(&cache->dup);  // frees the model's attribute on it too
+  delete cache;
   return rc;
 }
 
-// The duplicate of comm cached on it, made at first use with MPI_ERRORS_RETURN (collective
-// over comm the first time).
-MPI_Comm private_comm(MPI_Comm comm) {
-  if (private_comm_keyval == MPI_KEYVAL_INVALID) {
-    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_private_comm,
-                                 &private_comm_keyval, nullptr),
+// The CommCache of comm, made at first use (collective over comm then).
+CommCache& comm_cache(MPI_Comm comm) {
+  if (cache_keyval == MPI_KEYVAL_INVALID) {
+    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_cache, &cache_keyval, nullptr),
           "MPI_Comm_create_keyval");
   }
   void* attribute = nullptr;
   int found = 0;
-  check(PMPI_Comm_get_attr(comm, private_comm_keyval, &attribute, &found), "MPI_Comm_get_attr");
-  if (found) return *static_cast<MPI_Comm*>(attribute);
-  auto* dup = new MPI_Comm;
-  const int rc = PMPI_Comm_dup(comm, dup);
-  if (rc != MPI_SUCCESS) delete dup;
-  check(rc, "MPI_Comm_dup");
-  check(PMPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  check(PMPI_Comm_set_attr(comm, private_comm_keyval, dup), "MPI_Comm_set_attr");
-  return *dup;
+  check(PMPI_Comm_get_attr(comm, cache_keyval, &attribute, &found), "MPI_Comm_get_attr");
+  if (found) return *static_cast<CommCache*>(attribute);
+  auto cache = std::make_unique<CommCache>();
+  check(PMPI_Comm_size(comm, &cache->p), "MPI_Comm_size");
+  check(PMPI_Comm_rank(comm, &cache->rank), "MPI_Comm_rank");
+  check(PMPI_Comm_dup(comm, &cache->dup), "MPI_Comm_dup");
+  int rc = PMPI_Comm_set_errhandler(cache->dup, MPI_ERRORS_RETURN);
+  if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(comm, cache_keyval, cache.get());
+  if (rc != MPI_SUCCESS) PMPI_Comm_free(&cache->dup);
+  check(rc, "MPI_Comm_set_errhandler or MPI_Comm_set_attr");
+  return *cache.release();
 }
 
 }  // namespace
 
-void check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
+std::atomic<std::uint64_t> comm_caches_freed{0};
+
+namespace {
+
+// "<call> failed: <MPI's error string>", and rc's error class.
+std::string describe(int rc, const char* call, int* error_class) {
   char text[MPI_MAX_ERROR_STRING];
-  int length = 0, error_class = MPI_ERR_OTHER;
+  int length = 0;
+  *error_class = MPI_ERR_OTHER;
   PMPI_Error_string(rc, text, &length);
-  PMPI_Error_class(rc, &error_class);
-  throw Error(error_class, std::string(call) + " failed: " + std::string(text, length));
+  PMPI_Error_class(rc, error_class);
+  return std::string(call) + " failed: " + std::string(text, length);
+}
+
+}  // namespace
+
+void fail(int rc, const char* call) {
+  int error_class = MPI_ERR_OTHER;
+  const std::string what = describe(rc, call, &error_class);
+  throw Error(error_class, what);
+}
+
+int report_call(const char* name, MPI_Comm comm, int rc, const char* call) {
+  int error_class = MPI_ERR_OTHER;
+  const std::string what = describe(rc, call, &error_class);
+  return report(name, comm, error_class, what.c_str());
 }
 
 int report(const char* name, MPI_Comm comm, int mpi_class, const char* what) {
@@ -59,13 +79,10 @@ int report(const char* name, MPI_Comm comm, int mpi_class, const char* what) {
 
 CommInfo comm_info(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "comm is MPI_COMM_NULL");
-  CommInfo info;
-  check(PMPI_Comm_size(comm, &info.p), "MPI_Comm_size");
-  check(PMPI_Comm_rank(comm, &info.rank), "MPI_Comm_rank");
-  info.c = private_comm(comm);
-  return info;
+  CommCache& cache = comm_cache(comm);
+  return {cache.p, cache.rank, cache.dup, &cache};
 }
 
-MPI_Comm self_comm() { return private_comm(MPI_COMM_SELF); }
+MPI_Comm self_comm() { return comm_cache(MPI_COMM_SELF).dup; }
 
 }  // namespace rosched::mpi

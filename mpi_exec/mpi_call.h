@@ -8,6 +8,8 @@
 
 #include <mpi.h>
 
+#include <atomic>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -23,8 +25,12 @@ class Error : public std::runtime_error {
   int class_;
 };
 
-// Throws Error naming `call` unless rc is MPI_SUCCESS.
-void check(int rc, const char* call);
+// Throws Error naming `call` unless rc is MPI_SUCCESS. Inline: every MPI call of a collective
+// goes through it, and the failure path (error string, message) stays out of the caller.
+[[noreturn]] void fail(int rc, const char* call);
+inline void check(int rc, const char* call) {
+  if (__builtin_expect(rc != MPI_SUCCESS, 0)) fail(rc, call);
+}
 
 // Runs body(comm_info(comm)) (which may throw Error or std::exception) as the collective
 // `name` on comm: MPI_SUCCESS, or the message on stderr and the result of comm's error handler
@@ -32,20 +38,41 @@ void check(int rc, const char* call);
 template <typename Body>
 int run_collective(const char* name, MPI_Comm comm, Body&& body);
 
+// What the library keeps on a user's communicator, as one attribute made at the first
+// collective on it (collective then) and freed with it: the private duplicate, the size and
+// rank (fixed for a communicator's life, so a call asks MPI for neither), and the cost model's
+// record (cost_model.cc), made at its first use and owned by the duplicate.
+struct CommModel;
+struct CommCache {
+  MPI_Comm dup = MPI_COMM_NULL;
+  int p = 1, rank = 0;
+  CommModel* model = nullptr;
+};
+
 // Size and rank of the user's communicator, and its private duplicate `c` on which the
-// collective communicates (created at first use, cached on comm as an attribute, errors
-// returned). Throws Error(MPI_ERR_COMM) for MPI_COMM_NULL.
+// collective communicates (errors returned), from its CommCache: one attribute lookup per call.
+// Throws Error(MPI_ERR_COMM) for MPI_COMM_NULL.
 struct CommInfo {
   int p = 1, rank = 0;
   MPI_Comm c = MPI_COMM_NULL;
+  CommCache* cache = nullptr;
 };
 CommInfo comm_info(MPI_Comm comm);
+
+// How many CommCaches have been freed so far (each MPI_Comm_free of a communicator the library
+// has used). A thread that remembers a communicator handle with the count of its time knows the
+// handle still means that communicator while the count is unchanged: a freed communicator's
+// handle can be reused by a new one.
+extern std::atomic<std::uint64_t> comm_caches_freed;
 
 // The private duplicate of MPI_COMM_SELF (errors returned), for copies within this process.
 MPI_Comm self_comm();
 
 // Implementation of run_collective.
 int report(const char* name, MPI_Comm comm, int mpi_class, const char* what);
+
+// report() for an MPI call's return code rc (not MPI_SUCCESS): the message check() would throw.
+int report_call(const char* name, MPI_Comm comm, int rc, const char* call);
 
 template <typename Body>
 int run_collective(const char* name, MPI_Comm comm, Body&& body) {

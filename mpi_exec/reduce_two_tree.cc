@@ -95,7 +95,8 @@ void ReduceWindow::combine_through(std::int64_t k) {
 
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm) {
-  const auto [p, rank, c] = comm;
+  const int p = comm.p, rank = comm.rank;
+  const MPI_Comm c = comm.c;
   if (p == 1 || count == 0) return;
   const Pipeline pipe = two_tree_pipeline(comm, count, type);
   tell_choice(comm, "two-tree reduction", "pipelined", pipe.n, pipe.window,
@@ -116,7 +117,8 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
                                        MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Reduce_two_tree", comm, [&](const CommInfo& ci) {
-    const auto [p, rank, c] = ci;
+    const int p = ci.p, rank = ci.rank;
+    const MPI_Comm c = ci.c;
     const bool in_place = sendbuf == MPI_IN_PLACE;
     Agreement agreement;
     agreement.same("root", root, MPI_ERR_ROOT).same("count", count, MPI_ERR_COUNT);

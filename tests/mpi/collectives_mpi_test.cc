@@ -319,6 +319,61 @@ void test_bcast_measured_choice() {
   MPI_Comm_free(&comm);
 }
 
+// Rosched_Bcast hands a repeat of this thread's last call that went to MPI_Bcast (same
+// communicator, count and predefined datatype) straight to MPI_Bcast. The repeat must deliver
+// from every root, still reject a root out of range, stop at debug mode (a mismatched count is
+// an error on every rank: no rank may take the short way while the others compare), and never
+// use a freed communicator's duplicate when a new communicator gets the old handle
+// (sub-communicators of changing sizes, each made, used twice and freed).
+void test_bcast_repeat() {
+  const auto fill = [](int* buf, int root, int salt) {
+    for (int i = 0; i < 4; ++i) buf[i] = rank == root ? pattern(root + salt, i) : -1;
+  };
+  const auto arrived = [](const int* buf, int root, int salt) {
+    bool ok = true;
+    for (int i = 0; i < 4; ++i) ok = ok && buf[i] == pattern(root + salt, i);
+    return ok;
+  };
+  MPI_Comm comm = errors_return_comm();
+  int buf[4];
+  for (int call = 0; call < 3 * p; ++call) {
+    const int root = call % p;
+    fill(buf, root, call);
+    const bool ok = Rosched_Bcast(buf, 4, MPI_INT, root, comm) == MPI_SUCCESS;
+    expect(ok && arrived(buf, root, call),
+           "bcast repeat: call " + std::to_string(call) + ", root " + std::to_string(root));
+  }
+  int cls = 0;
+  for (int root : {p, -1}) {
+    MPI_Error_class(Rosched_Bcast(buf, 4, MPI_INT, root, comm), &cls);
+    expect(cls == MPI_ERR_ROOT, "bcast repeat: root " + std::to_string(root) + " gives MPI_ERR_ROOT");
+  }
+  if (p > 1) {
+    Rosched_Bcast(buf, 4, MPI_INT, 0, comm);  // the repeat again, then debug mode
+    Rosched_Set_debug(1);
+    MPI_Error_class(Rosched_Bcast(buf, rank == 0 ? 3 : 4, MPI_INT, 0, comm), &cls);
+    expect(cls == MPI_ERR_TRUNCATE, "bcast repeat: debug mode sees a mismatched count on every rank");
+    Rosched_Set_debug(0);
+  }
+  MPI_Comm_free(&comm);
+  for (int round = 0; round < 12; ++round) {
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % (1 + round % 3), rank, &sub);
+    int size = 0;
+    MPI_Comm_size(sub, &size);
+    int sub_rank = 0;
+    MPI_Comm_rank(sub, &sub_rank);
+    for (int call = 0; call < 2; ++call) {
+      const int root = size - 1, salt = 100 * round + call;
+      for (int i = 0; i < 4; ++i) buf[i] = sub_rank == root ? pattern(root + salt, i) : -1;
+      const bool ok = Rosched_Bcast(buf, 4, MPI_INT, root, sub) == MPI_SUCCESS;
+      expect(ok && arrived(buf, root, salt), "bcast repeat on a new sub-communicator, round " +
+                                                 std::to_string(round) + ", call " + std::to_string(call));
+    }
+    MPI_Comm_free(&sub);
+  }
+}
+
 // The cost model every rank decides by: positive times not decreasing with the size, and the
 // same on every rank (else the ranks would split a message into different block counts).
 void test_cost_model() {
@@ -365,6 +420,7 @@ int main(int argc, char** argv) {
       {Rosched_Bcast_hypercube, "bcast hypercube"}};
   test_cost_model();
   test_bcast_measured_choice();
+  test_bcast_repeat();
   for (const auto& [bcast, name] : broadcasts) {
     test_bcast_ints(bcast, name);
     test_bcast_derived(bcast, name);
