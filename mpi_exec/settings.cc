@@ -11,8 +11,6 @@
 namespace rosched::mpi {
 namespace {
 
-// -1: Rosched_Set_debug never called; else its last argument (0 or 1).
-std::atomic<int> debug_override{-1};
 
 void read_factor(const char* name, double& factor) {
   const char* text = std::getenv(name);
@@ -70,13 +68,17 @@ const Settings& settings() {
   return cached;
 }
 
-bool debug_checks() {
-  const int on = debug_override.load(std::memory_order_relaxed);
-  return on < 0 ? settings().debug : on == 1;
+std::atomic<int> debug_state{-1};
+
+bool debug_checks_first() {
+  int expected = -1;
+  debug_state.compare_exchange_strong(expected, settings().debug ? 1 : 0,
+                                      std::memory_order_relaxed);
+  return debug_state.load(std::memory_order_relaxed) == 1;
 }
 
 }  // namespace rosched::mpi
 
 extern "C" void Rosched_Set_debug(int on) {
-  rosched::mpi::debug_override.store(on ? 1 : 0, std::memory_order_relaxed);
+  rosched::mpi::debug_state.store(on ? 1 : 0, std::memory_order_relaxed);
 }

@@ -3,6 +3,7 @@
 #ifndef ROSCHED_MPI_EXEC_SETTINGS_H_
 #define ROSCHED_MPI_EXEC_SETTINGS_H_
 
+#include <atomic>
 #include <string>
 
 namespace rosched::mpi {
@@ -36,8 +37,15 @@ const Settings& settings();
 bool env_flag(const char* name);
 
 // Whether the debug checks are on: the last Rosched_Set_debug if it was called, else
-// settings().debug.
-bool debug_checks();
+// settings().debug. Asked on every call of every collective, so one relaxed load: debug_state
+// is -1 until the first question (which reads settings().debug, unless Rosched_Set_debug came
+// first), then 0 or 1.
+extern std::atomic<int> debug_state;
+bool debug_checks_first();
+inline bool debug_checks() {
+  const int on = debug_state.load(std::memory_order_relaxed);
+  return on < 0 ? debug_checks_first() : on == 1;
+}
 
 }  // namespace rosched::mpi
 

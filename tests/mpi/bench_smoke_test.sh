@@ -21,6 +21,12 @@ for dist in half irregular; do
   if [ $rc -ne 0 ] || [ "$rows" != 40 ]; then echo "FAIL allmerge --dist $dist (exit $rc, $rows rows)"; echo "$out"; fail=1
   else echo "ok   allmerge --dist $dist"; fi
 done
+# --batch: calls back to back, every one checked (Rosched_Bcast's repeat of a native call).
+out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op bcast --impl native,auto --sizes 1,256 \
+      --reps 2 --batch 50 --check 2>&1); rc=$?
+rows=$(echo "$out" | grep -c "^bcast	")
+if [ $rc -eq 0 ] && [ "$rows" = 6 ]; then echo "ok   bcast --batch 50"
+else echo "FAIL bcast --batch 50 (exit $rc, $rows rows, want 6)"; echo "$out"; fail=1; fi
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulant 2>&1); rc=$?
@@ -29,7 +35,8 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulan
 for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist weird:--dist must be" \
            "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
            "extra:too many positional" "--measure fast:--measure must be slowest, span or sync" \
-           "--measure sync:needs a global clock" "--dist half:--dist must be irregular or uniform, not half"; do
+           "--measure sync:needs a global clock" "--dist half:--dist must be irregular or uniform, not half" \
+           "--batch 0:--batch must be in 1..1000000"; do
   args=${bad%%:*}; want=${bad#*:}
   # shellcheck disable=SC2086
   out=$(timeout 60 mpirun -np 1 "$bin" --op bcast $args 2>&1); rc=$?
