@@ -4,6 +4,8 @@
 // form returns this library's own request object, progressed only inside Rosched_Test and
 // Rosched_Wait (as the paper's GASPI allreduce progresses only inside its calls).
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "mpi_exec/args.h"
@@ -22,15 +24,23 @@ namespace {
 // MPI_Allreduce's argument rules and a commutative operation; n and the rule's plan for p
 // (the paper rule without a tuple for p and n: MPI_ERR_ARG). Returns the started operation,
 // or null if there is nothing to do (count 0).
-std::unique_ptr<NwayAllreduce> start(const void* sendbuf, void* recvbuf, int count,
-                                     MPI_Datatype datatype, MPI_Op op, const CommInfo& ci) {
+// The checks and the choice of n; nothing to do for count 0.
+struct Start {
+  TypeInfo type;
+  int n = 1;
+};
+std::optional<Start> prepare(int count, MPI_Datatype datatype, MPI_Op op, const CommInfo& ci) {
   const TypeInfo type =
       check_commutative_reduction(ci.c, count, datatype, op, "the n-way allreduce");
-  if (count == 0) return nullptr;
-  const int n = nway_ports(ci, static_cast<double>(count) * type.size);
+  if (count == 0) return std::nullopt;
+  return Start{type, nway_ports(ci, static_cast<double>(count) * type.size)};
+}
+
+// Runs make() (which constructs an NwayAllreduce), a rule without its tuple being MPI_ERR_ARG.
+template <typename Make>
+auto construct(Make&& make) -> decltype(make()) {
   try {
-    return std::make_unique<NwayAllreduce>(sendbuf, recvbuf, count, datatype, type, op, ci, n,
-                                           nway_rule());
+    return make();
   } catch (const std::invalid_argument& e) {
     throw Error(MPI_ERR_ARG, e.what());
   }
@@ -43,7 +53,14 @@ extern "C" int Rosched_Allreduce_nway(const void* sendbuf, void* recvbuf, int co
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce_nway", comm, [&](const CommInfo& ci) {
-    if (auto running = start(sendbuf, recvbuf, count, datatype, op, ci)) running->finish();
+    const std::optional<Start> s = prepare(count, datatype, op, ci);
+    if (!s) return;
+    std::optional<NwayAllreduce> running;  // on the stack: a blocking call keeps nothing
+    construct([&] {
+      running.emplace(sendbuf, recvbuf, count, datatype, s->type, op, ci, s->n, nway_rule());
+      return 0;
+    });
+    running->finish();
   });
 }
 
@@ -54,8 +71,14 @@ extern "C" int Rosched_Iallreduce_nway(const void* sendbuf, void* recvbuf, int c
   return run_collective("Rosched_Iallreduce_nway", comm, [&](const CommInfo& ci) {
     if (!request) throw Error(MPI_ERR_REQUEST, "request is NULL");
     *request = ROSCHED_REQUEST_NULL;
-    auto running = start(sendbuf, recvbuf, count, datatype, op, ci);
-    if (running) running->progress();  // the first round's messages go out now
+    std::unique_ptr<NwayAllreduce> running;
+    if (const std::optional<Start> s = prepare(count, datatype, op, ci)) {
+      running = construct([&] {
+        return std::make_unique<NwayAllreduce>(sendbuf, recvbuf, count, datatype, s->type, op, ci,
+                                               s->n, nway_rule());
+      });
+      running->progress();  // the first round's messages go out now
+    }
     *request = new Rosched_Request_s{comm, std::move(running)};
   });
 }

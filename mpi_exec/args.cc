@@ -7,16 +7,26 @@
 namespace rosched::mpi {
 namespace {
 
-std::string op_name(MPI_Op op) {
-  const std::pair<MPI_Op, const char*> predefined[] = {
+// The predefined operations and their names.
+struct NamedOp {
+  MPI_Op op;
+  const char* name;
+};
+const NamedOp* predefined_op(MPI_Op op) {
+  static const NamedOp predefined[] = {
       {MPI_MAX, "MPI_MAX"},       {MPI_MIN, "MPI_MIN"},       {MPI_SUM, "MPI_SUM"},
       {MPI_PROD, "MPI_PROD"},     {MPI_LAND, "MPI_LAND"},     {MPI_BAND, "MPI_BAND"},
       {MPI_LOR, "MPI_LOR"},       {MPI_BOR, "MPI_BOR"},       {MPI_LXOR, "MPI_LXOR"},
       {MPI_BXOR, "MPI_BXOR"},     {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"},
       {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"}};
-  for (const auto& [handle, name] : predefined)
-    if (op == handle) return name;
-  return "a user-defined operation";
+  for (const NamedOp& named : predefined)
+    if (op == named.op) return &named;
+  return nullptr;
+}
+
+std::string op_name(MPI_Op op) {
+  const NamedOp* named = predefined_op(op);
+  return named ? named->name : "a user-defined operation";
 }
 
 std::string type_name(MPI_Datatype type) {
@@ -27,6 +37,12 @@ std::string type_name(MPI_Datatype type) {
   }
   return std::string(name, length);
 }
+
+// The last pair of a predefined operation and a predefined datatype this thread found valid:
+// both handles are never freed, so the answer stands (the check costs a collective call on
+// MPI_COMM_SELF, more than a small all-reduce's own work at p = 2).
+thread_local MPI_Op last_op = MPI_OP_NULL;
+thread_local MPI_Datatype last_op_type = MPI_DATATYPE_NULL;
 
 // Largest value of MPI_MAX: takes part in no comparison.
 constexpr long long kNeutral = LLONG_MIN;
@@ -84,6 +100,7 @@ TypeInfo check_type(const char* name, MPI_Datatype type) {
 
 void check_op(MPI_Op op, MPI_Datatype type) {
   if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "op is MPI_OP_NULL");
+  if (op == last_op && type == last_op_type) return;
   // MPI_Reduce_local reports a bad pair to MPI_COMM_WORLD's handler; a zero-count all-reduce on
   // a communicator that returns errors reports it here, with Open MPI's own rule.
   char unused[1];
@@ -95,6 +112,7 @@ void check_op(MPI_Op op, MPI_Datatype type) {
                 "op " + op_name(op) + " is not defined on datatype " + type_name(type));
   }
   check(rc, "MPI_Allreduce (operation check)");
+  if (predefined_op(op) != nullptr && checked_predefined(type)) last_op = op, last_op_type = type;
 }
 
 TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op) {

@@ -70,7 +70,24 @@ int nway_ports(const CommInfo& ci, double bytes) {
 
 NwayRule nway_rule() {
   if (rule_override >= 0) return static_cast<NwayRule>(rule_override);
-  return parse_nway_rule(settings().nway_rule);
+  static const NwayRule from_settings = parse_nway_rule(settings().nway_rule);  // a known name
+  return from_settings;
+}
+
+std::shared_ptr<const NwayRounds> rounds_of(std::int64_t p, std::int64_t n, NwayRule rule,
+                                            std::int64_t rank) {
+  thread_local std::shared_ptr<const NwayRounds> last;
+  if (last && last->p == p && last->n == n && last->rule == rule && last->rank == rank) {
+    return last;
+  }
+  const NwaySchedule schedule(NwayPlan(p, n, rule), rank);
+  auto made = std::make_shared<NwayRounds>();
+  made->p = p, made->n = n, made->rule = rule, made->rank = rank;
+  made->result = schedule.result();
+  made->rounds.reserve(static_cast<std::size_t>(schedule.rounds()));
+  for (int i = 0; i < schedule.rounds(); ++i) made->rounds.push_back(schedule.round(i));
+  last = std::move(made);
+  return last;
 }
 
 void set_nway(int n, const char* rule) {
@@ -103,7 +120,7 @@ NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
       recvbuf_(recvbuf),
       tag_base_(tag::kNwayFirst + static_cast<int>(next_sequence(ci.c) % tag::kNwayInFlight) *
                                       tag::kNwayTagsPerCall),
-      schedule_(NwayPlan(ci.p, n, rule), ci.rank) {
+      schedule_(rounds_of(ci.p, n, rule, ci.rank)) {
   gapless_ = type_.size == type_.extent && type_.true_extent == type_.extent && type_.true_lb == 0;
   acc_[0] = std::make_unique<NwayBlock>(type_, count_);
   copy_in(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data());
@@ -175,21 +192,21 @@ void NwayAllreduce::fold_into(int a, const void* part) {
 }
 
 void NwayAllreduce::post_round() {
-  now_ = schedule_.round(round_);
-  const std::size_t sends = now_.sends.size(), recvs = now_.recvs.size();
+  now_ = &schedule_->rounds[static_cast<std::size_t>(round_)];
+  const std::size_t sends = now_->sends.size(), recvs = now_->recvs.size();
   out_.resize(sends);
   in_.resize(recvs);
   requests_.assign(sends + recvs, MPI_REQUEST_NULL);
   const int tag_round = tag_base_ + round_ * (kNwayMaxPorts + 1);
   for (std::size_t m = 0; m < recvs; ++m) {
-    const NwayMessage& r = now_.recvs[m];
+    const NwayMessage& r = now_->recvs[m];
     in_[m] = std::make_unique<NwayBlock>(type_, r.vectors * count_);
     check(PMPI_Irecv(in_[m]->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
                     tag_round + r.port, c_, &requests_[m]),
           "MPI_Irecv");
   }
   for (std::size_t m = 0; m < sends; ++m) {
-    const NwayMessage& s = now_.sends[m];
+    const NwayMessage& s = now_->sends[m];
     const void* data = nullptr;
     out_[m].reset();
     if (s.vectors == 1) {
@@ -211,18 +228,18 @@ void NwayAllreduce::post_round() {
 }
 
 void NwayAllreduce::complete_round() {
-  if (now_.copy_to) {
+  if (now_->copy_to) {
     std::unique_ptr<NwayBlock> scratch;
-    const void* from = combined(now_.copy_from, scratch);
+    const void* from = combined(now_->copy_from, scratch);
     for (int a = 0; a < kNwayAccs; ++a) {
-      if (now_.copy_to >> a & 1) {
+      if (now_->copy_to >> a & 1) {
         copy_elements(own_acc(a), from, type_, count_);
         has_[a] = true;
       }
     }
   }
-  for (std::size_t m = 0; m < now_.recvs.size(); ++m) {
-    const NwayMessage& r = now_.recvs[m];
+  for (std::size_t m = 0; m < now_->recvs.size(); ++m) {
+    const NwayMessage& r = now_->recvs[m];
     for (int v = 0; v < r.vectors; ++v) {
       const void* part = static_cast<const char*>(in_[m]->data()) + v * count_ * type_.extent;
       for (int a = 0; a < kNwayAccs; ++a) {
@@ -236,9 +253,9 @@ void NwayAllreduce::complete_round() {
 
 bool NwayAllreduce::advance(bool block) {
   while (!done_) {
-    if (round_ == schedule_.rounds()) {
+    if (round_ == static_cast<int>(schedule_->rounds.size())) {
       std::unique_ptr<NwayBlock> scratch;
-      copy_out(combined(schedule_.result(), scratch), recvbuf_);
+      copy_out(combined(schedule_->result, scratch), recvbuf_);
       done_ = true;
       break;
     }

@@ -53,6 +53,21 @@ class NwayBlock {
   MPI_Aint offset_;
 };
 
+// One rank's rounds of an n-way schedule, walked once from NwaySchedule::round and kept: a
+// program repeats its all-reduce, and each round's description holds vectors that would
+// otherwise be built again at every call. rounds_of keeps the last set per thread; a running
+// operation holds its own reference, so a later call for other (p, n, rule, rank) cannot take
+// it away.
+struct NwayRounds {
+  std::int64_t p = 0, n = 0, rank = 0;
+  NwayRule rule = NwayRule::kCirculant;
+  std::vector<NwayRound> rounds;
+  std::uint8_t result = 0;
+};
+// Throws std::invalid_argument as NwayPlan does (the paper rule where its tuple does not exist).
+std::shared_ptr<const NwayRounds> rounds_of(std::int64_t p, std::int64_t n, NwayRule rule,
+                                            std::int64_t rank);
+
 class NwayAllreduce {
  public:
   // Checked arguments; p, rank and the private communicator of ci. Copies this rank's
@@ -93,10 +108,10 @@ class NwayAllreduce {
   MPI_Comm c_;
   void* recvbuf_;
   int tag_base_;
-  NwaySchedule schedule_;
+  std::shared_ptr<const NwayRounds> schedule_;
   int round_ = 0;
   bool posted_ = false, done_ = false;
-  NwayRound now_;
+  const NwayRound* now_ = nullptr;
   std::array<std::unique_ptr<NwayBlock>, kNwayAccs> acc_;
   std::array<bool, kNwayAccs> has_{};
   bool main_is_own_ = true;  // kMain is x until its first fold

@@ -156,6 +156,15 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (!wins) return Route::kNative;
   // A non-commutative reduction within the n-way range goes to the MPI library in auto.
   if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
+  // Two processes: every algorithm reduces by one message (reduce) or one exchange
+  // (allreduce), so rosched has no round to save and only fixed costs differ (Open MPI 4.1,
+  // p = 2: the two-tree reduction 1.2-2.9x and the n-way allreduce 1.6-3.0x of the library's
+  // time, results/collectives_p2_local.tsv). The default rule keeps them with the MPI library;
+  // an explicit threshold decides for itself.
+  const bool one_exchange = c == Collective::kReduce || c == Collective::kAllreduce;
+  if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
+    return Route::kNative;
+  }
   return rosched_route(c, facts, nway_limit);
 }
 

@@ -31,7 +31,10 @@
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size.
 // In auto, calls with non-contiguous datatypes, one process, or nothing to send stay with the
-// MPI library (the measurements are of contiguous data); inter-communicators always do.
+// MPI library (the measurements are of contiguous data); inter-communicators always do. So do
+// reduce and allreduce on two processes unless their threshold is set: one message or one
+// exchange in any algorithm, nothing to save (measured with Open MPI 4.1 at p = 2: two-tree
+// reduce 1.2-2.9x, n-way allreduce 1.6-3.0x of the library's own).
 #ifndef ROSCHED_PMPI_POLICY_H_
 #define ROSCHED_PMPI_POLICY_H_
 

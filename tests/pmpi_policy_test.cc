@@ -90,6 +90,17 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kBcast, facts(36, 0), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kBcast, facts(36, -1), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllgather, facts(36, 16 * kMiB, false), c), Route::kNative);
+  // Two processes: a reduction is one message or one exchange in every algorithm, so the
+  // defaults keep reduce and allreduce with the MPI library; the gathers still route by size,
+  // and an explicit threshold decides for itself.
+  EXPECT_EQ(decide(Collective::kReduce, facts(2, kMiB), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 4), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduce, facts(3, kMiB), c), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(3, 4), c), Route::kNway);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(2, kMiB), c), Route::kCirculant);
+  const Controls low = parsed(nullptr, nullptr, "reduce=1024,allreduce=4096");
+  EXPECT_EQ(decide(Collective::kReduce, facts(2, kMiB), low), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 4), low), Route::kNway);
 }
 
 TEST(PmpiPolicy, ThresholdsReplaceTheDefaultsInTheirDirection) {
