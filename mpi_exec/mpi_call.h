@@ -47,6 +47,7 @@ struct CommCache {
   MPI_Comm dup = MPI_COMM_NULL;
   int p = 1, rank = 0;
   CommModel* model = nullptr;
+  unsigned nway_calls = 0;  // n-way all-reduces started on it (their tags, nway_allreduce.cc)
 };
 
 // Size and rank of the user's communicator, and its private duplicate `c` on which the

@@ -15,28 +15,49 @@ namespace {
 int ports_override = 0;
 int rule_override = -1;
 
-// Calls of the n-way allreduce on a private communicator so far, cached on it: the same on
+// Calls of the n-way allreduce on a communicator so far, kept in its CommCache: the same on
 // every rank (collectives are called in the same order), so up to kNwayInFlight operations
 // started on one communicator may be in flight at once, each with tags of its own.
-int sequence_keyval = MPI_KEYVAL_INVALID;
-int free_sequence(MPI_Comm, int, void* attribute, void*) {
-  delete static_cast<unsigned*>(attribute);
-  return MPI_SUCCESS;
+unsigned next_sequence(const CommInfo& ci) {
+  if (ci.cache == nullptr) throw Error(MPI_ERR_INTERN, "n-way allreduce without a communicator cache");
+  return ci.cache->nway_calls++;
 }
-unsigned next_sequence(MPI_Comm c) {
-  if (sequence_keyval == MPI_KEYVAL_INVALID) {
-    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_sequence, &sequence_keyval, nullptr),
-          "MPI_Comm_create_keyval");
+
+// The buffers NwayBlock gives back, for the next blocks of this thread: at most kKept, each at
+// most kKeptBytes (larger ones are freed), taken best fit.
+class BlockStore {
+ public:
+  static constexpr std::size_t kKept = 16, kKeptBytes = std::size_t{1} << 20;
+
+  std::unique_ptr<unsigned char[]> take(std::size_t bytes, std::size_t* capacity) {
+    std::size_t best = kept_;
+    for (std::size_t i = 0; i < kept_; ++i) {
+      if (sizes_[i] >= bytes && (best == kept_ || sizes_[i] < sizes_[best])) best = i;
+    }
+    if (best == kept_) {
+      *capacity = bytes;
+      return std::unique_ptr<unsigned char[]>(new unsigned char[bytes]);
+    }
+    *capacity = sizes_[best];
+    std::unique_ptr<unsigned char[]> out = std::move(stores_[best]);
+    --kept_;
+    stores_[best] = std::move(stores_[kept_]);
+    sizes_[best] = sizes_[kept_];
+    return out;
   }
-  void* attribute = nullptr;
-  int found = 0;
-  check(PMPI_Comm_get_attr(c, sequence_keyval, &attribute, &found), "MPI_Comm_get_attr");
-  if (!found) {
-    attribute = new unsigned(0);
-    check(PMPI_Comm_set_attr(c, sequence_keyval, attribute), "MPI_Comm_set_attr");
+
+  void give(std::unique_ptr<unsigned char[]> store, std::size_t capacity) {
+    if (kept_ == kKept || capacity > kKeptBytes) return;  // freed here
+    stores_[kept_] = std::move(store);
+    sizes_[kept_++] = capacity;
   }
-  return (*static_cast<unsigned*>(attribute))++;
-}
+
+ private:
+  std::array<std::unique_ptr<unsigned char[]>, kKept> stores_;
+  std::array<std::size_t, kKept> sizes_{};
+  std::size_t kept_ = 0;
+};
+thread_local BlockStore block_store;
 
 std::size_t span_of(const TypeInfo& t, int count) {
   return count == 0 ? 0 : static_cast<std::size_t>(t.true_extent + (count - 1) * t.extent);
@@ -107,7 +128,12 @@ void set_nway(int n, const char* rule) {
 }
 
 NwayBlock::NwayBlock(const TypeInfo& t, int count)
-    : store_(new unsigned char[std::max<std::size_t>(span_of(t, count), 1)]), offset_(t.true_lb) {}
+    : store_(block_store.take(std::max<std::size_t>(span_of(t, count), 1), &capacity_)),
+      offset_(t.true_lb) {}
+
+NwayBlock::~NwayBlock() {
+  if (store_) block_store.give(std::move(store_), capacity_);
+}
 
 NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
@@ -118,18 +144,22 @@ NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
       op_(op),
       c_(ci.c),
       recvbuf_(recvbuf),
-      tag_base_(tag::kNwayFirst + static_cast<int>(next_sequence(ci.c) % tag::kNwayInFlight) *
+      tag_base_(tag::kNwayFirst + static_cast<int>(next_sequence(ci) % tag::kNwayInFlight) *
                                       tag::kNwayTagsPerCall),
-      schedule_(rounds_of(ci.p, n, rule, ci.rank)) {
+      schedule_(rounds_of(ci.p, n, rule, ci.rank)),
+      ports_(static_cast<std::size_t>(n)),
+      blocks_(2 * ports_),
+      requests_(2 * ports_, MPI_REQUEST_NULL) {
   gapless_ = type_.size == type_.extent && type_.true_extent == type_.extent && type_.true_lb == 0;
-  acc_[0] = std::make_unique<NwayBlock>(type_, count_);
+  acc_[0].emplace(type_, count_);
   copy_in(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data());
   has_[0] = has_[1] = true;  // kOwn and kMain start as x
 }
 
 NwayAllreduce::~NwayAllreduce() {
   // Only after an error: cancel and release what is still outstanding.
-  for (MPI_Request& r : requests_) {
+  for (int i = 0; i < request_count_; ++i) {
+    MPI_Request& r = requests_[static_cast<std::size_t>(i)];
     if (r != MPI_REQUEST_NULL) {
       PMPI_Cancel(&r);
       PMPI_Request_free(&r);
@@ -152,7 +182,7 @@ void* NwayAllreduce::acc(int a) {
 }
 
 void* NwayAllreduce::own_acc(int a) {
-  if (!acc_[a]) acc_[a] = std::make_unique<NwayBlock>(type_, count_);
+  if (!acc_[a]) acc_[a].emplace(type_, count_);
   if (a == 1 && main_is_own_) {
     copy_elements(acc_[1]->data(), acc_[0]->data(), type_, count_);
     main_is_own_ = false;
@@ -160,7 +190,7 @@ void* NwayAllreduce::own_acc(int a) {
   return acc_[a]->data();
 }
 
-const void* NwayAllreduce::combined(std::uint8_t mask, std::unique_ptr<NwayBlock>& scratch) {
+const void* NwayAllreduce::combined(std::uint8_t mask, std::optional<NwayBlock>& scratch) {
   const void* only = nullptr;
   int held = 0;
   for (int a = 0; a < kNwayAccs; ++a) {
@@ -168,7 +198,7 @@ const void* NwayAllreduce::combined(std::uint8_t mask, std::unique_ptr<NwayBlock
   }
   if (held == 0) throw Error(MPI_ERR_INTERN, "n-way round " + std::to_string(round_) + " would send an empty value");
   if (held == 1) return only;
-  if (!scratch) scratch = std::make_unique<NwayBlock>(type_, count_);
+  if (!scratch) scratch.emplace(type_, count_);
   bool first = true;
   for (int a = 0; a < kNwayAccs; ++a) {
     if (!((mask >> a & 1) && has_[a])) continue;
@@ -194,31 +224,33 @@ void NwayAllreduce::fold_into(int a, const void* part) {
 void NwayAllreduce::post_round() {
   now_ = &schedule_->rounds[static_cast<std::size_t>(round_)];
   const std::size_t sends = now_->sends.size(), recvs = now_->recvs.size();
-  out_.resize(sends);
-  in_.resize(recvs);
-  requests_.assign(sends + recvs, MPI_REQUEST_NULL);
+  if (sends > ports_ || recvs > ports_) {
+    throw Error(MPI_ERR_INTERN, "n-way round " + std::to_string(round_) + " has more messages than ports");
+  }
+  request_count_ = static_cast<int>(sends + recvs);
+  std::fill(requests_.begin(), requests_.begin() + request_count_, MPI_REQUEST_NULL);
   const int tag_round = tag_base_ + round_ * (kNwayMaxPorts + 1);
   for (std::size_t m = 0; m < recvs; ++m) {
     const NwayMessage& r = now_->recvs[m];
-    in_[m] = std::make_unique<NwayBlock>(type_, r.vectors * count_);
-    check(PMPI_Irecv(in_[m]->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
+    in(m).emplace(type_, r.vectors * count_);
+    check(PMPI_Irecv(in(m)->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
                     tag_round + r.port, c_, &requests_[m]),
           "MPI_Irecv");
   }
   for (std::size_t m = 0; m < sends; ++m) {
     const NwayMessage& s = now_->sends[m];
     const void* data = nullptr;
-    out_[m].reset();
+    out(m).reset();
     if (s.vectors == 1) {
-      data = combined(s.v[0].accs, out_[m]);  // a combination lives in out_[m] until sent
+      data = combined(s.v[0].accs, out(m));  // a combination lives in out(m) until sent
     } else {
-      out_[m] = std::make_unique<NwayBlock>(type_, s.vectors * count_);
-      std::unique_ptr<NwayBlock> part;
+      out(m).emplace(type_, s.vectors * count_);
+      std::optional<NwayBlock> part;
       for (int v = 0; v < s.vectors; ++v) {
         const void* x = combined(s.v[v].accs, part);
-        copy_elements(static_cast<char*>(out_[m]->data()) + v * count_ * type_.extent, x, type_, count_);
+        copy_elements(static_cast<char*>(out(m)->data()) + v * count_ * type_.extent, x, type_, count_);
       }
-      data = out_[m]->data();
+      data = out(m)->data();
     }
     check(PMPI_Isend(data, s.vectors * count_, datatype_, static_cast<int>(s.peer),
                     tag_round + s.port, c_, &requests_[recvs + m]),
@@ -229,7 +261,7 @@ void NwayAllreduce::post_round() {
 
 void NwayAllreduce::complete_round() {
   if (now_->copy_to) {
-    std::unique_ptr<NwayBlock> scratch;
+    std::optional<NwayBlock> scratch;
     const void* from = combined(now_->copy_from, scratch);
     for (int a = 0; a < kNwayAccs; ++a) {
       if (now_->copy_to >> a & 1) {
@@ -241,7 +273,7 @@ void NwayAllreduce::complete_round() {
   for (std::size_t m = 0; m < now_->recvs.size(); ++m) {
     const NwayMessage& r = now_->recvs[m];
     for (int v = 0; v < r.vectors; ++v) {
-      const void* part = static_cast<const char*>(in_[m]->data()) + v * count_ * type_.extent;
+      const void* part = static_cast<const char*>(in(m)->data()) + v * count_ * type_.extent;
       for (int a = 0; a < kNwayAccs; ++a) {
         if (r.v[v].accs >> a & 1) fold_into(a, part);
       }
@@ -254,19 +286,19 @@ void NwayAllreduce::complete_round() {
 bool NwayAllreduce::advance(bool block) {
   while (!done_) {
     if (round_ == static_cast<int>(schedule_->rounds.size())) {
-      std::unique_ptr<NwayBlock> scratch;
+      std::optional<NwayBlock> scratch;
       copy_out(combined(schedule_->result, scratch), recvbuf_);
       done_ = true;
       break;
     }
     if (!posted_) post_round();
     if (block) {
-      check(PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
+      check(PMPI_Waitall(request_count_, requests_.data(),
                         MPI_STATUSES_IGNORE),
             "MPI_Waitall");
     } else {
       int flag = 0;
-      check(PMPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &flag,
+      check(PMPI_Testall(request_count_, requests_.data(), &flag,
                         MPI_STATUSES_IGNORE),
             "MPI_Testall");
       if (!flag) return false;
