@@ -63,13 +63,13 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
     const rosched::Skips s(p);
     for (int k = 0; k < s.q(); ++k) {
       const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
-      const OwnedType send = cyclic_blocks(s.mod(rank + round.send_offset), round.send_count, p,
-                                           recvcount, recvtype, rtype.extent);
-      const OwnedType recv = cyclic_blocks(s.mod(rank + round.recv_offset), round.recv_count, p,
-                                           recvcount, recvtype, rtype.extent);
-      check(PMPI_Sendrecv(base, 1, send.get(), static_cast<int>(round.to), tag::kAllgatherRound,
-                         base, 1, recv.get(), static_cast<int>(round.from), tag::kAllgatherRound,
-                         c, MPI_STATUS_IGNORE),
+      const CyclicBlocks send = cyclic_blocks(base, s.mod(rank + round.send_offset),
+                                              round.send_count, p, recvcount, recvtype, rtype.extent);
+      const CyclicBlocks recv = cyclic_blocks(base, s.mod(rank + round.recv_offset),
+                                              round.recv_count, p, recvcount, recvtype, rtype.extent);
+      check(PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
+                         tag::kAllgatherRound, recv.at, recv.count, recv.type,
+                         static_cast<int>(round.from), tag::kAllgatherRound, c, MPI_STATUS_IGNORE),
             "MPI_Sendrecv");
     }
   });

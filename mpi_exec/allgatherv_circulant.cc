@@ -17,6 +17,7 @@
 // (window_rounds): the receive of round v is posted early, its send once every earlier receive
 // has arrived.
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,17 @@ class Message {
     offsets_.push_back(byte_offset);
   }
   bool empty() const { return lengths_.empty(); }
-  OwnedType type(MPI_Datatype element) const {
-    return hindexed(static_cast<int>(lengths_.size()), lengths_.data(), offsets_.data(), element);
+  // Where the message is and what it is for one MPI call from base: one piece as plain elements
+  // (no datatype to build and commit, which costs more than a small piece's transfer), several
+  // as a committed hindexed datatype kept in `owned` until the transfer completes.
+  void describe(char* base, MPI_Datatype element, OwnedType& owned, char** at, int* count,
+                MPI_Datatype* type) const {
+    if (lengths_.size() == 1) {
+      *at = base + offsets_[0], *count = lengths_[0], *type = element;
+      return;
+    }
+    owned = hindexed(static_cast<int>(lengths_.size()), lengths_.data(), offsets_.data(), element);
+    *at = base, *count = 1, *type = owned.get();
   }
 
  private:
@@ -57,6 +67,19 @@ class Message {
 
 // Rounds in flight, each with its two requests and the datatypes they use (which must live
 // until the requests complete). Receives complete in round order.
+// Every rank's schedule for p (Träff 2022, Algorithms 4 and 5), kept for this thread's next
+// call with the same p: O(p log p) to build, more than a small all-gather's transfers.
+const rosched::FullSchedule& full_schedule_of(const rosched::Skips& s) {
+  thread_local std::unique_ptr<rosched::FullSchedule> last;
+  thread_local std::int64_t last_p = 0;
+  if (!last || last_p != s.p()) {
+    last = std::make_unique<rosched::FullSchedule>(
+        rosched::full_schedule(s, rosched::kDefaultConstruction));
+    last_p = s.p();
+  }
+  return *last;
+}
+
 class RoundWindow {
  public:
   struct Slot {
@@ -146,7 +169,7 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
     for (int j = 0; j < p; ++j) total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
     const rosched::Skips s(p);
     const int q = s.q();
-    const rosched::FullSchedule schedule = rosched::full_schedule(s, rosched::kDefaultConstruction);
+    const rosched::FullSchedule& schedule = full_schedule_of(s);
     const std::int64_t n = block_count(total_bytes, p, settings().allgatherv_g, largest);
     RoundWindow window(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
     tell_choice(ci, "Rosched_Allgatherv", "pipelined", n, window.size(), total_bytes);
@@ -170,16 +193,18 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
         if (s.mod(to - root) != 0) piece(send, root, schedule.send(me, k) + offset);
         if (me != 0) piece(recv, root, schedule.recv(me, k) + offset);
       }
+      char* at = nullptr;
+      int elements = 0;
+      MPI_Datatype type = MPI_DATATYPE_NULL;
       if (!recv.empty()) {
-        slot.recv_type = recv.type(recvtype);
-        check(PMPI_Irecv(base, 1, slot.recv_type.get(), from, tag::kAllgathervRound, c,
-                        &slot.recv),
+        recv.describe(base, recvtype, slot.recv_type, &at, &elements, &type);
+        check(PMPI_Irecv(at, elements, type, from, tag::kAllgathervRound, c, &slot.recv),
               "MPI_Irecv");
       }
       window.arrive_before_current();  // this round sends what came in any earlier round
       if (!send.empty()) {
-        slot.send_type = send.type(recvtype);
-        check(PMPI_Isend(base, 1, slot.send_type.get(), to, tag::kAllgathervRound, c, &slot.send),
+        send.describe(base, recvtype, slot.send_type, &at, &elements, &type);
+        check(PMPI_Isend(at, elements, type, to, tag::kAllgathervRound, c, &slot.send),
               "MPI_Isend");
       }
     }

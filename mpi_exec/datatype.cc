@@ -1,6 +1,7 @@
 #include "mpi_exec/datatype.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/tags.h"
@@ -33,13 +34,24 @@ OwnedType& OwnedType::operator=(OwnedType&& other) noexcept {
   return *this;
 }
 
-OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, int block_count,
-                        MPI_Datatype type, MPI_Aint extent) {
+CyclicBlocks cyclic_blocks(char* base, std::int64_t first, std::int64_t count, std::int64_t p,
+                           int block_count, MPI_Datatype type, MPI_Aint extent) {
   const std::int64_t head = std::min(count, p - first);  // blocks first .. p-1
+  CyclicBlocks out;
+  if (head == count) {
+    out.at = base + static_cast<MPI_Aint>(first) * block_count * extent;
+    out.count = static_cast<int>(count * block_count);
+    out.type = type;
+    return out;
+  }
   int lengths[2] = {static_cast<int>(head * block_count),
                     static_cast<int>((count - head) * block_count)};
   MPI_Aint displacements[2] = {static_cast<MPI_Aint>(first) * block_count * extent, 0};
-  return hindexed(count > head ? 2 : 1, lengths, displacements, type);
+  out.owned = hindexed(2, lengths, displacements, type);
+  out.at = base;
+  out.count = 1;
+  out.type = out.owned.get();
+  return out;
 }
 
 OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_Datatype element) {
@@ -52,6 +64,14 @@ OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_D
 
 void local_copy(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
                 MPI_Datatype dst_type) {
+  if (src_type == dst_type && src_count == dst_count) {
+    const TypeInfo t = type_info(src_type);
+    if (t.size == t.extent && t.true_extent == t.extent && t.true_lb == 0 && t.lb == 0) {
+      const std::size_t bytes = static_cast<std::size_t>(src_count) * static_cast<std::size_t>(t.size);
+      if (bytes > 0 && src != dst) std::memmove(dst, src, bytes);
+      return;
+    }
+  }
   check(PMPI_Sendrecv(src, src_count, src_type, 0, tag::kLocalCopy, dst, dst_count, dst_type, 0,
                      tag::kLocalCopy, self_comm(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv (local copy)");

@@ -48,14 +48,23 @@ class OwnedType {
 // (MPI_Type_create_hindexed, then MPI_Type_commit).
 OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_Datatype element);
 
-// The blocks `first .. first + count - 1` (mod p) of a buffer of p blocks of `block_count`
-// elements of `type` each (block j at byte offset j * block_count * extent): one or two
-// contiguous pieces, as one committed datatype.
-OwnedType cyclic_blocks(std::int64_t first, std::int64_t count, std::int64_t p, int block_count,
-                        MPI_Datatype type, MPI_Aint extent);
+// The blocks `first .. first + count - 1` (mod p) of a buffer `base` of p blocks of
+// `block_count` elements of `type` each (block j at byte offset j * block_count * extent), as
+// the (address, count, datatype) of one MPI call: the plain elements where the range does not
+// wrap around (no datatype to build: a datatype's creation and commit cost more than a small
+// block's transfer), else a committed datatype of the two pieces, from base.
+struct CyclicBlocks {
+  char* at = nullptr;
+  int count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  OwnedType owned;  // the two-piece datatype, if one was built
+};
+CyclicBlocks cyclic_blocks(char* base, std::int64_t first, std::int64_t count, std::int64_t p,
+                           int block_count, MPI_Datatype type, MPI_Aint extent);
 
 // Copies src_count elements of src_type at src to dst_count elements of dst_type at dst (the
-// type signatures must match), within this process, through MPI.
+// type signatures must match), within this process: memcpy for one datatype without gaps on
+// both sides, else through MPI (a send to itself).
 void local_copy(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
                 MPI_Datatype dst_type);
 inline void local_copy(const void* src, void* dst, int count, MPI_Datatype type) {
