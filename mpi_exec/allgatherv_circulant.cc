@@ -65,8 +65,6 @@ class Message {
   std::vector<MPI_Aint> offsets_;
 };
 
-// Rounds in flight, each with its two requests and the datatypes they use (which must live
-// until the requests complete). Receives complete in round order.
 // Every rank's schedule for p (Träff 2022, Algorithms 4 and 5), kept for this thread's next
 // call with the same p: O(p log p) to build, more than a small all-gather's transfers.
 const rosched::FullSchedule& full_schedule_of(const rosched::Skips& s) {
@@ -80,6 +78,8 @@ const rosched::FullSchedule& full_schedule_of(const rosched::Skips& s) {
   return *last;
 }
 
+// Rounds in flight, each with its two requests and the datatypes they use (which must live
+// until the requests complete). Receives complete in round order.
 class RoundWindow {
  public:
   struct Slot {

@@ -21,10 +21,8 @@ struct Rosched_Request_s {
 namespace rosched::mpi {
 namespace {
 
-// MPI_Allreduce's argument rules and a commutative operation; n and the rule's plan for p
-// (the paper rule without a tuple for p and n: MPI_ERR_ARG). Returns the started operation,
-// or null if there is nothing to do (count 0).
-// The checks and the choice of n; nothing to do for count 0.
+// MPI_Allreduce's argument rules and a commutative operation, then n; nothing (no operation to
+// run) for count 0.
 struct Start {
   TypeInfo type;
   int n = 1;
@@ -36,7 +34,8 @@ std::optional<Start> prepare(int count, MPI_Datatype datatype, MPI_Op op, const 
   return Start{type, nway_ports(ci, static_cast<double>(count) * type.size)};
 }
 
-// Runs make() (which constructs an NwayAllreduce), a rule without its tuple being MPI_ERR_ARG.
+// Runs make() (which constructs an NwayAllreduce): the paper rule without a tuple for p and n
+// is MPI_ERR_ARG.
 template <typename Make>
 auto construct(Make&& make) -> decltype(make()) {
   try {
@@ -58,7 +57,6 @@ extern "C" int Rosched_Allreduce_nway(const void* sendbuf, void* recvbuf, int co
     std::optional<NwayAllreduce> running;  // on the stack: a blocking call keeps nothing
     construct([&] {
       running.emplace(sendbuf, recvbuf, count, datatype, s->type, op, ci, s->n, nway_rule());
-      return 0;
     });
     running->finish();
   });

@@ -22,17 +22,13 @@
 namespace rosched::mpi {
 namespace {
 
-bool dense(const TypeInfo& t) {
-  return t.lb == 0 && t.true_lb == 0 && t.extent == t.size && t.true_extent == t.size;
-}
-
 // One side of the exchange: P blocks of counts[j] elements of `type` at displs[j] extents from
 // base, as bytes: in place when the type is dense, else in a contiguous staging buffer.
 class Side {
  public:
   Side(const void* base, const int* counts, const int* displs, MPI_Datatype type,
        const TypeInfo& info, int p)
-      : base_(const_cast<void*>(base)), dense_(dense(info)) {
+      : base_(const_cast<void*>(base)), dense_(contiguous(info)) {
     offset.resize(p);
     size.resize(p);
     std::int64_t at = 0;

@@ -65,16 +65,22 @@ OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_D
 void local_copy(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
                 MPI_Datatype dst_type) {
   if (src_type == dst_type && src_count == dst_count) {
-    const TypeInfo t = type_info(src_type);
-    if (t.size == t.extent && t.true_extent == t.extent && t.true_lb == 0 && t.lb == 0) {
-      const std::size_t bytes = static_cast<std::size_t>(src_count) * static_cast<std::size_t>(t.size);
-      if (bytes > 0 && src != dst) std::memmove(dst, src, bytes);
-      return;
-    }
+    return local_copy(src, dst, src_count, src_type, type_info(src_type));
   }
   check(PMPI_Sendrecv(src, src_count, src_type, 0, tag::kLocalCopy, dst, dst_count, dst_type, 0,
                      tag::kLocalCopy, self_comm(), MPI_STATUS_IGNORE),
         "MPI_Sendrecv (local copy)");
+}
+
+void local_copy(const void* src, void* dst, int count, MPI_Datatype type, const TypeInfo& info) {
+  if (!contiguous(info)) {
+    check(PMPI_Sendrecv(src, count, type, 0, tag::kLocalCopy, dst, count, type, 0,
+                       tag::kLocalCopy, self_comm(), MPI_STATUS_IGNORE),
+          "MPI_Sendrecv (local copy)");
+    return;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(info.size);
+  if (bytes > 0 && src != dst) std::memmove(dst, src, bytes);
 }
 
 }  // namespace rosched::mpi

@@ -16,6 +16,12 @@ struct TypeInfo {
 };
 TypeInfo type_info(MPI_Datatype type);
 
+// Whether elements are packed without gaps (size == extent, no lower bounds): then count of
+// them are count * size bytes from the buffer's address, to be copied byte by byte.
+inline bool contiguous(const TypeInfo& t) {
+  return t.lb == 0 && t.true_lb == 0 && t.extent == t.size && t.true_extent == t.size;
+}
+
 // A buffer for `count` elements of a datatype (true extent respected), owned.
 class TypedBuffer {
  public:
@@ -70,6 +76,8 @@ void local_copy(const void* src, int src_count, MPI_Datatype src_type, void* dst
 inline void local_copy(const void* src, void* dst, int count, MPI_Datatype type) {
   local_copy(src, count, type, dst, count, type);
 }
+// The same, the datatype's TypeInfo known (no queries).
+void local_copy(const void* src, void* dst, int count, MPI_Datatype type, const TypeInfo& info);
 
 }  // namespace rosched::mpi
 

@@ -45,10 +45,6 @@ void merge_upto3(const std::vector<Span>& runs, void* out) {
 
 }  // namespace
 
-bool contiguous(const TypeInfo& t) {
-  return t.size == t.extent && t.true_lb == 0 && t.true_extent == t.extent && t.lb == 0;
-}
-
 void ElementBuffer::resize(std::int64_t n) {
   n_ = n;
   const std::size_t bytes =

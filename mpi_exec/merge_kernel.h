@@ -77,10 +77,6 @@ class Merger {
   std::vector<ElementBuffer> temp_;  // temporary runs of one merge
 };
 
-// Whether elements are packed without gaps (size == extent, no lower bound): then a buffer of
-// them can be written byte by byte.
-bool contiguous(const TypeInfo& t);
-
 }  // namespace rosched::mpi
 
 #endif  // ROSCHED_MPI_EXEC_MERGE_KERNEL_H_

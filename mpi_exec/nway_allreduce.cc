@@ -150,9 +150,8 @@ NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
       ports_(static_cast<std::size_t>(n)),
       blocks_(2 * ports_),
       requests_(2 * ports_, MPI_REQUEST_NULL) {
-  gapless_ = type_.size == type_.extent && type_.true_extent == type_.extent && type_.true_lb == 0;
   acc_[0].emplace(type_, count_);
-  copy_in(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data());
+  local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data(), count_, datatype_, type_);
   has_[0] = has_[1] = true;  // kOwn and kMain start as x
 }
 
@@ -165,16 +164,6 @@ NwayAllreduce::~NwayAllreduce() {
       PMPI_Request_free(&r);
     }
   }
-}
-
-void NwayAllreduce::copy_in(const void* user, void* mine) {
-  if (gapless_) return std::memcpy(mine, user, span_of(type_, count_)), void();
-  local_copy(user, mine, count_, datatype_);
-}
-
-void NwayAllreduce::copy_out(const void* mine, void* user) {
-  if (gapless_) return std::memcpy(user, mine, span_of(type_, count_)), void();
-  local_copy(mine, user, count_, datatype_);
 }
 
 void* NwayAllreduce::acc(int a) {
@@ -287,7 +276,7 @@ bool NwayAllreduce::advance(bool block) {
   while (!done_) {
     if (round_ == static_cast<int>(schedule_->rounds.size())) {
       std::optional<NwayBlock> scratch;
-      copy_out(combined(schedule_->result, scratch), recvbuf_);
+      local_copy(combined(schedule_->result, scratch), recvbuf_, count_, datatype_, type_);
       done_ = true;
       break;
     }

@@ -102,10 +102,6 @@ class NwayAllreduce {
   // Accumulator a, owned and writable (kMain starts as a view of kOwn).
   void* own_acc(int a);
   void fold_into(int a, const void* part);
-  // count elements between this library's buffers and the user's (memcpy when the type has no
-  // gaps, else MPI).
-  void copy_in(const void* user, void* mine);
-  void copy_out(const void* mine, void* user);
 
   int count_;
   MPI_Datatype datatype_;
@@ -121,7 +117,6 @@ class NwayAllreduce {
   std::array<std::optional<NwayBlock>, kNwayAccs> acc_;
   std::array<bool, kNwayAccs> has_{};
   bool main_is_own_ = true;  // kMain is x until its first fold
-  bool gapless_ = false;     // the type's bytes are contiguous: copies are memcpy
   // Per message of a round (at most n each way, n the ports): [0, n) what a send composed,
   // [n, 2n) what is received; the requests of the round, receives first. Sized once per call.
   std::optional<NwayBlock>& out(std::size_t m) { return blocks_[m]; }
