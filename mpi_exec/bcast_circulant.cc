@@ -24,6 +24,13 @@
 //     The timed call costs about the two broadcasts together, once per class and communicator.
 // ROSCHED_BCAST=model stops after step 1; circulant|native force one.
 //
+// "The circulant broadcast" above is, on ranks spread over several multicore nodes
+// (node_layout.h), the node-aware one (bcast_node_aware.cc: circulant between the nodes, then
+// within each). There step 1 is skipped: the model, one figure for every pair of ranks, can
+// predict neither it nor the library's (hierarchical or not) broadcast, so every size class's
+// first call is timed. Rosched_Bcast_node_aware always runs it, Rosched_Bcast_circulant always
+// the flat broadcast.
+//
 // A call that repeats this thread's last call handed to MPI_Bcast (same communicator, count
 // and predefined datatype) goes straight to MPI_Bcast: its count and datatype passed the checks
 // then, the root is checked again, and the decision for them does not change. That keeps the
@@ -33,7 +40,9 @@
 #include <cstdint>
 
 #include "mpi_exec/args.h"
+#include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "sched/circulant/bcast_schedule.h"
 
@@ -66,7 +75,10 @@ Verdict verdict(const CommInfo& ci, int count, const TypeInfo& type) {
   DecisionMemo& memo = decision_memo(ci);
   bool yes = false;
   if (memo.find(count, type.size, &yes)) return yes ? Verdict::kCirculant : Verdict::kNative;
-  yes = predicted_to_pay(ci, count, type);
+  // On several multicore nodes the model (one figure for all pairs) predicts neither rosched's
+  // node-aware broadcast nor the library's: both are timed.
+  yes = (choice == Settings::Choice::kAuto && node_layout(ci).hierarchical()) ||
+        predicted_to_pay(ci, count, type);
   if (yes && choice == Settings::Choice::kAuto &&
       !measured_choices(ci).find(std::int64_t{count} * type.size, &yes)) {
     return Verdict::kTimeBoth;
@@ -105,14 +117,14 @@ double seconds_since(double start) { return PMPI_Wtime() - start; }
 void time_both(const CommInfo& ci, const char* name, void* buffer, int count,
                MPI_Datatype datatype, const TypeInfo& type, int root) {
   double seconds[2];  // native, circulant
+  node_aware_bcast_prepare(ci, root);
   check(PMPI_Barrier(ci.c), "MPI_Barrier");
   double start = PMPI_Wtime();
   check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
   seconds[0] = seconds_since(start);
   check(PMPI_Barrier(ci.c), "MPI_Barrier");
   start = PMPI_Wtime();
-  pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype, type,
-                                    root);
+  node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
   seconds[1] = seconds_since(start);
   check(PMPI_Allreduce(MPI_IN_PLACE, seconds, 2, MPI_DOUBLE, MPI_MAX, ci.c), "MPI_Allreduce");
   const bool circulant = seconds[1] < seconds[0];
@@ -122,11 +134,21 @@ void time_both(const CommInfo& ci, const char* name, void* buffer, int count,
   tell_timing(ci, name, bytes, seconds[0], seconds[1], circulant ? "circulant" : "native MPI_Bcast");
 }
 
-int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count,
+// The three entry points: Rosched_Bcast (kChoose), Rosched_Bcast_node_aware (kNodeAware: the
+// node-aware broadcast, which is the circulant one on a single node or one rank per node) and
+// Rosched_Bcast_circulant (kFlat: the circulant broadcast over all ranks).
+enum class Entry { kChoose, kNodeAware, kFlat };
+
+int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
                     MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    if (may_delegate) {
+    if (entry == Entry::kFlat) {
+      pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype,
+                                        type, root);
+      return;
+    }
+    if (entry == Entry::kChoose) {
       switch (verdict(ci, count, type)) {
         case Verdict::kNative:
           tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
@@ -140,8 +162,7 @@ int bcast_by_choice(const char* name, bool may_delegate, void* buffer, int count
           break;
       }
     }
-    pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype,
-                                      type, root);
+    node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
   });
 }
 
@@ -155,14 +176,21 @@ extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int
     const int rc = PMPI_Bcast(buffer, count, datatype, root, last_native.dup);
     return rc == MPI_SUCCESS ? rc : rosched::mpi::report_call("Rosched_Bcast", comm, rc, "MPI_Bcast");
   }
-  return rosched::mpi::bcast_by_choice("Rosched_Bcast", true, buffer, count, datatype, root,
-                                       comm);
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast", rosched::mpi::Entry::kChoose, buffer,
+                                       count, datatype, root, comm);
+}
+
+extern "C" int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int root,
+                                        MPI_Comm comm) {
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast_node_aware",
+                                       rosched::mpi::Entry::kNodeAware, buffer, count, datatype,
+                                       root, comm);
 }
 
 extern "C" int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
                                        MPI_Comm comm) {
-  return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", false, buffer, count, datatype,
-                                       root, comm);
+  return rosched::mpi::bcast_by_choice("Rosched_Bcast_circulant", rosched::mpi::Entry::kFlat,
+                                       buffer, count, datatype, root, comm);
 }
 
 extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype,

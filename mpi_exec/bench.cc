@@ -17,8 +17,9 @@
 // calls a small collective in a loop pays per call, without the barrier's noise of a single
 // sub-microsecond call.
 //
-// Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|auto
-// (Rosched_Bcast: the circulant broadcast or MPI_Bcast, as the cost model decides),
+// Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|node
+// (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
+// broadcast or MPI_Bcast, as the cost model and a timed first call decide),
 // allgather and allgatherv native|circulant, reduce native|twotree, allreduce
 // native|circulant (census)|twotree|nway (n-way dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
@@ -147,12 +148,13 @@ enum Impl {
   kNative, kCirculant, kTwoTree, kHypercube, kAuto,
   kAlg0, kAlg1, kAlg2,                                                    // allmerge
   kNway,                                                                  // allreduce
+  kNodeAware,                                                             // bcast
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
                                             "auto",     "alg0",      "alg1",    "alg2",
-                                            "nway",
+                                            "nway",     "node",
                                             "basic",    "modified",  "zerorot", "zerocopy",
                                             "padded",   "twophase",  "linear"};
 // allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves),
@@ -164,7 +166,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
-  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kAuto};
+  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kNodeAware, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway};
   if (op == "reduce") return {kNative, kTwoTree};
   if (op == "alltoall") {
@@ -185,11 +187,13 @@ Op make_op(const Options& o) {
     return [](Impl impl, long m, bool check) {
       std::vector<int> buf(m);
       if (rank == 0) for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
-      using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
-      const BcastFn bcast[kImplCount] = {MPI_Bcast, Rosched_Bcast_circulant,
-                                         Rosched_Bcast_two_tree, Rosched_Bcast_hypercube,
-                                         Rosched_Bcast};
-      bcast[impl](buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
+      const auto bcast = impl == kCirculant   ? Rosched_Bcast_circulant
+                         : impl == kTwoTree   ? Rosched_Bcast_two_tree
+                         : impl == kHypercube ? Rosched_Bcast_hypercube
+                         : impl == kNodeAware ? Rosched_Bcast_node_aware
+                         : impl == kAuto      ? Rosched_Bcast
+                                              : MPI_Bcast;
+      bcast(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < m; ++i) if (buf[i] != static_cast<int>(i * 31 + 7)) return false;
       return true;
@@ -313,7 +317,8 @@ int run(int argc, char** argv) {
       "alltoall (m MPI_INT per block) or alltoallv (blocks of at most m MPI_INT, --dist uniform, "
       "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
-      "comma-separated implementations (native, circulant, twotree, hypercube, auto; allmerge: "
+      "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
+      "allreduce also nway; allmerge: "
       "native, alg0, alg1, alg2; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
       "twophase, linear), all, or both "
       "(native and circulant)")(

@@ -20,7 +20,11 @@
  * the first call of each size class (2^k to 2^(k+1) - 1 bytes) on a communicator, it beat the MPI
  * library's MPI_Bcast; else MPI_Bcast (ROSCHED_BCAST=auto|model|circulant|native, model: the
  * prediction alone; ROSCHED_VERBOSE=1 prints the choice and the timings on rank 0). The pipelined broadcasts keep several rounds in flight (nonblocking,
- * ROSCHED_WINDOW rounds, default from the model);
+ * ROSCHED_WINDOW rounds, default from the model). On ranks spread over several multicore nodes
+ * (MPI_COMM_TYPE_SHARED, or ROSCHED_NODE_SIZE consecutive ranks per node) Rosched_Bcast's own
+ * broadcast is Rosched_Bcast_node_aware: the circulant broadcast among one rank per node, then
+ * within each node (elsewhere it is Rosched_Bcast_circulant), and it is always timed against
+ * MPI_Bcast at a size class's first call;
  * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds; p * recvcount
  * must not exceed INT_MAX elements, else MPI_ERR_COUNT);
  * Rosched_Allgatherv the irregular all-gather (Algorithm 9: p broadcasts in lockstep, one
@@ -42,6 +46,9 @@ int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_
 
 int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
+
+int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int root,
+                             MPI_Comm comm);
 
 /* Whether Rosched_Bcast(buffer, count, datatype, root, comm) would run the circulant broadcast
  * (*circulant = 1) or the MPI library's MPI_Bcast (*circulant = 0), by ROSCHED_BCAST, the cost
@@ -191,6 +198,10 @@ inline int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_C
 inline int bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int root,
                            MPI_Comm comm) {
   return Rosched_Bcast_circulant(buffer, count, datatype, root, comm);
+}
+inline int bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm) {
+  return Rosched_Bcast_node_aware(buffer, count, datatype, root, comm);
 }
 inline int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {

@@ -42,6 +42,11 @@ Settings from_environment() {
   double window = 0;
   read_factor("ROSCHED_WINDOW", window);
   s.window = window >= 1 && window <= 64 ? static_cast<int>(window) : 0;
+  double node_size = 0;
+  read_factor("ROSCHED_NODE_SIZE", node_size);
+  if (node_size >= 1 && node_size <= (1 << 30) && node_size == static_cast<int>(node_size)) {
+    s.node_size = static_cast<int>(node_size);
+  }
   read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
   read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);

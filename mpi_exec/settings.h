@@ -14,6 +14,8 @@ struct Settings {
                                // blocks from the cost model, cost_model.h)
   double alpha = 0, beta = 0;  // ROSCHED_ALPHA, ROSCHED_BETA: the cost model (0: measure it)
   int window = 0;              // ROSCHED_WINDOW: rounds in flight (0: from the cost model)
+  int node_size = 0;           // ROSCHED_NODE_SIZE: k consecutive ranks form a node
+                               // (node_layout.h; 0: MPI_COMM_TYPE_SHARED decides)
   bool verbose = false;        // ROSCHED_VERBOSE: rank 0 tells which algorithm was chosen
   // ROSCHED_BCAST: auto (the cost model decides, a timed trial confirms), model (the cost model
   // alone), circulant, or native (MPI_Bcast).

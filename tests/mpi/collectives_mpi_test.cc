@@ -1,9 +1,10 @@
 // The MPI collectives of mpi_exec/ against their definitions, run under mpirun with p processes
 // (tests/mpi/run_mpi_tests.sh runs p = 1..9): every root, sizes 0, 1, q - 1, q, primes, 1 MiB,
 // irregular counts with zeros and one rank holding almost everything, MPI_IN_PLACE, derived
-// datatypes, user-defined operations, bad arguments and debug-mode mismatches; the three
-// broadcasts (circulant, two-tree, hypercube) through the same checks. Every rank checks its own
-// result; rank 0 prints "p=P: N passed, M failed".
+// datatypes, user-defined operations, bad arguments and debug-mode mismatches; the broadcasts
+// (circulant, node-aware, two-tree, hypercube) through the same checks, and with --nodes=K the
+// node-aware one on nodes of K ranks. Every rank checks its own result; rank 0 prints
+// "p=P[ mode]: N passed, M failed".
 #include <mpi.h>
 
 #include <algorithm>
@@ -393,6 +394,42 @@ void test_cost_model() {
   expect(&rosched::mpi::cost_model(ci) == &model, "cost model is measured once per communicator");
 }
 
+// The node layout behind Rosched_Bcast_node_aware with ROSCHED_NODE_SIZE = k, seen through
+// what it must do: on sub-communicators of every size (ranks 0..s-1 of MPI_COMM_WORLD, so the
+// last node is short), every root, the data arrives; and a sub-communicator freed and made
+// again (the layout and its two communicators go with it) still works.
+void test_bcast_node_layout(int k) {
+  for (int s = 1; s <= p; ++s) {
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < s ? 0 : MPI_UNDEFINED, rank, &sub);
+    if (sub == MPI_COMM_NULL) continue;
+    for (int again = 0; again < 2; ++again) {
+      for (int root = 0; root < s; ++root) {
+        std::vector<int> buf(1000, -1);
+        if (rank == root) for (int i = 0; i < 1000; ++i) buf[i] = pattern(root, i);
+        bool ok = Rosched_Bcast_node_aware(buf.data(), 1000, MPI_INT, root, sub) == MPI_SUCCESS;
+        for (int i = 0; i < 1000 && ok; ++i) ok = buf[i] == pattern(root, i);
+        expect(ok, "bcast node-aware, nodes of " + std::to_string(k) + ", communicator of " +
+                       std::to_string(s) + " ranks, root=" + std::to_string(root));
+      }
+    }
+    MPI_Comm_free(&sub);
+  }
+}
+
+// Sums the results over the ranks, rank 0 prints "p=P[ mode]: N passed, M failed", finalizes;
+// the exit status of main.
+int finish(const std::string& mode) {
+  long local[2] = {passed, failed}, total[2] = {0, 0};
+  MPI_Reduce(local, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    std::printf("p=%d%s%s: %ld passed, %ld failed\n", p, mode.empty() ? "" : " ", mode.c_str(),
+                total[0], total[1]);
+  }
+  MPI_Finalize();
+  return total[1] == 0 || rank != 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -401,6 +438,20 @@ int main(int argc, char** argv) {
   // The collectives read these variables once, at their first call: set them before it.
   // Also a window of 3 rounds in flight, so that the pipelined walks reuse their slots often.
   const bool many_blocks = argc > 1 && std::string(argv[1]) == "--many-blocks";
+  // With --nodes=K: ranks in consecutive blocks of K form the nodes (ROSCHED_NODE_SIZE), and
+  // only the broadcasts run, with many blocks; Rosched_Bcast forced to rosched's own broadcast,
+  // so both it and Rosched_Bcast_node_aware run the node-aware broadcast (nodes of unequal sizes
+  // where K does not divide p: roots whose node rank is missing on the last node go through
+  // lane 0).
+  const std::string nodes = argc > 1 && std::string(argv[1]).rfind("--nodes=", 0) == 0
+                                ? std::string(argv[1]).substr(8)
+                                : "";
+  if (!nodes.empty()) {
+    setenv("ROSCHED_NODE_SIZE", nodes.c_str(), 1);
+    setenv("ROSCHED_BCAST", "circulant", 1);
+    setenv("ROSCHED_BCAST_F", "3", 1);
+    setenv("ROSCHED_WINDOW", "3", 1);
+  }
   if (many_blocks) {
     for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F",
                             "ROSCHED_ALLGATHERV_G"}) {
@@ -416,8 +467,19 @@ int main(int argc, char** argv) {
   const std::pair<BcastFn, std::string> broadcasts[] = {
       {Rosched_Bcast, "bcast"},
       {Rosched_Bcast_circulant, "bcast circulant"},
+      {Rosched_Bcast_node_aware, "bcast node-aware"},
       {Rosched_Bcast_two_tree, "bcast two-tree"},
       {Rosched_Bcast_hypercube, "bcast hypercube"}};
+  if (!nodes.empty()) {
+    for (const auto& [bcast, name] : broadcasts) {
+      if (name != "bcast" && name != "bcast node-aware") continue;
+      test_bcast_ints(bcast, name);
+      test_bcast_derived(bcast, name);
+      test_bcast_errors(bcast, name);
+    }
+    test_bcast_node_layout(std::atoi(nodes.c_str()));
+    return finish("nodes of " + nodes);
+  }
   test_cost_model();
   test_bcast_measured_choice();
   test_bcast_repeat();
@@ -437,12 +499,5 @@ int main(int argc, char** argv) {
   }
   test_two_tree_reductions();
   test_nway_allreduce(!many_blocks);
-  long local[2] = {passed, failed}, total[2] = {0, 0};
-  MPI_Reduce(local, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0) {
-    std::printf("p=%d%s: %ld passed, %ld failed\n", p, many_blocks ? " many blocks" : "", total[0],
-                total[1]);
-  }
-  MPI_Finalize();
-  return total[1] == 0 || rank != 0 ? 0 : 1;
+  return finish(many_blocks ? "many blocks" : "");
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the MPI collectives test program under Open MPI's mpirun for p = 1..9 processes (more
 # than the 2 cores here: oversubscribed), once with the default block sizes and once with many
-# blocks (--many-blocks). ROSCHED_MPI_TEST_P, if set, lists other process counts (the sanitized
+# blocks (--many-blocks), and from p = 4 the broadcasts on nodes of 2 and 3 ranks (--nodes=K).
+# ROSCHED_MPI_TEST_P, if set, lists other process counts (the sanitized
 # run of scripts/test.sh takes fewer). Ends with the summed "N passed, M failed" line.
 set -u
 bin="$(realpath "$1")"
@@ -10,8 +11,15 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 passed=0; failed=0; status=0
 for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
-  for mode in "" --many-blocks; do
-    name="p=$np${mode:+ many blocks}"
+  modes=("" --many-blocks)
+  # The node-aware broadcast on nodes of 2 and 3 consecutive ranks (short last nodes at odd p).
+  [ "$np" -ge 4 ] && modes+=(--nodes=2 --nodes=3)
+  for mode in "${modes[@]}"; do
+    case $mode in
+      "") name="p=$np" ;;
+      --many-blocks) name="p=$np many blocks" ;;
+      --nodes=*) name="p=$np nodes of ${mode#--nodes=}" ;;
+    esac
     out=$(timeout 300 mpirun -np "$np" --oversubscribe "$bin" $mode 2>&1)
     rc=$?
     line=$(echo "$out" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed$")

@@ -1,0 +1,25 @@
+// The node-aware broadcast (bcast_node_aware.cc): Rosched_Bcast's own algorithm on a
+// communicator whose ranks sit on several multicore nodes.
+#ifndef ROSCHED_MPI_EXEC_BCAST_NODE_AWARE_H_
+#define ROSCHED_MPI_EXEC_BCAST_NODE_AWARE_H_
+
+#include <mpi.h>
+
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+
+namespace rosched::mpi {
+
+// Broadcasts count elements of datatype from root over ci (arguments already checked): where
+// the node layout is hierarchical (node_layout.h), the circulant broadcast among the nodes,
+// then within every node; else the circulant broadcast over all ranks. Reported as `name`.
+void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
+                         MPI_Datatype datatype, const TypeInfo& type, int root);
+
+// Makes, collectively, what node_aware_bcast_on from root needs at its first call (the layout,
+// the sub-communicators' cost models), so that a timed call measures the broadcast alone.
+void node_aware_bcast_prepare(const CommInfo& ci, int root);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_BCAST_NODE_AWARE_H_
