@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/block_count.h"
 #include "mpi_exec/cost_model.h"
@@ -145,69 +146,108 @@ TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int se
 }
 
 }  // namespace
+
+void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           const TypeInfo& rtype) {
+  const int p = ci.p, rank = ci.rank;
+  const MPI_Comm c = ci.c;
+  const std::int64_t largest = *std::max_element(recvcounts, recvcounts + p);
+  if (p == 1 || largest == 0 || rtype.size == 0) return;
+
+  double total_bytes = 0;
+  for (int j = 0; j < p; ++j) total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
+  const rosched::Skips s(p);
+  const int q = s.q();
+  const rosched::FullSchedule& schedule = full_schedule_of(s);
+  const std::int64_t n = block_count(total_bytes, p, settings().allgatherv_g, largest);
+  RoundWindow window(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
+  tell_choice(ci, name, "pipelined", n, window.size(), total_bytes);
+  const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
+  const auto piece = [&](Message& m, int root, std::int64_t block) {
+    if (block < 0) return;
+    block = std::min(block, n - 1);
+    const std::int64_t lo = block * recvcounts[root] / n, hi = (block + 1) * recvcounts[root] / n;
+    m.add((static_cast<MPI_Aint>(displs[root]) + lo) * rtype.extent, hi - lo);
+  };
+  Message send, recv;
+  for (std::int64_t v = x; v < n - 1 + q + x; ++v) {
+    RoundWindow::Slot& slot = window.next();
+    const int k = static_cast<int>(v % q);
+    const std::int64_t offset = (v / q) * q - x;  // block of entry e in this phase: e + offset
+    const int to = static_cast<int>(s.to(rank, k)), from = static_cast<int>(s.from(rank, k));
+    send.clear();
+    recv.clear();
+    for (int root = 0; root < p; ++root) {
+      const std::int64_t me = s.mod(rank - root);
+      if (s.mod(to - root) != 0) piece(send, root, schedule.send(me, k) + offset);
+      if (me != 0) piece(recv, root, schedule.recv(me, k) + offset);
+    }
+    char* at = nullptr;
+    int elements = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    if (!recv.empty()) {
+      recv.describe(base, recvtype, slot.recv_type, &at, &elements, &type);
+      check(PMPI_Irecv(at, elements, type, from, tag::kAllgathervRound, c, &slot.recv),
+            "MPI_Irecv");
+    }
+    window.arrive_before_current();  // this round sends what came in any earlier round
+    if (!send.empty()) {
+      send.describe(base, recvtype, slot.send_type, &at, &elements, &type);
+      check(PMPI_Isend(at, elements, type, to, tag::kAllgathervRound, c, &slot.send),
+            "MPI_Isend");
+    }
+  }
+  window.finish();
+}
+
 }  // namespace rosched::mpi
 
-extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void* recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm) {
+namespace {
+
+// The entry points: Rosched_Allgatherv (node-aware where allgatherv_node_aware.cc applies),
+// Rosched_Allgatherv_node_aware (the same) and Rosched_Allgatherv_circulant (flat, always).
+int allgatherv(const char* name, bool node_aware, const void* sendbuf, int sendcount,
+               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[],
+               MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allgatherv", comm, [&](const CommInfo& ci) {
-    const int p = ci.p, rank = ci.rank;
-    const MPI_Comm c = ci.c;
+  return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo rtype =
         check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
     auto* base = static_cast<char*>(recvbuf);
     if (sendbuf != MPI_IN_PLACE) {
       local_copy(sendbuf, sendcount, sendtype,
-                 base + static_cast<MPI_Aint>(displs[rank]) * rtype.extent, recvcounts[rank],
-                 recvtype);
+                 base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
+                 recvcounts[ci.rank], recvtype);
     }
-    const std::int64_t largest = *std::max_element(recvcounts, recvcounts + p);
-    if (p == 1 || largest == 0 || rtype.size == 0) return;
-
-    double total_bytes = 0;
-    for (int j = 0; j < p; ++j) total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
-    const rosched::Skips s(p);
-    const int q = s.q();
-    const rosched::FullSchedule& schedule = full_schedule_of(s);
-    const std::int64_t n = block_count(total_bytes, p, settings().allgatherv_g, largest);
-    RoundWindow window(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
-    tell_choice(ci, "Rosched_Allgatherv", "pipelined", n, window.size(), total_bytes);
-    const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
-    const auto piece = [&](Message& m, int root, std::int64_t block) {
-      if (block < 0) return;
-      block = std::min(block, n - 1);
-      const std::int64_t lo = block * recvcounts[root] / n, hi = (block + 1) * recvcounts[root] / n;
-      m.add((static_cast<MPI_Aint>(displs[root]) + lo) * rtype.extent, hi - lo);
-    };
-    Message send, recv;
-    for (std::int64_t v = x; v < n - 1 + q + x; ++v) {
-      RoundWindow::Slot& slot = window.next();
-      const int k = static_cast<int>(v % q);
-      const std::int64_t offset = (v / q) * q - x;  // block of entry e in this phase: e + offset
-      const int to = static_cast<int>(s.to(rank, k)), from = static_cast<int>(s.from(rank, k));
-      send.clear();
-      recv.clear();
-      for (int root = 0; root < p; ++root) {
-        const std::int64_t me = s.mod(rank - root);
-        if (s.mod(to - root) != 0) piece(send, root, schedule.send(me, k) + offset);
-        if (me != 0) piece(recv, root, schedule.recv(me, k) + offset);
-      }
-      char* at = nullptr;
-      int elements = 0;
-      MPI_Datatype type = MPI_DATATYPE_NULL;
-      if (!recv.empty()) {
-        recv.describe(base, recvtype, slot.recv_type, &at, &elements, &type);
-        check(PMPI_Irecv(at, elements, type, from, tag::kAllgathervRound, c, &slot.recv),
-              "MPI_Irecv");
-      }
-      window.arrive_before_current();  // this round sends what came in any earlier round
-      if (!send.empty()) {
-        send.describe(base, recvtype, slot.send_type, &at, &elements, &type);
-        check(PMPI_Isend(at, elements, type, to, tag::kAllgathervRound, c, &slot.send),
-              "MPI_Isend");
-      }
+    if (!node_aware ||
+        !node_aware_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype)) {
+      circulant_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
     }
-    window.finish();
   });
+}
+
+}  // namespace
+
+extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgatherv("Rosched_Allgatherv", true, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcounts, displs, recvtype, comm);
+}
+
+extern "C" int Rosched_Allgatherv_node_aware(const void* sendbuf, int sendcount,
+                                             MPI_Datatype sendtype, void* recvbuf,
+                                             const int recvcounts[], const int displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgatherv("Rosched_Allgatherv_node_aware", true, sendbuf, sendcount, sendtype,
+                    recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+extern "C" int Rosched_Allgatherv_circulant(const void* sendbuf, int sendcount,
+                                            MPI_Datatype sendtype, void* recvbuf,
+                                            const int recvcounts[], const int displs[],
+                                            MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgatherv("Rosched_Allgatherv_circulant", false, sendbuf, sendcount, sendtype,
+                    recvbuf, recvcounts, displs, recvtype, comm);
 }

@@ -23,7 +23,7 @@
 namespace rosched::mpi {
 namespace {
 
-// The pipelined circulant broadcast on a sub-communicator (one phase); returns its pipeline.
+// circulant_bcast_on, returning its pipeline.
 Pipeline circulant_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
                       const TypeInfo& type, int root) {
   const CommInfo ci = comm_info(sub);
@@ -43,6 +43,11 @@ int carrier_lane(const NodeLayout& layout, int root) {
 }
 
 }  // namespace
+
+void circulant_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
+                        const TypeInfo& type, int root) {
+  circulant_on(sub, buffer, count, datatype, type, root);
+}
 
 void node_aware_bcast_prepare(const CommInfo& ci, int root) {
   const NodeLayout& layout = node_layout(ci);

@@ -19,8 +19,9 @@
 //
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|node
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
-// broadcast or MPI_Bcast, as the cost model and a timed first call decide),
-// allgather and allgatherv native|circulant, reduce native|twotree, allreduce
+// broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgatherv
+// native|circulant (flat)|node (node-aware where it applies)|auto (Rosched_Allgatherv),
+// allgather native|circulant, reduce native|twotree, allreduce
 // native|circulant (census)|twotree|nway (n-way dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
@@ -174,6 +175,7 @@ std::vector<Impl> impls_of(const std::string& op) {
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
+  if (op == "allgatherv") return {kNative, kCirculant, kNodeAware};
   return {kNative, kCirculant};
 }
 
@@ -214,13 +216,15 @@ Op make_op(const Options& o) {
   if (o.op == "allgatherv") {
     const std::string dist = o.dist;
     return [dist](Impl impl, long m, bool check) {
-      const bool circ = impl == kCirculant;
       const std::vector<int> counts = allgatherv_counts(m, dist);
       std::vector<int> displs(p, 0);
       for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + counts[j - 1];
       std::vector<int> send(counts[rank], rank + 1), recv(std::max(1L, m));
-      if (circ) Rosched_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
-      else MPI_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
+      const auto allgatherv = impl == kCirculant   ? Rosched_Allgatherv_circulant
+                              : impl == kNodeAware ? Rosched_Allgatherv_node_aware
+                              : impl == kAuto      ? Rosched_Allgatherv
+                                                   : MPI_Allgatherv;
+      allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
       if (!check) return true;
       for (int j = 0; j < p; ++j)
         for (int i = 0; i < counts[j]; ++i) if (recv[displs[j] + i] != j + 1) return false;

@@ -184,6 +184,18 @@ int Rosched_Wait(Rosched_Request* request);
  * variables (ROSCHED_ALPHA, ROSCHED_BETA, ROSCHED_WINDOW, ROSCHED_BCAST, ROSCHED_VERBOSE and the
  * block-size factors ROSCHED_BCAST_F, ROSCHED_TWOTREE_F, ROSCHED_HYPERCUBE_F,
  * ROSCHED_ALLGATHERV_G) are likewise read once. */
+/* Rosched_Allgatherv runs the node-aware all-gather where it applies (ranks on several
+ * multicore nodes, each node's ranks consecutive, displs the running sum of recvcounts): the
+ * blocks gathered at each node's first rank, Algorithm 9 among those, then the whole result
+ * broadcast (Algorithm 6) within each node; elsewhere the flat Algorithm 9. The two below force
+ * one (the node-aware one falls back to the flat one where it does not apply). */
+int Rosched_Allgatherv_node_aware(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm);
+int Rosched_Allgatherv_circulant(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm);
+
 void Rosched_Set_debug(int on);
 
 #ifdef __cplusplus

@@ -19,11 +19,12 @@ inline constexpr int kAllmergePartial = 7310;  // Rosched_Allmerge: a round's pa
 inline constexpr int kAlltoallSizes = 7311;    // a Bruck step's block sizes (two-phase)
 inline constexpr int kAlltoallData = 7312;     // a Bruck step's blocks, or a linear exchange
 inline constexpr int kBcastNodeHop = 7313;     // node-aware broadcast: root to its node's rank 0
+inline constexpr int kAllgathervGather = 7314; // node-aware all-gather: a block to its node's rank 0
 
 inline constexpr int kAll[] = {kBcastRound,    kAllgatherRound, kCensusRound,  kAllgathervRound,
                                kReduceToRoot,  kReduceRound,    kLocalCopy,    kCostModel,
                                kAllmergeMain,  kAllmergePartial, kAlltoallSizes, kAlltoallData,
-                               kBcastNodeHop};
+                               kBcastNodeHop,  kAllgathervGather};
 
 constexpr bool all_distinct() {
   for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)

@@ -170,15 +170,18 @@ std::vector<int> make_counts(int kind, unsigned seed) {
 }
 
 void test_allgatherv() {
+  // gap 3: displacements in reverse rank order with a gap of 3 between contributions; gap 0:
+  // contributions one after the other in rank order (where the node-aware all-gather applies).
+  for (int gap : {3, 0})
   for (int kind = 0; kind < 4; ++kind) {
     for (bool in_place : {false, true}) {
       const std::vector<int> counts = make_counts(kind, 7 + kind);
-      // Displacements in reverse rank order with a gap of 3 between contributions.
       std::vector<int> displs(p);
       int at = 0;
-      for (int j = p - 1; j >= 0; --j) {
+      for (int k = 0; k < p; ++k) {
+        const int j = gap > 0 ? p - 1 - k : k;
         displs[j] = at;
-        at += counts[j] + 3;
+        at += counts[j] + gap;
       }
       std::vector<int> recv(at + 1, -1), send(counts[rank]);
       for (int i = 0; i < counts[rank]; ++i) send[i] = pattern(rank, i);
@@ -189,9 +192,11 @@ void test_allgatherv() {
       bool ok = rc == MPI_SUCCESS;
       for (int j = 0; j < p && ok; ++j) {
         for (int i = 0; i < counts[j] && ok; ++i) ok = recv[displs[j] + i] == pattern(j, i);
-        for (int g = 0; g < 3 && ok; ++g) ok = recv[displs[j] + counts[j] + g] == -1;  // gaps
+        for (int g = 0; g < gap && ok; ++g) ok = recv[displs[j] + counts[j] + g] == -1;  // gaps
       }
-      expect(ok, "allgatherv kind=" + std::to_string(kind) + (in_place ? " in place" : ""));
+      ok = ok && recv[at] == -1;  // past the end
+      expect(ok, "allgatherv kind=" + std::to_string(kind) + " gap=" + std::to_string(gap) +
+                     (in_place ? " in place" : ""));
     }
   }
   // A derived receive type: each element is one int followed by an untouched gap int.
@@ -439,7 +444,7 @@ int main(int argc, char** argv) {
   // Also a window of 3 rounds in flight, so that the pipelined walks reuse their slots often.
   const bool many_blocks = argc > 1 && std::string(argv[1]) == "--many-blocks";
   // With --nodes=K: ranks in consecutive blocks of K form the nodes (ROSCHED_NODE_SIZE), and
-  // only the broadcasts run, with many blocks; Rosched_Bcast forced to rosched's own broadcast,
+  // only the broadcasts and Allgatherv run, with many blocks; Rosched_Bcast forced to rosched's own broadcast,
   // so both it and Rosched_Bcast_node_aware run the node-aware broadcast (nodes of unequal sizes
   // where K does not divide p: roots whose node rank is missing on the last node go through
   // lane 0).
@@ -478,6 +483,7 @@ int main(int argc, char** argv) {
       test_bcast_errors(bcast, name);
     }
     test_bcast_node_layout(std::atoi(nodes.c_str()));
+    test_allgatherv();
     return finish("nodes of " + nodes);
   }
   test_cost_model();

@@ -1,0 +1,28 @@
+// The two all-gathers of Rosched_Allgatherv (allgatherv_circulant.cc,
+// allgatherv_node_aware.cc), on a receive buffer that already holds this rank's own block.
+#ifndef ROSCHED_MPI_EXEC_ALLGATHERV_CIRCULANT_H_
+#define ROSCHED_MPI_EXEC_ALLGATHERV_CIRCULANT_H_
+
+#include <mpi.h>
+
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+
+namespace rosched::mpi {
+
+// Träff 2022's irregular all-gather (Alg. 9) over all ranks of ci: block j (recvcounts[j]
+// elements of recvtype at displs[j] of base) from rank j to every rank. Reported as `name`.
+void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                             const TypeInfo& rtype);
+
+// The same, node-aware, where it applies (several multicore nodes, each node's ranks
+// consecutive, the blocks one after the other in rank order): returns false, having done
+// nothing, where it does not (the same answer on every rank).
+bool node_aware_allgatherv_on(const CommInfo& ci, const char* name, char* base,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                              const TypeInfo& rtype);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_ALLGATHERV_CIRCULANT_H_
