@@ -4,9 +4,12 @@
 // r + skips[k] .. r + skips[k+1] - 1, straight from and into the user's receive buffer (in MPI
 // order: the contribution of rank j at block j), as one derived datatype of at most two pieces.
 // The pieces count elements in an int, hence p * recvcount <= INT_MAX (MPI_ERR_COUNT beyond).
+// On several multicore nodes Rosched_Allgather is the node-aware all-gather of
+// allgatherv_node_aware.cc instead (every block recvcount elements).
 #include <climits>
 #include <string>
 
+#include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
@@ -45,11 +48,16 @@ TypeInfo check_allgather_args(const CommInfo& comm, const void* sendbuf, int sen
 }  // namespace
 }  // namespace rosched::mpi
 
-extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                                 MPI_Comm comm) {
+namespace {
+
+// The entry points: Rosched_Allgather and Rosched_Allgather_node_aware (node-aware on several
+// multicore nodes whose ranks are consecutive: allgatherv_node_aware.cc, every block recvcount
+// elements), Rosched_Allgather_circulant (Algorithm 7 over all ranks, always).
+int allgather(const char* name, bool node_aware, const void* sendbuf, int sendcount,
+              MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+              MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allgather", comm, [&](const CommInfo& ci) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
     const int p = ci.p, rank = ci.rank;
     const MPI_Comm c = ci.c;
     const TypeInfo rtype =
@@ -60,6 +68,7 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
       local_copy(sendbuf, sendcount, sendtype, base + rank * block_bytes, recvcount, recvtype);
     }
     if (p == 1 || recvcount == 0 || rtype.size == 0) return;
+    if (node_aware && node_aware_allgather_on(ci, name, base, recvcount, recvtype, rtype)) return;
     const rosched::Skips s(p);
     for (int k = 0; k < s.q(); ++k) {
       const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
@@ -73,4 +82,27 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
             "MPI_Sendrecv");
     }
   });
+}
+
+}  // namespace
+
+extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm) {
+  return allgather("Rosched_Allgather", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm);
+}
+
+extern "C" int Rosched_Allgather_node_aware(const void* sendbuf, int sendcount,
+                                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                            MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather("Rosched_Allgather_node_aware", true, sendbuf, sendcount, sendtype, recvbuf,
+                   recvcount, recvtype, comm);
+}
+
+extern "C" int Rosched_Allgather_circulant(const void* sendbuf, int sendcount,
+                                           MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                           MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather("Rosched_Allgather_circulant", false, sendbuf, sendcount, sendtype, recvbuf,
+                   recvcount, recvtype, comm);
 }

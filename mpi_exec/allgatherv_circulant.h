@@ -1,5 +1,6 @@
-// The two all-gathers of Rosched_Allgatherv (allgatherv_circulant.cc,
-// allgatherv_node_aware.cc), on a receive buffer that already holds this rank's own block.
+// The all-gathers of Rosched_Allgatherv and the node-aware one of Rosched_Allgather
+// (allgatherv_circulant.cc, allgatherv_node_aware.cc), on a receive buffer that already holds
+// this rank's own block.
 #ifndef ROSCHED_MPI_EXEC_ALLGATHERV_CIRCULANT_H_
 #define ROSCHED_MPI_EXEC_ALLGATHERV_CIRCULANT_H_
 
@@ -22,6 +23,11 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
 bool node_aware_allgatherv_on(const CommInfo& ci, const char* name, char* base,
                               const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                               const TypeInfo& rtype);
+
+// node_aware_allgatherv_on with every block recvcount elements, block j at j * recvcount (p *
+// recvcount <= INT_MAX): Rosched_Allgather's node-aware path.
+bool node_aware_allgather_on(const CommInfo& ci, const char* name, char* base, int recvcount,
+                             MPI_Datatype recvtype, const TypeInfo& rtype);
 
 }  // namespace rosched::mpi
 

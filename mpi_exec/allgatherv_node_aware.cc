@@ -1,4 +1,4 @@
-// Rosched_Allgatherv on a cluster of multicore nodes: gather each node's blocks at its node
+// Rosched_Allgatherv (and Rosched_Allgather) on a cluster of multicore nodes: gather each node's blocks at its node
 // rank 0, Träff 2022's irregular all-gather (Alg. 9, Sec. 2.4) among those (lane 0 of
 // node_layout.h, one rank per node, each contributing its node's blocks as one block), then the
 // circulant broadcast (Alg. 6) of the whole result within every node. Every block crosses each
@@ -104,6 +104,14 @@ bool node_aware_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   circulant_bcast_on(layout.node, base + offset(displs, 0, rtype), static_cast<int>(total),
                      recvtype, rtype, 0);
   return true;
+}
+
+bool node_aware_allgather_on(const CommInfo& ci, const char* name, char* base, int recvcount,
+                             MPI_Datatype recvtype, const TypeInfo& rtype) {
+  if (ci.p == 1 || !node_layout(ci).hierarchical()) return false;  // no O(p) arrays then
+  std::vector<int> counts(static_cast<std::size_t>(ci.p), recvcount), displs(counts.size());
+  for (int j = 0; j < ci.p; ++j) displs[static_cast<std::size_t>(j)] = j * recvcount;
+  return node_aware_allgatherv_on(ci, name, base, counts.data(), displs.data(), recvtype, rtype);
 }
 
 }  // namespace rosched::mpi

@@ -19,9 +19,9 @@
 //
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|node
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
-// broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgatherv
-// native|circulant (flat)|node (node-aware where it applies)|auto (Rosched_Allgatherv),
-// allgather native|circulant, reduce native|twotree, allreduce
+// broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
+// allgatherv native|circulant (flat)|node (node-aware where it applies)|auto
+// (Rosched_Allgather(v)), reduce native|twotree, allreduce
 // native|circulant (census)|twotree|nway (n-way dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
@@ -175,7 +175,7 @@ std::vector<Impl> impls_of(const std::string& op) {
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
-  if (op == "allgatherv") return {kNative, kCirculant, kNodeAware};
+  if (op == "allgather" || op == "allgatherv") return {kNative, kCirculant, kNodeAware};
   return {kNative, kCirculant};
 }
 
@@ -203,11 +203,13 @@ Op make_op(const Options& o) {
   }
   if (o.op == "allgather") {
     return [](Impl impl, long m, bool check) {
-      const bool circ = impl == kCirculant;
       const long c = std::max(1L, m / p);
       std::vector<int> send(c, rank + 1), recv(c * p);
-      if (circ) Rosched_Allgather(send.data(), c, MPI_INT, recv.data(), c, MPI_INT, MPI_COMM_WORLD);
-      else MPI_Allgather(send.data(), c, MPI_INT, recv.data(), c, MPI_INT, MPI_COMM_WORLD);
+      const auto allgather = impl == kCirculant   ? Rosched_Allgather_circulant
+                             : impl == kNodeAware ? Rosched_Allgather_node_aware
+                             : impl == kAuto      ? Rosched_Allgather
+                                                  : MPI_Allgather;
+      allgather(send.data(), c, MPI_INT, recv.data(), c, MPI_INT, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < c * p; ++i) if (recv[i] != i / c + 1) return false;
       return true;

@@ -184,6 +184,15 @@ int Rosched_Wait(Rosched_Request* request);
  * variables (ROSCHED_ALPHA, ROSCHED_BETA, ROSCHED_WINDOW, ROSCHED_BCAST, ROSCHED_VERBOSE and the
  * block-size factors ROSCHED_BCAST_F, ROSCHED_TWOTREE_F, ROSCHED_HYPERCUBE_F,
  * ROSCHED_ALLGATHERV_G) are likewise read once. */
+/* Rosched_Allgather likewise: node-aware on several multicore nodes whose ranks are
+ * consecutive, else Algorithm 7; the two below force one. */
+int Rosched_Allgather_node_aware(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm);
+int Rosched_Allgather_circulant(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm);
+
 /* Rosched_Allgatherv runs the node-aware all-gather where it applies (ranks on several
  * multicore nodes, each node's ranks consecutive, displs the running sum of recvcounts): the
  * blocks gathered at each node's first rank, Algorithm 9 among those, then the whole result
