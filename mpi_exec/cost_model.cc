@@ -120,24 +120,8 @@ namespace {
 // The record is an attribute of the private duplicate (freed with it); the communicator's
 // CommCache keeps a pointer to it, so later calls need no lookup.
 CommModel& comm_model(const CommInfo& comm) {
-  if (comm.cache != nullptr && comm.cache->model != nullptr) return *comm.cache->model;
-  if (model_keyval == MPI_KEYVAL_INVALID) {
-    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_model, &model_keyval, nullptr),
-          "MPI_Comm_create_keyval");
-  }
-  void* attribute = nullptr;
-  int found = 0;
-  check(PMPI_Comm_get_attr(comm.c, model_keyval, &attribute, &found), "MPI_Comm_get_attr");
-  if (!found) {
-    auto* made = new CommModel{build(comm), {}, {}};
-    const int rc = PMPI_Comm_set_attr(comm.c, model_keyval, made);
-    if (rc != MPI_SUCCESS) delete made;
-    check(rc, "MPI_Comm_set_attr");
-    attribute = made;
-  }
-  auto* record = static_cast<CommModel*>(attribute);
-  if (comm.cache != nullptr) comm.cache->model = record;
-  return *record;
+  return duplicate_record(comm, model_keyval, free_model, &CommCache::model,
+                          [&] { return new CommModel{build(comm), {}, {}}; });
 }
 
 // The memo's word: bit 63 set, bit 62 the answer, bits 31-61 the count, bits 0-30 the size.

@@ -69,6 +69,33 @@ CommInfo comm_info(MPI_Comm comm);
 // handle can be reused by a new one.
 extern std::atomic<std::uint64_t> comm_caches_freed;
 
+// A record the library keeps per communicator (CommCache::model, CommCache::nodes): an
+// attribute of comm's private duplicate under keyval (made at first use with free_record as
+// its delete callback, so the record goes with the communicator), made by make() (a new T) at
+// the first call on comm, collective then; after that the CommCache's pointer `slot`.
+template <typename T, typename Make>
+T& duplicate_record(const CommInfo& comm, int& keyval,
+                    MPI_Comm_delete_attr_function* free_record, T* CommCache::*slot, Make&& make) {
+  if (comm.cache != nullptr && comm.cache->*slot != nullptr) return *(comm.cache->*slot);
+  if (keyval == MPI_KEYVAL_INVALID) {
+    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_record, &keyval, nullptr),
+          "MPI_Comm_create_keyval");
+  }
+  void* attribute = nullptr;
+  int found = 0;
+  check(PMPI_Comm_get_attr(comm.c, keyval, &attribute, &found), "MPI_Comm_get_attr");
+  if (!found) {
+    T* made = make();
+    const int rc = PMPI_Comm_set_attr(comm.c, keyval, made);
+    if (rc != MPI_SUCCESS) free_record(MPI_COMM_NULL, keyval, made, nullptr);
+    check(rc, "MPI_Comm_set_attr");
+    attribute = made;
+  }
+  T* record = static_cast<T*>(attribute);
+  if (comm.cache != nullptr) comm.cache->*slot = record;
+  return *record;
+}
+
 // The private duplicate of MPI_COMM_SELF (errors returned), for copies within this process.
 MPI_Comm self_comm();
 

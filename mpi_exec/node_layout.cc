@@ -97,24 +97,8 @@ NodeLayout* build(const CommInfo& comm) {
 // The layout is an attribute of the private duplicate (freed with it, and its communicators
 // with it); the CommCache keeps a pointer, so later calls need no lookup.
 const NodeLayout& node_layout(const CommInfo& comm) {
-  if (comm.cache != nullptr && comm.cache->nodes != nullptr) return *comm.cache->nodes;
-  if (layout_keyval == MPI_KEYVAL_INVALID) {
-    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_layout, &layout_keyval, nullptr),
-          "MPI_Comm_create_keyval");
-  }
-  void* attribute = nullptr;
-  int found = 0;
-  check(PMPI_Comm_get_attr(comm.c, layout_keyval, &attribute, &found), "MPI_Comm_get_attr");
-  if (!found) {
-    NodeLayout* made = build(comm);
-    const int rc = PMPI_Comm_set_attr(comm.c, layout_keyval, made);
-    if (rc != MPI_SUCCESS) free_layout(MPI_COMM_NULL, 0, made, nullptr);
-    check(rc, "MPI_Comm_set_attr");
-    attribute = made;
-  }
-  auto* layout = static_cast<NodeLayout*>(attribute);
-  if (comm.cache != nullptr) comm.cache->nodes = layout;
-  return *layout;
+  return duplicate_record(comm, layout_keyval, free_layout, &CommCache::nodes,
+                          [&] { return build(comm); });
 }
 
 }  // namespace rosched::mpi
