@@ -52,6 +52,15 @@ timed=$(echo "$out" | grep -c "^rosched Rosched_Bcast: p = 4, [0-9]* bytes timed
 classes=$(echo "$out" | grep -o "for 1048576 to 2097151 bytes\|for 2097152 to 4194303 bytes" | sort -u | wc -l)
 if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$classes" = 2 ]; then echo "ok   bcast timed once per size class"
 else echo "FAIL bcast timed choice (exit $rc, $timed timed lines, $classes classes)"; echo "$out"; fail=1; fi
+# On nodes of 2 ranks (ROSCHED_NODE_SIZE), Rosched_Bcast's own broadcast is the node-aware one:
+# timed at the first call of each class (even at 4 B: the model's prediction is skipped on
+# several nodes), the node-aware broadcast reported by its lane's rank 0, results verified.
+out=$(ROSCHED_VERBOSE=1 ROSCHED_NODE_SIZE=2 timeout 120 mpirun -np 4 --oversubscribe \
+      "$bin" --op bcast --impl auto,node --sizes 1,100000 --reps 2 --check 2>&1); rc=$?
+timed=$(echo "$out" | grep -c "^rosched Rosched_Bcast: p = 4, [0-9]* bytes timed: ")
+aware=$(echo "$out" | grep -c "^rosched Rosched_Bcast.*: p = 2, .*node-aware: circulant between 2 nodes")
+if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$aware" -ge 1 ]; then echo "ok   bcast node-aware on nodes of 2"
+else echo "FAIL bcast on nodes of 2 (exit $rc, $timed timed lines, $aware node-aware lines)"; echo "$out"; fail=1; fi
 # Run as a singleton (no mpirun, whose output forwarding would hide the error): a failed write
 # of the results is exit status 2.
 timeout 60 "$bin" --op bcast --sizes 1 --reps 1 >/dev/full 2>/dev/null
