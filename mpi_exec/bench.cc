@@ -21,7 +21,7 @@
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
 // broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
 // allgatherv native|circulant (flat)|node (node-aware where it applies)|auto
-// (Rosched_Allgather(v)), reduce native|twotree, allreduce
+// (Rosched_Allgather(v)), reduce native|twotree|node (node-aware two-tree), allreduce
 // native|circulant (census)|twotree|nway (n-way dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
@@ -169,7 +169,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kNodeAware, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway};
-  if (op == "reduce") return {kNative, kTwoTree};
+  if (op == "reduce") return {kNative, kTwoTree, kNodeAware};
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
   }
@@ -249,7 +249,9 @@ Op make_op(const Options& o) {
   if (o.op == "reduce") {
     return [](Impl impl, long m, bool check) {
       std::vector<int> send(m, rank + 1), recv(m);
-      const auto reduce = impl == kTwoTree ? Rosched_Reduce_two_tree : MPI_Reduce;
+      const auto reduce = impl == kTwoTree     ? Rosched_Reduce_two_tree
+                          : impl == kNodeAware ? Rosched_Reduce_node_aware
+                                               : MPI_Reduce;
       reduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
       if (!check || rank != 0) return true;
       for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;

@@ -13,6 +13,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
@@ -112,11 +113,14 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
 
 }  // namespace rosched::mpi
 
-extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count,
-                                       MPI_Datatype datatype, MPI_Op op, int root,
-                                       MPI_Comm comm) {
+namespace {
+
+// Rosched_Reduce_two_tree (flat) and Rosched_Reduce_node_aware (node_aware_reduce_on where it
+// applies, else flat).
+int reduce(const char* name, bool node_aware, const void* sendbuf, void* recvbuf, int count,
+           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Reduce_two_tree", comm, [&](const CommInfo& ci) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
     const int p = ci.p, rank = ci.rank;
     const MPI_Comm c = ci.c;
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -129,15 +133,18 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
       }
       return check_reduction(count, datatype, op);
     });
-    int commutative = 0;
-    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    const int sink = commutative || root == 0 || root == p - 1 ? root : 0;
     if (count == 0) return;
     // The root accumulates in recvbuf, every other rank in a copy of its contribution.
     std::optional<TypedBuffer> scratch;
     if (rank != root) scratch.emplace(type, count);
     void* acc = rank == root ? recvbuf : scratch->data();
     if (!in_place) local_copy(sendbuf, acc, count, datatype);
+    if (node_aware && node_aware_reduce_on(ci, acc, recvbuf, count, datatype, type, op, root)) {
+      return;
+    }
+    int commutative = 0;
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    const int sink = commutative || root == 0 || root == p - 1 ? root : 0;
     two_tree_reduce(acc, count, datatype, type, op, sink, ci);
     if (sink != root) {
       if (rank == sink) {
@@ -148,4 +155,20 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
       }
     }
   });
+}
+
+}  // namespace
+
+extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count,
+                                       MPI_Datatype datatype, MPI_Op op, int root,
+                                       MPI_Comm comm) {
+  return reduce("Rosched_Reduce_two_tree", false, sendbuf, recvbuf, count, datatype, op, root,
+                comm);
+}
+
+extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
+                                         MPI_Datatype datatype, MPI_Op op, int root,
+                                         MPI_Comm comm) {
+  return reduce("Rosched_Reduce_node_aware", true, sendbuf, recvbuf, count, datatype, op, root,
+                comm);
 }

@@ -81,6 +81,13 @@ int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int r
 int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm);
 
+/* The two-tree reduction made node-aware for commutative operations on ranks spread over several
+ * multicore nodes: within every node, then among one rank per node; elsewhere (one node, one
+ * rank per node, a non-commutative operation) Rosched_Reduce_two_tree. Same semantics as
+ * MPI_Reduce. */
+int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+
 int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 

@@ -166,7 +166,7 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
   if (route == Route::kNative) {
     rc = PMPI_Bcast(buffer, count, datatype, root, comm);
   } else if (route == Route::kCirculant) {
-    rc = Rosched_Bcast_circulant(buffer, count, datatype, root, comm);
+    rc = Rosched_Bcast_node_aware(buffer, count, datatype, root, comm);
   } else {  // kModel: Rosched_Bcast chooses (and times both at a size's first call)
     rc = Rosched_Bcast(buffer, count, datatype, root, comm);
     int circulant = 0;  // for the report, what it chose (a cached answer now)
@@ -223,7 +223,7 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
       start, Collective::kReduce, f, f.bytes,
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); },
       [&](Route) {
-        return Rosched_Reduce_two_tree(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm);
       });
 }
 

@@ -20,9 +20,9 @@ if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0
 else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 [ "$(head -1 "$tsv")" = "$(printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec')" ] && ok "header" || bad "header: $(head -1 "$tsv")"
 # Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
-# twotree, hypercube, node, auto; allgather(v): circulant, node), native under all 4, one ratio
-# row per implementation of ours.
-for want in bcast:42 allgather:24 allgatherv:24 allgatherv_uniform:24 reduce:18 allreduce:30; do
+# twotree, hypercube, node, auto; allgather(v): circulant, node; reduce: twotree, node), native
+# under all 4, one ratio row per implementation of ours.
+for want in bcast:42 allgather:24 allgatherv:24 allgatherv_uniform:24 reduce:24 allreduce:30; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
@@ -75,7 +75,7 @@ got=$(awk -F'\t' 'NR > 1 && $1 == "allmerge_half" && $2 ~ /^alg[012]$/ && $7 >= 
 
 # The node-aware broadcast and all-gathers on SMPI's own nodes (MPI_COMM_TYPE_SHARED: one node
 # per simulated host; paper platform, 64 ranks on 32 hosts), results verified.
-for o in bcast allgather allgatherv; do
+for o in bcast allgather allgatherv reduce; do
   if bash "$sim" --platform paper --p 64 --op $o --impls node --sizes 4,65536 --selectors ompi --check \
       --out "$tmp/node_$o.tsv" 2>"$tmp/node_$o.err"; then
     ok "$o --impls node --check on the paper platform, 2 ranks per node"

@@ -444,7 +444,7 @@ int main(int argc, char** argv) {
   // Also a window of 3 rounds in flight, so that the pipelined walks reuse their slots often.
   const bool many_blocks = argc > 1 && std::string(argv[1]) == "--many-blocks";
   // With --nodes=K: ranks in consecutive blocks of K form the nodes (ROSCHED_NODE_SIZE), and
-  // only the broadcasts, Allgather and Allgatherv run, with many blocks; Rosched_Bcast forced to rosched's own broadcast,
+  // only the broadcasts, Allgather(v) and the node-aware reduction run, with many blocks; Rosched_Bcast forced to rosched's own broadcast,
   // so both it and Rosched_Bcast_node_aware run the node-aware broadcast (nodes of unequal sizes
   // where K does not divide p: roots whose node rank is missing on the last node go through
   // lane 0).
@@ -485,6 +485,7 @@ int main(int argc, char** argv) {
     test_bcast_node_layout(std::atoi(nodes.c_str()));
     test_allgather();
     test_allgatherv();
+    test_node_aware_reductions();
     return finish("nodes of " + nodes);
   }
   test_cost_model();
@@ -505,6 +506,7 @@ int main(int argc, char** argv) {
     test_allmerge();
   }
   test_two_tree_reductions();
+  test_node_aware_reductions();
   test_nway_allreduce(!many_blocks);
   return finish(many_blocks ? "many blocks" : "");
 }

@@ -25,6 +25,7 @@ using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
 
 // tests/mpi/two_tree_mpi_test.cc: Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.
 void test_two_tree_reductions();
+void test_node_aware_reductions();
 
 // tests/mpi/alltoall_mpi_test.cc: Rosched_Alltoall and Rosched_Alltoallv, every variant.
 void test_alltoall();

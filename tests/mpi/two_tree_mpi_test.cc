@@ -51,7 +51,10 @@ bool same(const Affine& x, const Affine& y) { return x.a == y.a && x.b == y.b; }
 
 const int kCounts[] = {0, 1, 2, 7, 101, 5000};
 
-void test_reduce_non_commutative(MPI_Datatype pair, MPI_Op op) {
+using ReduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+
+void test_reduce_non_commutative(MPI_Datatype pair, MPI_Op op, ReduceFn reduce,
+                                 const std::string& name) {
   for (int count : kCounts) {
     for (int root = 0; root < p; ++root) {
       for (bool in_place : {false, true}) {
@@ -59,28 +62,33 @@ void test_reduce_non_commutative(MPI_Datatype pair, MPI_Op op) {
         for (int i = 0; i < count; ++i) send[i] = contribution(rank, i);
         if (in_place && rank == root) std::copy(send.begin(), send.end(), recv.begin());
         const void* from = in_place && rank == root ? MPI_IN_PLACE : send.data();
-        const int rc = Rosched_Reduce_two_tree(from, recv.data(), count, pair, op, root, MPI_COMM_WORLD);
+        const int rc = reduce(from, recv.data(), count, pair, op, root, MPI_COMM_WORLD);
         bool ok = rc == MPI_SUCCESS && same(recv[count], Affine{0, 0});
         if (rank == root) {
           for (int i = 0; i < count && ok; ++i) ok = same(recv[i], expected_composition(i));
         }
-        expect(ok, "reduce two-tree non-commutative count=" + std::to_string(count) +
+        expect(ok, name + " non-commutative count=" + std::to_string(count) +
                        " root=" + std::to_string(root) + (in_place ? " in place" : ""));
       }
     }
   }
 }
 
-void test_reduce_sum_and_derived() {
+void test_reduce_sum_and_derived(ReduceFn reduce, const std::string& name) {
   for (int count : kCounts) {
     for (int root = 0; root < p; ++root) {
-      std::vector<int> send(count), mine(count + 1, -1), native(count);
-      for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
-      const int rc = Rosched_Reduce_two_tree(send.data(), mine.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
-      MPI_Reduce(send.data(), native.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
-      bool ok = rc == MPI_SUCCESS && mine[count] == -1;
-      for (int i = 0; i < count && ok && rank == root; ++i) ok = mine[i] == native[i];
-      expect(ok, "reduce two-tree MPI_SUM count=" + std::to_string(count) + " root=" + std::to_string(root));
+      for (bool in_place : {false, true}) {
+        std::vector<int> send(count), mine(count + 1, -1), native(count);
+        for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
+        if (in_place && rank == root) std::copy(send.begin(), send.end(), mine.begin());
+        const void* from = in_place && rank == root ? MPI_IN_PLACE : send.data();
+        const int rc = reduce(from, mine.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+        MPI_Reduce(send.data(), native.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+        bool ok = rc == MPI_SUCCESS && mine[count] == -1;
+        for (int i = 0; i < count && ok && rank == root; ++i) ok = mine[i] == native[i];
+        expect(ok, name + " MPI_SUM count=" + std::to_string(count) + " root=" +
+                       std::to_string(root) + (in_place ? " in place" : ""));
+      }
     }
   }
   // A vector type with gaps (3 blocks of 2 ints, stride 3) and a user-defined sum over it: the
@@ -94,7 +102,7 @@ void test_reduce_sum_and_derived() {
     const int root = p / 2;
     std::vector<int> send(count * 8, 1), recv(count * 8 + 1, -1);
     for (int i = 0; i < count * 8; ++i) send[i] = (rank + 1) * (i % 5);
-    const int rc = Rosched_Reduce_two_tree(send.data(), recv.data(), count, vec, vec_sum, root, MPI_COMM_WORLD);
+    const int rc = reduce(send.data(), recv.data(), count, vec, vec_sum, root, MPI_COMM_WORLD);
     bool ok = rc == MPI_SUCCESS;
     if (rank == root) {
       for (int i = 0; i < count * 8 && ok; ++i) {
@@ -103,7 +111,7 @@ void test_reduce_sum_and_derived() {
         ok = recv[i] == (gap ? -1 : (p * (p + 1) / 2) * (i % 5));
       }
     }
-    expect(ok, "reduce two-tree vector type count=" + std::to_string(count));
+    expect(ok, name + " vector type count=" + std::to_string(count));
   }
   MPI_Op_free(&vec_sum);
   MPI_Type_free(&vec);
@@ -164,10 +172,24 @@ void test_two_tree_reductions() {
   MPI_Type_commit(&pair);
   MPI_Op op;
   MPI_Op_create(compose, 0, &op);  // not commutative
-  test_reduce_non_commutative(pair, op);
-  test_reduce_sum_and_derived();
+  test_reduce_non_commutative(pair, op, Rosched_Reduce_two_tree, "reduce two-tree");
+  test_reduce_sum_and_derived(Rosched_Reduce_two_tree, "reduce two-tree");
   test_allreduce(pair, op);
   test_errors();
+  MPI_Op_free(&op);
+  MPI_Type_free(&pair);
+}
+
+// Rosched_Reduce_node_aware: on one node (mpirun here) or with ROSCHED_NODE_SIZE (--nodes=K) on
+// nodes of K ranks; a non-commutative operation takes the flat two-tree reduction.
+void test_node_aware_reductions() {
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_UINT32_T, &pair);
+  MPI_Type_commit(&pair);
+  MPI_Op op;
+  MPI_Op_create(compose, 0, &op);
+  test_reduce_non_commutative(pair, op, Rosched_Reduce_node_aware, "reduce node-aware");
+  test_reduce_sum_and_derived(Rosched_Reduce_node_aware, "reduce node-aware");
   MPI_Op_free(&op);
   MPI_Type_free(&pair);
 }

@@ -1,0 +1,44 @@
+// The node-aware reduction: the pipelined two-tree reduction (Sanders, Speck, Träff 2009, as
+// presented in Träff's lecture notes, section "Two (pipelined) binary trees") within every
+// node, into the rank of the root's lane (node_layout.h), then among the lane's ranks into the
+// root's node; each vector crosses each node's network link once instead of once per rank in
+// the trees' pipelined rounds. Commutative operations only (the two phases combine the
+// contributions in node order, not rank order); elsewhere Rosched_Reduce_node_aware runs the
+// flat two-tree reduction. Where some node lacks the root's node rank, lane 0 carries the
+// partial results and the home node's rank 0 sends the result to the root.
+#include "mpi_exec/reduce_node_aware.h"
+
+#include "mpi_exec/node_layout.h"
+#include "mpi_exec/tags.h"
+#include "mpi_exec/two_tree_reduce.h"
+
+namespace rosched::mpi {
+
+bool node_aware_reduce_on(const CommInfo& ci, void* acc, void* recvbuf, int count,
+                          MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
+  int commutative = 0;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  if (!commutative || ci.p == 1) return false;
+  const NodeLayout& layout = node_layout(ci);
+  if (!layout.hierarchical()) return false;
+  if (count == 0) return true;
+  const int k = layout.node_rank_of[root], home = layout.number_of[root];
+  const int lane = k < layout.min_node_size ? k : 0;
+  const CommInfo node = comm_info(layout.node);
+  two_tree_reduce(acc, count, datatype, type, op, lane, node);
+  if (layout.node_rank == lane) {
+    two_tree_reduce(acc, count, datatype, type, op, home, comm_info(layout.lane));
+  }
+  if (lane != k && layout.node_number == home) {
+    if (layout.node_rank == lane) {
+      check(PMPI_Send(acc, count, datatype, k, tag::kReduceToRoot, node.c), "MPI_Send");
+    } else if (layout.node_rank == k) {
+      check(PMPI_Recv(recvbuf, count, datatype, lane, tag::kReduceToRoot, node.c,
+                      MPI_STATUS_IGNORE),
+            "MPI_Recv");
+    }
+  }
+  return true;
+}
+
+}  // namespace rosched::mpi

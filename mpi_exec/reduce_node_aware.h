@@ -1,0 +1,21 @@
+// The node-aware reduction of Rosched_Reduce_node_aware (reduce_node_aware.cc).
+#ifndef ROSCHED_MPI_EXEC_REDUCE_NODE_AWARE_H_
+#define ROSCHED_MPI_EXEC_REDUCE_NODE_AWARE_H_
+
+#include <mpi.h>
+
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+
+namespace rosched::mpi {
+
+// Reduces every rank's acc (count elements, this rank's contribution on entry; recvbuf at the
+// root) into the root's recvbuf, node-aware, where the operation is commutative and the ranks
+// sit on several multicore nodes; returns false, having done nothing, elsewhere (the same
+// answer on every rank). Arguments already checked.
+bool node_aware_reduce_on(const CommInfo& ci, void* acc, void* recvbuf, int count,
+                          MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_REDUCE_NODE_AWARE_H_
