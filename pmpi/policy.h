@@ -30,6 +30,10 @@
 //   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size.
+// Routed calls run rosched's node-aware collectives where the ranks sit on several multicore
+// nodes (Rosched_Bcast's own choice, Rosched_Bcast_node_aware when forced or above a threshold,
+// Rosched_Allgather(v), Rosched_Reduce_node_aware for commutative operations; elsewhere they are
+// the flat schedules named above).
 // In auto, calls with non-contiguous datatypes, one process, or nothing to send stay with the
 // MPI library (the measurements are of contiguous data); inter-communicators always do. So do
 // reduce and allreduce on two processes unless their threshold is set: one message or one
