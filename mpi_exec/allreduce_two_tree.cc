@@ -7,11 +7,14 @@
 // Every rank other than 0 reduces in a copy of its contribution, so the broadcast writes the
 // result into recvbuf while the reduction still reads and sends the partial results.
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "mpi_exec/args.h"
+#include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/two_tree_reduce.h"
 #include "sched/two_tree/two_tree_schedule.h"
@@ -89,10 +92,16 @@ void reduce_and_bcast(void* acc, void* result, int count, MPI_Datatype datatype,
 }  // namespace
 }  // namespace rosched::mpi
 
-extern "C" int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
-                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+namespace {
+
+// Rosched_Allreduce_two_tree (always the doubly pipelined two-tree all-reduce) and
+// Rosched_Allreduce_node_aware (for a commutative operation on several multicore nodes: the
+// node-aware reduction to rank 0, then the node-aware broadcast from it, one after the other;
+// else the two-tree all-reduce).
+int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recvbuf, int count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
-  return run_collective("Rosched_Allreduce_two_tree", comm, [&](const CommInfo& ci) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
     const int p = ci.p, rank = ci.rank;
     const MPI_Comm c = ci.c;
     Agreement agreement;
@@ -101,13 +110,29 @@ extern "C" int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, in
         check_arguments(c, agreement, [&] { return check_reduction(count, datatype, op); });
     if (count == 0) return;
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    if (p == 1 || rank == 0) {  // rank 0 reduces in recvbuf and broadcasts from it
-      if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
-      if (p > 1) reduce_and_bcast(recvbuf, recvbuf, count, datatype, type, op, ci);
+    std::optional<TypedBuffer> scratch;  // every rank but 0 reduces in a copy of its input
+    if (p > 1 && rank != 0) scratch.emplace(type, count);
+    void* acc = scratch ? scratch->data() : recvbuf;
+    if (input != acc) local_copy(input, acc, count, datatype);
+    if (p == 1) return;
+    if (node_aware && node_aware_reduce_on(ci, acc, recvbuf, count, datatype, type, op, 0)) {
+      node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
       return;
     }
-    TypedBuffer acc(type, count);
-    local_copy(input, acc.data(), count, datatype);
-    reduce_and_bcast(acc.data(), recvbuf, count, datatype, type, op, ci);
+    reduce_and_bcast(acc, recvbuf, count, datatype, type, op, ci);
   });
+}
+
+}  // namespace
+
+extern "C" int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return allreduce("Rosched_Allreduce_two_tree", false, sendbuf, recvbuf, count, datatype, op,
+                   comm);
+}
+
+extern "C" int Rosched_Allreduce_node_aware(const void* sendbuf, void* recvbuf, int count,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return allreduce("Rosched_Allreduce_node_aware", true, sendbuf, recvbuf, count, datatype, op,
+                   comm);
 }

@@ -22,7 +22,8 @@
 // broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
 // allgatherv native|circulant (flat)|node (node-aware where it applies)|auto
 // (Rosched_Allgather(v)), reduce native|twotree|node (node-aware two-tree), allreduce
-// native|circulant (census)|twotree|nway (n-way dissemination, End et al. 2015; --nway-n and
+// native|circulant (census)|twotree|node (node-aware reduce + bcast)|nway (n-way
+// dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
 // uniform|irregular|half; extra rows `allmerge moves-IMPL p bytes moves/(m p)`: the largest
@@ -168,7 +169,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kNodeAware, kAuto};
-  if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway};
+  if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway, kNodeAware};
   if (op == "reduce") return {kNative, kTwoTree, kNodeAware};
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
@@ -236,10 +237,11 @@ Op make_op(const Options& o) {
   if (o.op == "allreduce") {
     return [](Impl impl, long m, bool check) {
       std::vector<int> send(m, rank + 1), recv(m);
-      const auto allreduce = impl == kCirculant ? Rosched_Allreduce
-                             : impl == kTwoTree ? Rosched_Allreduce_two_tree
-                             : impl == kNway    ? Rosched_Allreduce_nway
-                                                : MPI_Allreduce;
+      const auto allreduce = impl == kCirculant   ? Rosched_Allreduce
+                             : impl == kTwoTree   ? Rosched_Allreduce_two_tree
+                             : impl == kNway      ? Rosched_Allreduce_nway
+                             : impl == kNodeAware ? Rosched_Allreduce_node_aware
+                                                  : MPI_Allreduce;
       allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;

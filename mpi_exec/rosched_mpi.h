@@ -88,6 +88,12 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
+/* The all-reduce likewise: for a commutative operation on several multicore nodes the node-aware
+ * reduction to rank 0, then the node-aware broadcast (Rosched_Bcast_node_aware) from it; else
+ * Rosched_Allreduce_two_tree. Same semantics as MPI_Allreduce. */
+int Rosched_Allreduce_node_aware(const void* sendbuf, void* recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 

@@ -20,9 +20,10 @@ if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0
 else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 [ "$(head -1 "$tsv")" = "$(printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec')" ] && ok "header" || bad "header: $(head -1 "$tsv")"
 # Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
-# twotree, hypercube, node, auto; allgather(v): circulant, node; reduce: twotree, node), native
+# twotree, hypercube, node, auto; allgather(v): circulant, node; reduce: twotree, node;
+# allreduce: circulant, twotree, nway, node), native
 # under all 4, one ratio row per implementation of ours.
-for want in bcast:42 allgather:24 allgatherv:24 allgatherv_uniform:24 reduce:24 allreduce:30; do
+for want in bcast:42 allgather:24 allgatherv:24 allgatherv_uniform:24 reduce:24 allreduce:36; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
@@ -60,7 +61,7 @@ if bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi --mea
    ! grep -q "apart" "$tmp/sync.err"; then ok "--measure sync: ranks started together"
 else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
 got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
-[ "$got" = 21 ] && ok "sync: 21 allreduce rows" || bad "sync: $got allreduce rows, want 21"
+[ "$got" = 27 ] && ok "sync: 27 allreduce rows" || bad "sync: $got allreduce rows, want 27"
 
 # allmerge with rank 0 holding half of all elements (many empty blocks; runs of several parts
 # sent as one message), results verified with real buffers under SMPI, whose MPI_Isend refuses
@@ -75,7 +76,7 @@ got=$(awk -F'\t' 'NR > 1 && $1 == "allmerge_half" && $2 ~ /^alg[012]$/ && $7 >= 
 
 # The node-aware broadcast and all-gathers on SMPI's own nodes (MPI_COMM_TYPE_SHARED: one node
 # per simulated host; paper platform, 64 ranks on 32 hosts), results verified.
-for o in bcast allgather allgatherv reduce; do
+for o in bcast allgather allgatherv reduce allreduce; do
   if bash "$sim" --platform paper --p 64 --op $o --impls node --sizes 4,65536 --selectors ompi --check \
       --out "$tmp/node_$o.tsv" 2>"$tmp/node_$o.err"; then
     ok "$o --impls node --check on the paper platform, 2 ranks per node"

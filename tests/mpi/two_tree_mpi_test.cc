@@ -117,25 +117,40 @@ void test_reduce_sum_and_derived(ReduceFn reduce, const std::string& name) {
   MPI_Type_free(&vec);
 }
 
-void test_allreduce(MPI_Datatype pair, MPI_Op op) {
+using AllreduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+
+void test_allreduce(MPI_Datatype pair, MPI_Op op, AllreduceFn allreduce, const std::string& name) {
   for (int count : kCounts) {
     for (bool in_place : {false, true}) {
       std::vector<Affine> send(count), recv(count + 1, Affine{0, 0});
       for (int i = 0; i < count; ++i) send[i] = contribution(rank, i);
       if (in_place) std::copy(send.begin(), send.end(), recv.begin());
-      const int rc = Rosched_Allreduce_two_tree(in_place ? MPI_IN_PLACE : send.data(), recv.data(),
-                                                count, pair, op, MPI_COMM_WORLD);
+      const int rc = allreduce(in_place ? MPI_IN_PLACE : send.data(), recv.data(), count, pair, op,
+                               MPI_COMM_WORLD);
       bool ok = rc == MPI_SUCCESS && same(recv[count], Affine{0, 0});
       for (int i = 0; i < count && ok; ++i) ok = same(recv[i], expected_composition(i));
-      expect(ok, "allreduce two-tree non-commutative count=" + std::to_string(count) +
+      expect(ok, name + " non-commutative count=" + std::to_string(count) +
                      (in_place ? " in place" : ""));
     }
   }
   std::vector<double> x(333), mx(333), native(333);
   for (int i = 0; i < 333; ++i) x[i] = (rank * 37 + i * 11) % 23 - 0.5 * rank;
-  const int rc = Rosched_Allreduce_two_tree(x.data(), mx.data(), 333, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const int rc = allreduce(x.data(), mx.data(), 333, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(x.data(), native.data(), 333, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  expect(rc == MPI_SUCCESS && mx == native, "allreduce two-tree MPI_MAX double");
+  expect(rc == MPI_SUCCESS && mx == native, name + " MPI_MAX double");
+  for (int count : kCounts) {  // a commutative sum, in place and not (node-aware where it applies)
+    for (bool in_place : {false, true}) {
+      std::vector<int> send(count), mine(count + 1, -1), want(count);
+      for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
+      if (in_place) std::copy(send.begin(), send.end(), mine.begin());
+      const int got = allreduce(in_place ? MPI_IN_PLACE : send.data(), mine.data(), count, MPI_INT,
+                                MPI_SUM, MPI_COMM_WORLD);
+      MPI_Allreduce(send.data(), want.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      bool ok = got == MPI_SUCCESS && mine[count] == -1;
+      for (int i = 0; i < count && ok; ++i) ok = mine[i] == want[i];
+      expect(ok, name + " MPI_SUM count=" + std::to_string(count) + (in_place ? " in place" : ""));
+    }
+  }
 }
 
 void test_errors() {
@@ -174,13 +189,13 @@ void test_two_tree_reductions() {
   MPI_Op_create(compose, 0, &op);  // not commutative
   test_reduce_non_commutative(pair, op, Rosched_Reduce_two_tree, "reduce two-tree");
   test_reduce_sum_and_derived(Rosched_Reduce_two_tree, "reduce two-tree");
-  test_allreduce(pair, op);
+  test_allreduce(pair, op, Rosched_Allreduce_two_tree, "allreduce two-tree");
   test_errors();
   MPI_Op_free(&op);
   MPI_Type_free(&pair);
 }
 
-// Rosched_Reduce_node_aware: on one node (mpirun here) or with ROSCHED_NODE_SIZE (--nodes=K) on
+// Rosched_Reduce_node_aware and Rosched_Allreduce_node_aware: on one node (mpirun here) or with ROSCHED_NODE_SIZE (--nodes=K) on
 // nodes of K ranks; a non-commutative operation takes the flat two-tree reduction.
 void test_node_aware_reductions() {
   MPI_Datatype pair;
@@ -190,6 +205,7 @@ void test_node_aware_reductions() {
   MPI_Op_create(compose, 0, &op);
   test_reduce_non_commutative(pair, op, Rosched_Reduce_node_aware, "reduce node-aware");
   test_reduce_sum_and_derived(Rosched_Reduce_node_aware, "reduce node-aware");
+  test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
   MPI_Op_free(&op);
   MPI_Type_free(&pair);
 }
