@@ -35,13 +35,6 @@ Pipeline circulant_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype dataty
   return pipe;
 }
 
-// The lane that carries a broadcast from root between the nodes: the root's own where every
-// node has its node rank, else lane 0.
-int carrier_lane(const NodeLayout& layout, int root) {
-  const int k = layout.node_rank_of[root];
-  return k < layout.min_node_size ? k : 0;
-}
-
 }  // namespace
 
 void circulant_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
@@ -55,7 +48,7 @@ void node_aware_bcast_prepare(const CommInfo& ci, int root) {
     cost_model(ci);
     return;
   }
-  if (layout.node_rank == carrier_lane(layout, root)) cost_model(comm_info(layout.lane));
+  if (layout.node_rank == layout.carrier_lane(root)) cost_model(comm_info(layout.lane));
   cost_model(comm_info(layout.node));
 }
 
@@ -69,7 +62,7 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
   }
   if (count == 0 || type.size == 0) return;
   const int k = layout.node_rank_of[root], home = layout.number_of[root];
-  const int lane = carrier_lane(layout, root);
+  const int lane = layout.carrier_lane(root);
   const bool at_home = layout.node_number == home;
   if (lane != k && at_home && (layout.node_rank == k || layout.node_rank == 0)) {
     const CommInfo node = comm_info(layout.node);

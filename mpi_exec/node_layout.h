@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <vector>
 
 #include "mpi_exec/mpi_call.h"
@@ -36,6 +37,13 @@ struct NodeLayout {
   // Several nodes and some node with several ranks: where a node-aware collective differs from
   // a flat one.
   bool hierarchical() const { return nodes > 1 && max_node_size > 1; }
+
+  // The lane that carries a rooted collective from or to root between the nodes: the root's
+  // own where every node has its node rank, else lane 0 (only if hierarchical()).
+  int carrier_lane(int root) const {
+    const int k = node_rank_of[static_cast<std::size_t>(root)];
+    return k < min_node_size ? k : 0;
+  }
 };
 
 // The layout of comm, made at the first call on it (collective over comm then: a split, an

@@ -23,7 +23,7 @@ bool node_aware_reduce_on(const CommInfo& ci, void* acc, void* recvbuf, int coun
   if (!layout.hierarchical()) return false;
   if (count == 0) return true;
   const int k = layout.node_rank_of[root], home = layout.number_of[root];
-  const int lane = k < layout.min_node_size ? k : 0;
+  const int lane = layout.carrier_lane(root);
   const CommInfo node = comm_info(layout.node);
   two_tree_reduce(acc, count, datatype, type, op, lane, node);
   if (layout.node_rank == lane) {
