@@ -15,11 +15,16 @@
 //     MPI_Bcast runs.
 //  2. Where the prediction says circulant, the first broadcast of each size class (2^k to
 //     2^(k+1) - 1 bytes) on a communicator times both: the library's MPI_Bcast, then the
-//     circulant broadcast, each after a barrier, twice in turn, on the caller's own buffer (a
-//     broadcast is idempotent: the later calls deliver the bytes the first did, so nothing else
-//     is needed), and the slowest rank's shorter time of each (one MPI_Allreduce) decides the
-//     class, identically on every rank. Two trials, because a first call pays what a later one
-//     does not (connections set up between ranks that have not talked before, first touches).
+//     circulant broadcast, twice in turn, on the caller's own buffer (a broadcast is
+//     idempotent: the later calls deliver the bytes the first did, so nothing else is needed),
+//     and the shorter time of each (one MPI_Allreduce) decides the class, identically on every
+//     rank. Two trials, because a first call pays what a later one does not (connections set up
+//     between ranks that have not talked before, first touches). A call's time is the slowest
+//     rank's from a barrier or, where MPI_Wtime is global (MPI_WTIME_IS_GLOBAL, as in SimGrid
+//     SMPI), from one instant all ranks agreed on to the last rank's end (clock.h): ranks leave a
+//     barrier in an order that can suit one tree more than another (on 36 x 32 simulated ranks
+//     at 16 KiB the barrier-timed trial saw the library's broadcast 9% faster where from a common
+//     start it was 22% slower).
 //     The model cannot predict the library's algorithm: on 36 nodes x 32 ranks (SimGrid SMPI)
 //     its binomial tree at the model's cross-node message time predicted the library 1.5-1.6x
 //     too slow at 16-256 KiB, whose trees over consecutive ranks stay mostly inside nodes.
@@ -45,6 +50,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/clock.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "sched/circulant/bcast_schedule.h"
@@ -120,19 +126,44 @@ double seconds_since(double start) { return PMPI_Wtime() - start; }
 // broadcast, and keeps which was faster on the slowest rank for the size class.
 void time_both(const CommInfo& ci, const char* name, void* buffer, int count,
                MPI_Datatype datatype, const TypeInfo& type, int root) {
-  double seconds[2] = {1e300, 1e300};  // native, rosched's: the shorter of two trials each
   node_aware_bcast_prepare(ci, root);
-  for (int trial = 0; trial < kTrials; ++trial) {
-    check(PMPI_Barrier(ci.c), "MPI_Barrier");
-    double start = PMPI_Wtime();
-    check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
-    seconds[0] = std::min(seconds[0], seconds_since(start));
-    check(PMPI_Barrier(ci.c), "MPI_Barrier");
-    start = PMPI_Wtime();
-    node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
-    seconds[1] = std::min(seconds[1], seconds_since(start));
+  const bool global = global_clock();
+  // With a global clock every call starts at one agreed instant; the margin covers the
+  // MPI_Allreduce that agrees on it (a few of the model's small-message latencies per round).
+  double margin = 8.0 * ceil_log2(ci.p) * cost_model(ci).time(8);
+  constexpr int kCalls = 2 * kTrials;  // native, rosched's, native, rosched's, ...
+  double seconds[2] = {1e300, 1e300};  // native, rosched's: the shorter of the trials
+  for (int attempt = 0;; ++attempt) {
+    double value[kCalls + 1] = {};     // per call: its end (global clock) or duration; late
+    double instant[kCalls] = {};
+    for (int call = 0; call < kCalls; ++call) {
+      if (global) {
+        bool late = false;
+        instant[call] = start_together(ci.c, margin, &late);
+        if (late) value[kCalls] = 1;
+      } else {
+        check(PMPI_Barrier(ci.c), "MPI_Barrier");
+        instant[call] = PMPI_Wtime();
+      }
+      if (call % 2 == 0) {
+        check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
+      } else {
+        node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
+      }
+      value[call] = global ? PMPI_Wtime() : seconds_since(instant[call]);
+    }
+    check(PMPI_Allreduce(MPI_IN_PLACE, value, kCalls + 1, MPI_DOUBLE, MPI_MAX, ci.c),
+          "MPI_Allreduce");
+    if (value[kCalls] > 0 && attempt < 2) {  // a rank missed the instant: a longer margin
+      margin *= 16;
+      continue;
+    }
+    for (int call = 0; call < kCalls; ++call) {
+      const double t = global ? value[call] - instant[call] : value[call];
+      seconds[call % 2] = std::min(seconds[call % 2], t);
+    }
+    break;
   }
-  check(PMPI_Allreduce(MPI_IN_PLACE, seconds, 2, MPI_DOUBLE, MPI_MAX, ci.c), "MPI_Allreduce");
   const bool circulant = seconds[1] < seconds[0];
   const std::int64_t bytes = std::int64_t{count} * type.size;
   measured_choices(ci).store(bytes, circulant);

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "mpi_exec/bench_alltoall.h"
+#include "mpi_exec/clock.h"
 #include "mpi_exec/rosched_mpi.h"
 
 namespace po = boost::program_options;
@@ -53,36 +54,20 @@ namespace {
 
 int p = 1, rank = 0;
 
-// MPI_WTIME_IS_GLOBAL on MPI_COMM_WORLD: set and true.
-bool global_clock() {
-  int* value = nullptr;
-  int found = 0;
-  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &value, &found);
-  return found && value && *value;
-}
-
 // --measure sync: the ranks agree on the latest clock reading plus a margin longer than the
-// MPI_Allreduce that agrees on it, and sleep until then. In simulation the wait costs no wall
-// time. The first collectives on a communicator pay SMPI's set-up (2 ms at p = 256, 9 ms at
-// 1,152), hence the long margin; a repetition in which a rank got there after the instant is run
-// again with a margin 4 times longer. Ranks can still start a few microseconds apart when SMPI
-// charges computation (smpi/host-speed): the real time of the code around the sleep; bench
-// then says so once.
+// MPI_Allreduce that agrees on it, and sleep until then (rosched::mpi::start_together). In
+// simulation the wait costs no wall time. The first collectives on a communicator pay SMPI's
+// set-up (2 ms at p = 256, 9 ms at 1,152), hence the long margin; a repetition in which a rank
+// got there after the instant is run again with a margin 4 times longer. Ranks can still start
+// a few microseconds apart when SMPI charges computation (smpi/host-speed): the real time of the
+// code around the sleep; bench then says so once.
 double sync_margin = 0.02;  // seconds
 bool warned_spread = false;
 // Returns whether this rank was late (the instant had passed when it got there).
 bool start_together() {
-  const double now = MPI_Wtime();
-  double latest = 0;
-  MPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  const double wait = latest + sync_margin - MPI_Wtime();
-  if (wait <= 0) return true;
-  timespec ts;
-  ts.tv_sec = static_cast<time_t>(wait);
-  ts.tv_nsec = static_cast<long>(std::ceil((wait - static_cast<double>(ts.tv_sec)) * 1e9));
-  if (ts.tv_nsec >= 1000000000L) ++ts.tv_sec, ts.tv_nsec -= 1000000000L;
-  nanosleep(&ts, nullptr);
-  return false;
+  bool late = false;
+  rosched::mpi::start_together(MPI_COMM_WORLD, sync_margin, &late);
+  return late;
 }
 
 struct Options {
@@ -373,7 +358,7 @@ int run(int argc, char** argv) {
       throw std::invalid_argument("--nway-rule must be circulant, digits or paper, not " + o.nway_rule);
     if (o.measure != "slowest" && o.measure != "span" && o.measure != "sync")
       throw std::invalid_argument("--measure must be slowest, span or sync, not " + o.measure);
-    if (o.measure == "sync" && !global_clock())
+    if (o.measure == "sync" && !rosched::mpi::global_clock())
       throw std::invalid_argument("--measure sync needs a global clock (MPI_WTIME_IS_GLOBAL is "
                                   "not set: run it under SimGrid SMPI)");
     if (o.op == "allmerge" && vm["dist"].defaulted()) o.dist = "uniform";
