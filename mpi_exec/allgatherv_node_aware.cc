@@ -29,17 +29,10 @@ namespace {
 // count. A function of the layout and the arrays, which every rank has alike.
 bool applies(const NodeLayout& layout, int p, const int recvcounts[], const int displs[],
              std::int64_t* total) {
-  if (!layout.hierarchical()) return false;
+  if (!layout.hierarchical() || !layout.consecutive) return false;
   std::int64_t sum = recvcounts[0];
   for (int r = 1; r < p; ++r) {
-    const bool same_node = layout.number_of[r] == layout.number_of[r - 1];
-    const bool consecutive =
-        same_node ? layout.node_rank_of[r] == layout.node_rank_of[r - 1] + 1
-                  : layout.number_of[r] == layout.number_of[r - 1] + 1 &&
-                        layout.node_rank_of[r] == 0;
-    if (!consecutive || std::int64_t{displs[r]} != std::int64_t{displs[r - 1]} + recvcounts[r - 1]) {
-      return false;
-    }
+    if (std::int64_t{displs[r]} != std::int64_t{displs[r - 1]} + recvcounts[r - 1]) return false;
     sum += recvcounts[r];
   }
   *total = sum;
@@ -108,7 +101,9 @@ bool node_aware_allgatherv_on(const CommInfo& ci, const char* name, char* base,
 
 bool node_aware_allgather_on(const CommInfo& ci, const char* name, char* base, int recvcount,
                              MPI_Datatype recvtype, const TypeInfo& rtype) {
-  if (ci.p == 1 || !node_layout(ci).hierarchical()) return false;  // no O(p) arrays then
+  if (ci.p == 1) return false;
+  const NodeLayout& layout = node_layout(ci);
+  if (!layout.hierarchical() || !layout.consecutive) return false;  // no O(p) arrays then
   std::vector<int> counts(static_cast<std::size_t>(ci.p), recvcount), displs(counts.size());
   for (int j = 0; j < ci.p; ++j) displs[static_cast<std::size_t>(j)] = j * recvcount;
   return node_aware_allgatherv_on(ci, name, base, counts.data(), displs.data(), recvtype, rtype);

@@ -122,8 +122,9 @@ void remember_native(MPI_Comm comm, const CommInfo& ci, int count, MPI_Datatype 
 
 double seconds_since(double start) { return PMPI_Wtime() - start; }
 
-// Step 2 of the choice: broadcasts the buffer twice, by MPI_Bcast and by the circulant
-// broadcast, and keeps which was faster on the slowest rank for the size class.
+// Step 2 of the choice: broadcasts the buffer kTrials times each, by MPI_Bcast and by rosched's
+// broadcast, in turn, and keeps which was faster for the size class (the header comment: how a
+// call is timed).
 void time_both(const CommInfo& ci, const char* name, void* buffer, int count,
                MPI_Datatype datatype, const TypeInfo& type, int root) {
   node_aware_bcast_prepare(ci, root);

@@ -23,6 +23,10 @@ NodeNumbers number_nodes(const std::vector<int>& key_of) {
     }
     out.number_of[r] = number;
     out.node_rank_of[r] = size_of[number]++;
+    // A node's ranks form one range iff each rank's node is its predecessor's or a new one.
+    if (r > 0 && number != out.number_of[r - 1] && out.node_rank_of[r] != 0) {
+      out.consecutive = false;
+    }
   }
   out.nodes = static_cast<int>(size_of.size());
   if (!size_of.empty()) {
@@ -75,6 +79,7 @@ NodeLayout* build(const CommInfo& comm) {
   layout->nodes = numbers.nodes;
   layout->min_node_size = numbers.min_node_size;
   layout->max_node_size = numbers.max_node_size;
+  layout->consecutive = numbers.consecutive;
   layout->node_number = numbers.number_of[comm.rank];
   layout->node_rank = numbers.node_rank_of[comm.rank];
   if (!layout->hierarchical()) {

@@ -27,6 +27,7 @@ namespace rosched::mpi {
 struct NodeLayout {
   int nodes = 1;                      // how many
   int min_node_size = 1, max_node_size = 1;
+  bool consecutive = true;             // every node's ranks form one range of the communicator
   int node_number = 0, node_rank = 0;  // this rank's
   MPI_Comm node = MPI_COMM_NULL;       // this rank's node (only if hierarchical())
   MPI_Comm lane = MPI_COMM_NULL;       // this rank's lane (only if hierarchical())
@@ -54,6 +55,7 @@ const NodeLayout& node_layout(const CommInfo& comm);
 // node numbers, node ranks and sizes, without MPI. Exposed for its test.
 struct NodeNumbers {
   int nodes = 0, min_node_size = 0, max_node_size = 0;
+  bool consecutive = true;  // every node's ranks form one range
   std::vector<int> number_of, node_rank_of;
 };
 NodeNumbers number_nodes(const std::vector<int>& key_of);

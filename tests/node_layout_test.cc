@@ -1,6 +1,7 @@
-// The node numbering of mpi_exec/node_layout.h (number_nodes) against a quadratic reference
-// that reads the definition literally: nodes numbered in the order of their lowest rank, a
-// rank's node rank the number of lower ranks on its node.
+// The node numbering of mpi_exec/node_layout.h (number_nodes) against a reference that reads
+// the definition literally: nodes numbered in the order of their lowest rank, a rank's node rank
+// the number of lower ranks on its node, nodes consecutive when no rank of another node lies
+// between two ranks of one node.
 #include "mpi_exec/node_layout.h"
 
 #include <gtest/gtest.h>
@@ -31,6 +32,14 @@ NodeNumbers reference(const std::vector<int>& key_of) {
     for (int s = 0; s < lowest; ++s) earlier_nodes.insert(key_of[s]);
     out.number_of[r] = static_cast<int>(earlier_nodes.size());
   }
+  // Consecutive: for every node, its ranks are exactly lowest .. lowest + size - 1.
+  for (int r = 0; r < p; ++r) {
+    for (int s = r + 1; s < p; ++s) {
+      for (int t = r + 1; t < s; ++t) {
+        if (key_of[r] == key_of[s] && key_of[t] != key_of[r]) out.consecutive = false;
+      }
+    }
+  }
   const std::set<int> keys(key_of.begin(), key_of.end());
   out.nodes = static_cast<int>(keys.size());
   for (int k : keys) sizes.push_back(static_cast<int>(std::count(key_of.begin(), key_of.end(), k)));
@@ -50,6 +59,7 @@ RC_GTEST_PROP(NodeLayout, NumbersMatchTheDefinition, ()) {
   RC_ASSERT(got.nodes == want.nodes);
   RC_ASSERT(got.min_node_size == want.min_node_size);
   RC_ASSERT(got.max_node_size == want.max_node_size);
+  RC_ASSERT(got.consecutive == want.consecutive);
   RC_ASSERT(got.number_of == want.number_of);
   RC_ASSERT(got.node_rank_of == want.node_rank_of);
 }
@@ -65,6 +75,7 @@ TEST(NodeLayout, ConsecutiveBlocks) {
   EXPECT_EQ(n.max_node_size, 3);
   EXPECT_EQ(n.number_of, (std::vector<int>{0, 0, 0, 1, 1, 1, 2}));
   EXPECT_EQ(n.node_rank_of, (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
+  EXPECT_TRUE(n.consecutive);
 }
 
 // Ranks placed round-robin over nodes (rank r on node r mod 3).
@@ -76,6 +87,7 @@ TEST(NodeLayout, RoundRobin) {
   EXPECT_EQ(n.max_node_size, 3);
   EXPECT_EQ(n.number_of, (std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1}));
   EXPECT_EQ(n.node_rank_of, (std::vector<int>{0, 0, 0, 1, 1, 1, 2, 2}));
+  EXPECT_FALSE(n.consecutive);
 }
 
 }  // namespace
