@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "mpi_exec/allreduce_lanes.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
@@ -59,10 +60,12 @@ std::int64_t bcast_delay(int p, std::int64_t n) {
   return delay;
 }
 
+}  // namespace
+
 // The overlapped walk: round i of the combined walk is reduction round i and broadcast round
 // i - delay.
-void reduce_and_bcast(void* acc, void* result, int count, MPI_Datatype datatype,
-                      const TypeInfo& type, MPI_Op op, const CommInfo& ci) {
+void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatype,
+                        const TypeInfo& type, MPI_Op op, const CommInfo& ci) {
   const int p = ci.p, rank = ci.rank;
   const MPI_Comm c = ci.c;
   const Pipeline pipe = two_tree_pipeline(ci, count, type);
@@ -89,15 +92,15 @@ void reduce_and_bcast(void* acc, void* result, int count, MPI_Datatype datatype,
   bcast.finish();
 }
 
-}  // namespace
 }  // namespace rosched::mpi
 
 namespace {
 
 // Rosched_Allreduce_two_tree (always the doubly pipelined two-tree all-reduce) and
 // Rosched_Allreduce_node_aware (for a commutative operation on several multicore nodes: the
-// node-aware reduction to rank 0, then the node-aware broadcast from it, one after the other;
-// else the two-tree all-reduce).
+// multi-lane all-reduce where the nodes are equal and the vector has an element per node rank,
+// else the node-aware reduction to rank 0 and the node-aware broadcast from it, one after the
+// other; else the two-tree all-reduce).
 int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
@@ -110,6 +113,10 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
         check_arguments(c, agreement, [&] { return check_reduction(count, datatype, op); });
     if (count == 0) return;
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    if (node_aware && p > 1) {
+      if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
+      if (lane_allreduce_on(ci, name, recvbuf, count, datatype, type, op)) return;
+    }
     std::optional<TypedBuffer> scratch;  // every rank but 0 reduces in a copy of its input
     if (p > 1 && rank != 0) scratch.emplace(type, count);
     void* acc = scratch ? scratch->data() : recvbuf;
@@ -119,7 +126,7 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
       node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
       return;
     }
-    reduce_and_bcast(acc, recvbuf, count, datatype, type, op, ci);
+    two_tree_allreduce(acc, recvbuf, count, datatype, type, op, ci);
   });
 }
 

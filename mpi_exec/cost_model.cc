@@ -229,14 +229,18 @@ int window_rounds(const CostModel& model, double block_bytes) {
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes) {
   if (!settings().verbose || comm.rank != 0) return;
-  const CostModel& model = cost_model(comm);
-  char line[320];
-  std::snprintf(line, sizeof line,
-                "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d (model%s: 8 B %.3g s, "
-                "32 KiB %.3g s, 1 MiB %.3g s)\n",
-                name, comm.p, bytes, algorithm, static_cast<long long>(n), window,
-                model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
-                model.time(32768), model.time(1048576));
+  // Only rank 0 gets here, so the model is shown only if made already (making it is collective).
+  const CommModel* record = comm.cache != nullptr ? comm.cache->model : nullptr;
+  char figures[160] = " (no model made)";
+  if (record != nullptr) {
+    const CostModel& model = record->model;
+    std::snprintf(figures, sizeof figures, " (model%s: 8 B %.3g s, 32 KiB %.3g s, 1 MiB %.3g s)",
+                  model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
+                  model.time(32768), model.time(1048576));
+  }
+  char line[400];
+  std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",
+                name, comm.p, bytes, algorithm, static_cast<long long>(n), window, figures);
   static std::map<std::string, std::string> last;  // per collective, under verbose only
   std::string& previous = last[name];
   if (previous == line) return;

@@ -115,8 +115,9 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
 int window_rounds(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message
-// of `bytes`: the algorithm, its blocks n and window (0: not pipelined) and the model's figures,
-// each time the line differs from the previous one printed for `name`.
+// of `bytes`: the algorithm, its blocks n and window (0: not pipelined) and the model's figures
+// where the communicator's model has been made (never collective), each time the line differs
+// from the previous one printed for `name`.
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes);
 

@@ -69,6 +69,12 @@ class ReduceWindow {
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm);
 
+// The doubly pipelined two-tree all-reduce (allreduce_two_tree.cc): acc holds this rank's
+// contribution (a copy of it on every rank but 0, whose acc may be result), result receives the
+// reduction over all ranks of comm, in rank order (any operation).
+void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatype,
+                        const TypeInfo& type, MPI_Op op, const CommInfo& comm);
+
 // The blocks and the rounds in flight both two-tree reductions use: the cost model's optimum for
 // the two-tree schedule's rounds (pipeline_for), or the rule of block_count with
 // ROSCHED_TWOTREE_F if set.

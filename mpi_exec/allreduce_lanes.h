@@ -1,0 +1,21 @@
+// The multi-lane all-reduce of Rosched_Allreduce_node_aware (allreduce_lanes.cc).
+#ifndef ROSCHED_MPI_EXEC_ALLREDUCE_LANES_H_
+#define ROSCHED_MPI_EXEC_ALLREDUCE_LANES_H_
+
+#include <mpi.h>
+
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+
+namespace rosched::mpi {
+
+// recvbuf holds this rank's count elements on entry and the reduction over all ranks of ci on
+// return, where the operation is commutative, the ranks sit on several nodes of equal size c > 1
+// and count >= c; returns false, having done nothing, elsewhere (the same answer on every rank).
+// Arguments already checked; reported as `name`.
+bool lane_allreduce_on(const CommInfo& ci, const char* name, void* recvbuf, int count,
+                       MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_ALLREDUCE_LANES_H_
