@@ -13,7 +13,7 @@
 // Commutative operations only (segments are combined in ring and lane order).
 #include "mpi_exec/allreduce_lanes.h"
 
-#include <cmath>
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -35,6 +35,37 @@ int nway_rounds(int p, int n) {
   int rounds = 0;
   for (std::int64_t reach = 1; reach < p; reach *= n + 1) ++rounds;
   return rounds;
+}
+
+// A vector of count elements cut into `parts` segments as the ring cuts it (in elements).
+struct Segments {
+  Segments(int count, int parts) : counts(parts), displs(parts) {
+    for (int k = 0; k < parts; ++k) {
+      displs[k] = static_cast<int>(rosched::ring_segment_begin(count, parts, k));
+      counts[k] = static_cast<int>(rosched::ring_segment_begin(count, parts, k + 1)) - displs[k];
+    }
+  }
+  std::vector<int> counts, displs;
+};
+
+// The ring reduce-scatter over the ranks of comm on the vector at base (this rank's
+// contribution): segment comm.rank of it reduced over comm on return.
+void ring_reduce_scatter_on(const CommInfo& comm, char* base, const Segments& seg,
+                            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  if (comm.p == 1) return;
+  const auto at = [&](std::int64_t k) { return base + seg.displs[k] * type.extent; };
+  TypedBuffer in(type, *std::max_element(seg.counts.begin(), seg.counts.end()));
+  for (int s = 0; s + 1 < comm.p; ++s) {
+    const rosched::RingStep step = rosched::ring_reduce_scatter_step(comm.p, comm.rank, s);
+    check(PMPI_Sendrecv(at(step.send_segment), seg.counts[step.send_segment], datatype,
+                        static_cast<int>(step.to), tag::kAllreduceRing, in.data(),
+                        seg.counts[step.recv_segment], datatype, static_cast<int>(step.from),
+                        tag::kAllreduceRing, comm.c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    check(PMPI_Reduce_local(in.data(), at(step.recv_segment), seg.counts[step.recv_segment],
+                            datatype, op),
+          "MPI_Reduce_local");
+  }
 }
 
 // Step 2 on lane `lane` for the count elements at seg (this rank's reduced segment on entry,
@@ -77,31 +108,16 @@ bool lane_allreduce_on(const CommInfo& ci, const char* name, void* recvbuf, int 
     return false;
   }
   const CommInfo node = comm_info(layout.node);
-  const int c = node.p, me = node.rank;
-  std::vector<int> counts(static_cast<std::size_t>(c)), displs(static_cast<std::size_t>(c));
-  for (int k = 0; k < c; ++k) {
-    displs[k] = static_cast<int>(rosched::ring_segment_begin(count, c, k));
-    counts[k] = static_cast<int>(rosched::ring_segment_begin(count, c, k + 1)) - displs[k];
-  }
+  const Segments seg(count, node.p);
   char* base = static_cast<char*>(recvbuf);
-  const auto at = [&](std::int64_t k) { return base + displs[k] * type.extent; };
+  const int me = node.rank;
   // 1. Ring reduce-scatter within the node.
-  TypedBuffer in(type, (count + c - 1) / c);  // a largest segment
-  for (int s = 0; s + 1 < c; ++s) {
-    const rosched::RingStep step = rosched::ring_reduce_scatter_step(c, me, s);
-    check(PMPI_Sendrecv(at(step.send_segment), counts[step.send_segment], datatype,
-                        static_cast<int>(step.to), tag::kAllreduceRing, in.data(),
-                        counts[step.recv_segment], datatype, static_cast<int>(step.from),
-                        tag::kAllreduceRing, node.c, MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
-    check(PMPI_Reduce_local(in.data(), at(step.recv_segment), counts[step.recv_segment],
-                            datatype, op),
-          "MPI_Reduce_local");
-  }
+  ring_reduce_scatter_on(node, base, seg, datatype, type, op);
   // 2. Segment `me` over the nodes, in lane `me`.
-  allreduce_lane(name, comm_info(layout.lane), me == 0, at(me), counts[me], datatype, type, op);
+  allreduce_lane(name, comm_info(layout.lane), me == 0, base + seg.displs[me] * type.extent,
+                 seg.counts[me], datatype, type, op);
   // 3. The segments within the node.
-  circulant_allgatherv_on(node, name, base, counts.data(), displs.data(), datatype, type);
+  circulant_allgatherv_on(node, name, base, seg.counts.data(), seg.displs.data(), datatype, type);
   return true;
 }
 

@@ -88,9 +88,13 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
-/* The all-reduce likewise: for a commutative operation on several multicore nodes the node-aware
- * reduction to rank 0, then the node-aware broadcast (Rosched_Bcast_node_aware) from it; else
- * Rosched_Allreduce_two_tree. Same semantics as MPI_Allreduce. */
+/* The all-reduce for a commutative operation on several multicore nodes: where the nodes hold
+ * equally many ranks c and count >= c, the multi-lane all-reduce (Träff 2020's full-lane
+ * decomposition: ring reduce-scatter within each node, node rank k all-reduces segment k with
+ * node rank k of every other node, Träff 2022's Alg. 9 all-gathers the segments within each
+ * node); on unequal nodes the node-aware reduction to rank 0, then the node-aware broadcast
+ * (Rosched_Bcast_node_aware) from it; else Rosched_Allreduce_two_tree. Same semantics as
+ * MPI_Allreduce. */
 int Rosched_Allreduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 

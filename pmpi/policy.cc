@@ -70,8 +70,9 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
     case Collective::kAllgatherv: return Route::kCirculant;
     case Collective::kReduce: return Route::kTwoTree;
     case Collective::kAllreduce:
-      // The n-way allreduce needs a commutative operation and is meant for short vectors; the
-      // two-tree allreduce (reduce to rank 0, then broadcast) keeps rank order.
+      // The n-way allreduce needs a commutative operation and is meant for short vectors; longer
+      // ones take Rosched_Allreduce_node_aware: the multi-lane all-reduce on equal multicore
+      // nodes, else the two-tree allreduce (reduce to rank 0, then broadcast; keeps rank order).
       return facts.commutative && facts.bytes <= nway_limit ? Route::kNway : Route::kTwoTree;
     case Collective::kAlltoall:
     case Collective::kAlltoallv: return Route::kBruck;

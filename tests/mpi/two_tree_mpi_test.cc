@@ -234,6 +234,15 @@ void test_node_aware_reductions() {
   test_reduce_non_commutative(pair, op, Rosched_Reduce_node_aware, "reduce node-aware");
   test_reduce_sum_and_derived(Rosched_Reduce_node_aware, "reduce node-aware");
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
+  // A long vector: on equal nodes the lanes' cost model then picks the two-tree all-reduce for
+  // the segments (short ones take the n-way one).
+  const int count = 300000;
+  std::vector<int> send(count), mine(count), want(count);
+  for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
+  const int rc = Rosched_Allreduce_node_aware(send.data(), mine.data(), count, MPI_INT, MPI_SUM,
+                                              MPI_COMM_WORLD);
+  MPI_Allreduce(send.data(), want.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  expect(rc == MPI_SUCCESS && mine == want, "allreduce node-aware MPI_SUM count=300000");
   MPI_Op_free(&op);
   MPI_Type_free(&pair);
 }
