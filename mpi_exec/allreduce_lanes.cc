@@ -30,13 +30,6 @@
 namespace rosched::mpi {
 namespace {
 
-// ceil(log_{n+1} p): the rounds of the n-way all-reduce.
-int nway_rounds(int p, int n) {
-  int rounds = 0;
-  for (std::int64_t reach = 1; reach < p; reach *= n + 1) ++rounds;
-  return rounds;
-}
-
 // A vector of count elements cut into `parts` segments as the ring cuts it (in elements).
 struct Segments {
   Segments(int count, int parts) : counts(parts), displs(parts) {
@@ -76,11 +69,11 @@ void allreduce_lane(const char* name, const CommInfo& lane, bool lane0, void* se
   const double bytes = static_cast<double>(count) * type.size;
   const CostModel& model = cost_model(lane);
   const int n = nway_ports(lane, bytes);
-  const double nway_time = nway_rounds(lane.p, n) * model.time(n * bytes);
+  const double nway_estimate = nway_time(model, lane.p, n, bytes);
   const Pipeline pipe = two_tree_pipeline(lane, count, type);
   const double two_tree_time =
       pipeline_time(model, bytes, 2 * extra_rounds<rosched::TwoTreeBcastSchedule>(lane.p), pipe.n);
-  if (nway_time <= two_tree_time) {
+  if (nway_estimate <= two_tree_time) {
     if (lane0) tell_choice(lane, name, "multi-lane, lane 0 n-way", n, 0, bytes);
     NwayAllreduce(MPI_IN_PLACE, seg, count, datatype, type, op, lane, n, NwayRule::kCirculant)
         .finish();
@@ -97,8 +90,8 @@ void allreduce_lane(const char* name, const CommInfo& lane, bool lane0, void* se
 
 }  // namespace
 
-bool lane_allreduce_on(const CommInfo& ci, const char* name, void* recvbuf, int count,
-                       MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
+                       int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   if (!commutative || ci.p == 1) return false;
@@ -107,6 +100,7 @@ bool lane_allreduce_on(const CommInfo& ci, const char* name, void* recvbuf, int 
       count < layout.min_node_size) {
     return false;
   }
+  if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node);
   const Segments seg(count, node.p);
   char* base = static_cast<char*>(recvbuf);

@@ -9,12 +9,12 @@
 
 namespace rosched::mpi {
 
-// recvbuf holds this rank's count elements on entry and the reduction over all ranks of ci on
-// return, where the operation is commutative, the ranks sit on several nodes of equal size c > 1
-// and count >= c; returns false, having done nothing, elsewhere (the same answer on every rank).
-// Arguments already checked; reported as `name`.
-bool lane_allreduce_on(const CommInfo& ci, const char* name, void* recvbuf, int count,
-                       MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
+// The reduction over all ranks of ci of their count elements at input (recvbuf itself for
+// MPI_IN_PLACE) into recvbuf, where the operation is commutative, the ranks sit on several
+// nodes of equal size c > 1 and count >= c; returns false, having done nothing, elsewhere (the
+// same answer on every rank). Arguments already checked; reported as `name`.
+bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
+                       int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
 
 }  // namespace rosched::mpi
 

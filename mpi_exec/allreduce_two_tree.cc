@@ -113,9 +113,9 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
         check_arguments(c, agreement, [&] { return check_reduction(count, datatype, op); });
     if (count == 0) return;
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    if (node_aware && p > 1) {
-      if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
-      if (lane_allreduce_on(ci, name, recvbuf, count, datatype, type, op)) return;
+    if (node_aware && p > 1 &&
+        lane_allreduce_on(ci, name, input, recvbuf, count, datatype, type, op)) {
+      return;
     }
     std::optional<TypedBuffer> scratch;  // every rank but 0 reduces in a copy of its input
     if (p > 1 && rank != 0) scratch.emplace(type, count);

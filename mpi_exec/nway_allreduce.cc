@@ -71,13 +71,17 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
 
 }  // namespace
 
+double nway_time(const CostModel& model, int p, int n, double bytes) {
+  int k = 0;
+  for (long long reach = 1; reach < p; reach *= n + 1) ++k;
+  return k * model.time(n * bytes);  // n vectors leave each rank per round
+}
+
 int nway_ports_for(const CostModel& model, int p, double bytes) {
   int best = 1;
   double best_cost = 0;
   for (int n = 1; n <= kNwayMaxPorts && n <= std::max(p - 1, 1); ++n) {
-    int k = 0;
-    for (long long reach = 1; reach < p; reach *= n + 1) ++k;
-    const double cost = k * model.time(n * bytes);  // n vectors leave each rank per round
+    const double cost = nway_time(model, p, n, bytes);
     if (n == 1 || cost < best_cost) best = n, best_cost = cost;
   }
   return best;

@@ -33,6 +33,8 @@ namespace rosched::mpi {
 // slower than the best selector.) Small vectors get many ports (few rounds), large ones few;
 // ties go to the smaller n. 1 for p <= 2.
 int nway_ports_for(const CostModel& model, int p, double bytes);
+// The rule's estimate for one n: ceil(log_{n+1} p) time(n m) for vectors of m = bytes.
+double nway_time(const CostModel& model, int p, int n, double bytes);
 
 // The n a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N (read once), else the cost
 // rule (collective over the communicator the first time: the model is measured then).
