@@ -24,8 +24,8 @@ namespace {
 TypeInfo check_allgather_args(const CommInfo& comm, const void* sendbuf, int sendcount,
                               MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype) {
   Agreement agreement;
-  agreement.same("receive size in bytes (recvcount * size of recvtype)",
-                 bytes_of(recvcount, recvtype), MPI_ERR_TRUNCATE);
+  agreement.same_bytes("receive size in bytes (recvcount * size of recvtype)", recvcount,
+                       recvtype, MPI_ERR_TRUNCATE);
   return check_arguments(comm.c, agreement, [&] {
     check_count("recvcount", recvcount);
     const TypeInfo rtype = check_type("recvtype", recvtype);
@@ -39,7 +39,7 @@ TypeInfo check_allgather_args(const CommInfo& comm, const void* sendbuf, int sen
       const TypeInfo stype = check_type("sendtype", sendtype);
       check_send_size(static_cast<long long>(sendcount) * stype.size,
                       static_cast<long long>(recvcount) * rtype.size,
-                      "recvcount * size of recvtype");
+                      "recvcount");
     }
     return rtype;
   });
@@ -69,7 +69,7 @@ int allgather(const char* name, bool node_aware, const void* sendbuf, int sendco
     }
     if (p == 1 || recvcount == 0 || rtype.size == 0) return;
     if (node_aware && node_aware_allgather_on(ci, name, base, recvcount, recvtype, rtype)) return;
-    const rosched::Skips s(p);
+    const rosched::Skips& s = skips_of(p);
     for (int k = 0; k < s.q(); ++k) {
       const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
       const CyclicBlocks send = cyclic_blocks(base, s.mod(rank + round.send_offset),

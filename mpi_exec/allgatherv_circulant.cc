@@ -18,6 +18,7 @@
 // has arrived.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,16 @@ class Message {
   std::vector<int> lengths_;
   std::vector<MPI_Aint> offsets_;
 };
+
+}  // namespace
+
+const rosched::Skips& skips_of(int p) {
+  thread_local rosched::Skips last(1);
+  if (last.p() != p) last = rosched::Skips(p);
+  return last;
+}
+
+namespace {
 
 // Every rank's schedule for p (Träff 2022, Algorithms 4 and 5), kept for this thread's next
 // call with the same p: O(p log p) to build, more than a small all-gather's transfers.
@@ -139,7 +150,7 @@ TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int se
       const TypeInfo stype = check_type("sendtype", sendtype);
       check_send_size(static_cast<long long>(sendcount) * stype.size,
                       static_cast<long long>(recvcounts[comm.rank]) * rtype.size,
-                      "recvcounts[" + std::to_string(comm.rank) + "] * size of recvtype");
+                      "recvcounts", comm.rank);
     }
     return rtype;
   });
@@ -157,12 +168,17 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
 
   double total_bytes = 0;
   for (int j = 0; j < p; ++j) total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
-  const rosched::Skips s(p);
+  const rosched::Skips& s = skips_of(p);
   const int q = s.q();
   const rosched::FullSchedule& schedule = full_schedule_of(s);
   const std::int64_t n = block_count(total_bytes, p, settings().allgatherv_g, largest);
-  RoundWindow window(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
-  tell_choice(ci, name, "pipelined", n, window.size(), total_bytes);
+  // One block per root (small data): round k forwards what rounds 0 .. k-1 brought, so there is
+  // nothing to overlap and each round is one blocking exchange, without requests or a window.
+  const bool blocking = n == 1;
+  std::optional<RoundWindow> window;
+  if (!blocking) window.emplace(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
+  tell_choice(ci, name, blocking ? "one block" : "pipelined", n, window ? window->size() : 1,
+              total_bytes);
   const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
   const auto piece = [&](Message& m, int root, std::int64_t block) {
     if (block < 0) return;
@@ -170,9 +186,8 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
     const std::int64_t lo = block * recvcounts[root] / n, hi = (block + 1) * recvcounts[root] / n;
     m.add((static_cast<MPI_Aint>(displs[root]) + lo) * rtype.extent, hi - lo);
   };
-  Message send, recv;
+  thread_local Message send, recv;  // their vectors' storage kept for the next call
   for (std::int64_t v = x; v < n - 1 + q + x; ++v) {
-    RoundWindow::Slot& slot = window.next();
     const int k = static_cast<int>(v % q);
     const std::int64_t offset = (v / q) * q - x;  // block of entry e in this phase: e + offset
     const int to = static_cast<int>(s.to(rank, k)), from = static_cast<int>(s.from(rank, k));
@@ -183,22 +198,36 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
       if (s.mod(to - root) != 0) piece(send, root, schedule.send(me, k) + offset);
       if (me != 0) piece(recv, root, schedule.recv(me, k) + offset);
     }
-    char* at = nullptr;
-    int elements = 0;
-    MPI_Datatype type = MPI_DATATYPE_NULL;
+    char *send_at = nullptr, *recv_at = nullptr;
+    int send_elements = 0, recv_elements = 0;
+    MPI_Datatype send_type = recvtype, recv_type = recvtype;
+    if (blocking) {
+      OwnedType send_owned, recv_owned;
+      if (!send.empty()) send.describe(base, recvtype, send_owned, &send_at, &send_elements, &send_type);
+      if (!recv.empty()) recv.describe(base, recvtype, recv_owned, &recv_at, &recv_elements, &recv_type);
+      check(PMPI_Sendrecv(send_at, send_elements, send_type, send.empty() ? MPI_PROC_NULL : to,
+                          tag::kAllgathervRound, recv_at, recv_elements, recv_type,
+                          recv.empty() ? MPI_PROC_NULL : from, tag::kAllgathervRound, c,
+                          MPI_STATUS_IGNORE),
+            "MPI_Sendrecv");
+      continue;
+    }
+    RoundWindow::Slot& slot = window->next();
     if (!recv.empty()) {
-      recv.describe(base, recvtype, slot.recv_type, &at, &elements, &type);
-      check(PMPI_Irecv(at, elements, type, from, tag::kAllgathervRound, c, &slot.recv),
+      recv.describe(base, recvtype, slot.recv_type, &recv_at, &recv_elements, &recv_type);
+      check(PMPI_Irecv(recv_at, recv_elements, recv_type, from, tag::kAllgathervRound, c,
+                       &slot.recv),
             "MPI_Irecv");
     }
-    window.arrive_before_current();  // this round sends what came in any earlier round
+    window->arrive_before_current();  // this round sends what came in any earlier round
     if (!send.empty()) {
-      send.describe(base, recvtype, slot.send_type, &at, &elements, &type);
-      check(PMPI_Isend(at, elements, type, to, tag::kAllgathervRound, c, &slot.send),
+      send.describe(base, recvtype, slot.send_type, &send_at, &send_elements, &send_type);
+      check(PMPI_Isend(send_at, send_elements, send_type, to, tag::kAllgathervRound, c,
+                       &slot.send),
             "MPI_Isend");
     }
   }
-  window.finish();
+  if (window) window->finish();
 }
 
 }  // namespace rosched::mpi

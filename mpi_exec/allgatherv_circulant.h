@@ -8,8 +8,13 @@
 
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
+#include "sched/circulant/skips.h"
 
 namespace rosched::mpi {
+
+// The circulant graph's skips for p (Träff 2022, Alg. 1), kept per thread for the last p asked
+// (a program repeats its collectives on one communicator); also the census all-reduce's.
+const rosched::Skips& skips_of(int p);
 
 // Träff 2022's irregular all-gather (Alg. 9) over all ranks of ci: block j (recvcounts[j]
 // elements of recvtype at displs[j] of base) from rank j to every rank. Reported as `name`.

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
@@ -23,22 +24,23 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
     const bool in_place = sendbuf == MPI_IN_PLACE;
     if (count == 0) return;
     // x: this rank's contribution (a copy when it lives in recvbuf, which is overwritten).
-    TypedBuffer own(type, count), partial(type, count), out(type, count), in(type, count);
+    ScratchBuffer own(type, count), partial(type, count), out(type, count), in(type, count);
+    const std::size_t span = span_of(type, count);
     local_copy(in_place ? recvbuf : sendbuf, own.data(), count, datatype);
     bool have_partial = false;  // S is empty until the first receive
-    const rosched::Skips s(p);
+    const rosched::Skips& s = skips_of(p);
     for (int k = 0; k < s.q(); ++k) {
       const rosched::CensusRound round = rosched::census_round(s, rank, k);
       if (!round.send_includes_own && !have_partial) {
         throw Error(MPI_ERR_INTERN, "census round " + std::to_string(k) + " would send an empty value");
       }
       // O = x (+) S, or S alone.
-      if (have_partial) std::memcpy(out.data(), partial.data(), out.span());
+      if (have_partial) std::memcpy(out.data(), partial.data(), span);
       if (round.send_includes_own) {
         if (have_partial) {
           check(PMPI_Reduce_local(own.data(), out.data(), count, datatype, op), "MPI_Reduce_local");
         } else {
-          std::memcpy(out.data(), own.data(), out.span());
+          std::memcpy(out.data(), own.data(), span);
         }
       }
       check(PMPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to),
@@ -48,7 +50,7 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
       if (have_partial) {
         check(PMPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
       } else {
-        std::memcpy(partial.data(), in.data(), partial.span());
+        std::memcpy(partial.data(), in.data(), span);
         have_partial = true;
       }
     }

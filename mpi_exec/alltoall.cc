@@ -133,7 +133,7 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
   return run_collective("Rosched_Alltoall", comm, [&](const CommInfo& ci) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
     Agreement agreement;
-    agreement.same("recvcount * size of recvtype", bytes_of(recvcount, recvtype), MPI_ERR_TRUNCATE);
+    agreement.same_bytes("recvcount * size of recvtype", recvcount, recvtype, MPI_ERR_TRUNCATE);
     const auto [rtype, forced] = check_arguments(ci.c, agreement, [&] {
       check_count("recvcount", recvcount);
       const TypeInfo r = check_type("recvtype", recvtype);
@@ -141,7 +141,7 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
         check_count("sendcount", sendcount);
         const TypeInfo s = check_type("sendtype", sendtype);
         check_send_size(static_cast<long long>(sendcount) * s.size,
-                        static_cast<long long>(recvcount) * r.size, "recvcount * size of recvtype");
+                        static_cast<long long>(recvcount) * r.size, "recvcount");
       }
       const char* name = variant ? variant : env_variant();
       return std::make_pair(r, forced_algorithm(name, false, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));

@@ -47,13 +47,6 @@ thread_local MPI_Datatype last_op_type = MPI_DATATYPE_NULL;
 // Largest value of MPI_MAX: takes part in no comparison.
 constexpr long long kNeutral = LLONG_MIN;
 
-// The last predefined datatype this thread checked, and its sizes and extents. A predefined
-// datatype is never freed, so its handle always means the same type and the answer can be
-// kept: a collective on MPI_INT asks MPI nothing about the type after the first call (five
-// queries otherwise, a quarter of a small broadcast's own time at p = 2).
-thread_local MPI_Datatype last_named = MPI_DATATYPE_NULL;
-thread_local TypeInfo last_named_info;
-
 }  // namespace
 
 void fail_count(const char* name, int index, long long count) {
@@ -67,24 +60,16 @@ void fail_root(int root, int p) {
               "root = " + std::to_string(root) + " is outside [0, " + std::to_string(p) + ")");
 }
 
-bool checked_predefined(MPI_Datatype type) {
-  return type != MPI_DATATYPE_NULL && type == last_named;
-}
-
 TypeInfo check_type(const char* name, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) {
     throw Error(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
   }
-  if (type == last_named) return last_named_info;
+  if (is_remembered_predefined(type)) return type_info(type);
   // A predefined datatype is always committed (and asking costs a call per collective).
   int integers = 0, addresses = 0, types = 0, combiner = 0;
   check(PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner),
         "MPI_Type_get_envelope");
-  if (combiner == MPI_COMBINER_NAMED) {
-    last_named_info = type_info(type);
-    last_named = type;
-    return last_named_info;
-  }
+  if (combiner == MPI_COMBINER_NAMED) return remember_predefined(type);
   // MPI has no query for "committed"; a zero-count transfer with nobody reports it (MPI's
   // parameter checks), on a communicator that returns errors.
   const int rc = PMPI_Sendrecv(nullptr, 0, type, MPI_PROC_NULL, tag::kLocalCopy, nullptr, 0, type,
@@ -112,7 +97,7 @@ void check_op(MPI_Op op, MPI_Datatype type) {
                 "op " + op_name(op) + " is not defined on datatype " + type_name(type));
   }
   check(rc, "MPI_Allreduce (operation check)");
-  if (predefined_op(op) != nullptr && checked_predefined(type)) last_op = op, last_op_type = type;
+  if (predefined_op(op) != nullptr && is_remembered_predefined(type)) last_op = op, last_op_type = type;
 }
 
 TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op) {
@@ -135,24 +120,24 @@ TypeInfo check_commutative_reduction(MPI_Comm c, int count, MPI_Datatype datatyp
   });
 }
 
-void check_send_size(long long send_bytes, long long recv_bytes, const std::string& recv_what) {
-  if (send_bytes != recv_bytes) {
-    throw Error(MPI_ERR_TRUNCATE, "sendcount * size of sendtype = " + std::to_string(send_bytes) +
-                                      " bytes differs from " + recv_what + " = " +
-                                      std::to_string(recv_bytes) + " bytes");
-  }
+void fail_send_size(long long send_bytes, long long recv_bytes, const char* count_name,
+                    int index) {
+  const std::string recv_what =
+      std::string(count_name) + (index >= 0 ? "[" + std::to_string(index) + "]" : "");
+  throw Error(MPI_ERR_TRUNCATE, "sendcount * size of sendtype = " + std::to_string(send_bytes) +
+                                    " bytes differs from " + recv_what + " * size of recvtype = " +
+                                    std::to_string(recv_bytes) + " bytes");
 }
 
 std::optional<long long> bytes_of(long long count, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return std::nullopt;
-  if (type == last_named) return count * last_named_info.size;
+  if (is_remembered_predefined(type)) return count * type_info(type).size;
   int size = 0;
   check(PMPI_Type_size(type, &size), "MPI_Type_size");
   return count * size;
 }
 
-Agreement& Agreement::same(const char* what, std::optional<long long> value, int mpi_class) {
-  if (!debug_checks()) return *this;
+Agreement& Agreement::record(const char* what, std::optional<long long> value, int mpi_class) {
   items_.push_back({what, mpi_class, false, values_.size(), 1});
   values_.push_back(value);
   return *this;

@@ -39,10 +39,6 @@ inline void check_root(int root, int p) {
 // size and extents.
 TypeInfo check_type(const char* name, MPI_Datatype type);
 
-// Whether check_type has seen `type` and found it predefined (on this thread): such a handle
-// always means the same type, so a caller may remember it.
-bool checked_predefined(MPI_Datatype type);
-
 // MPI_ERR_OP for MPI_OP_NULL or a predefined operation that is not defined on the datatype
 // (MPI_SUM on MPI_C_BOOL; predefined operations on derived datatypes), as Open MPI decides.
 // The datatype has passed check_type.
@@ -58,8 +54,17 @@ TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op);
 TypeInfo check_commutative_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
                                      const char* what);
 
-// MPI_ERR_TRUNCATE unless the bytes sent equal the bytes received (type signatures match).
-void check_send_size(long long send_bytes, long long recv_bytes, const std::string& recv_what);
+// MPI_ERR_TRUNCATE unless the bytes sent equal the bytes received (type signatures match); the
+// message names the receive side as "<count_name> * size of recvtype", or
+// "<count_name>[index] * size of recvtype" for index >= 0.
+[[noreturn]] void fail_send_size(long long send_bytes, long long recv_bytes,
+                                 const char* count_name, int index);
+inline void check_send_size(long long send_bytes, long long recv_bytes, const char* count_name,
+                            int index = -1) {
+  if (__builtin_expect(send_bytes != recv_bytes, 0)) {
+    fail_send_size(send_bytes, recv_bytes, count_name, index);
+  }
+}
 
 // count * size of the datatype, or nothing for MPI_DATATYPE_NULL: a value compared in debug
 // mode, computed before the datatype is checked.
@@ -71,7 +76,13 @@ std::optional<long long> bytes_of(long long count, MPI_Datatype type);
 // string literals (kept by pointer).
 class Agreement {
  public:
-  Agreement& same(const char* what, std::optional<long long> value, int mpi_class);
+  Agreement& same(const char* what, std::optional<long long> value, int mpi_class) {
+    return debug_checks() ? record(what, value, mpi_class) : *this;
+  }
+  // same() of count * size of type (bytes_of), asked of MPI only in debug mode.
+  Agreement& same_bytes(const char* what, long long count, MPI_Datatype type, int mpi_class) {
+    return debug_checks() ? record(what, bytes_of(count, type), mpi_class) : *this;
+  }
   // values[0 .. n-1], reported per entry as name[j]; values may be null (unknown).
   Agreement& same_entries(const char* name, const int* values, int n, int mpi_class);
 
@@ -83,6 +94,7 @@ class Agreement {
   void compare(MPI_Comm c, int own_class) const;
 
  private:
+  Agreement& record(const char* what, std::optional<long long> value, int mpi_class);
   struct Item {
     const char* what;
     int mpi_class;

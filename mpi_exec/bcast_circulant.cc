@@ -115,7 +115,7 @@ thread_local NativeRepeat last_native;
 // Remembers a call handed to MPI_Bcast, if its datatype is predefined (a derived datatype's
 // handle can be freed and reused for another type) and nothing is reported per call.
 void remember_native(MPI_Comm comm, const CommInfo& ci, int count, MPI_Datatype datatype) {
-  if (!checked_predefined(datatype) || settings().verbose) return;
+  if (!is_remembered_predefined(datatype) || settings().verbose) return;
   last_native = {comm, ci.c, datatype, count, ci.p,
                  comm_caches_freed.load(std::memory_order_relaxed)};
 }

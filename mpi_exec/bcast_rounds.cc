@@ -8,8 +8,8 @@ namespace rosched::mpi {
 TypeInfo check_bcast_args(const CommInfo& comm, int count, MPI_Datatype datatype, int root) {
   Agreement agreement;
   agreement.same("root", root, MPI_ERR_ROOT)
-      .same("message size in bytes (count * type size)", bytes_of(count, datatype),
-            MPI_ERR_TRUNCATE);
+      .same_bytes("message size in bytes (count * type size)", count, datatype,
+                  MPI_ERR_TRUNCATE);
   return check_arguments(comm.c, agreement, [&] {
     check_count("count", count);
     check_root(root, comm.p);

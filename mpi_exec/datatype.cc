@@ -1,6 +1,7 @@
 #include "mpi_exec/datatype.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "mpi_exec/mpi_call.h"
@@ -8,7 +9,27 @@
 
 namespace rosched::mpi {
 
+namespace {
+
+thread_local MPI_Datatype last_named = MPI_DATATYPE_NULL;
+thread_local TypeInfo last_named_info;
+
+}  // namespace
+
+const TypeInfo& remember_predefined(MPI_Datatype type) {
+  if (type != last_named) {
+    last_named_info = type_info(type);
+    last_named = type;
+  }
+  return last_named_info;
+}
+
+bool is_remembered_predefined(MPI_Datatype type) {
+  return type != MPI_DATATYPE_NULL && type == last_named;
+}
+
 TypeInfo type_info(MPI_Datatype type) {
+  if (type == last_named && type != MPI_DATATYPE_NULL) return last_named_info;
   TypeInfo info;
   check(PMPI_Type_get_extent(type, &info.lb, &info.extent), "MPI_Type_get_extent");
   check(PMPI_Type_get_true_extent(type, &info.true_lb, &info.true_extent),
@@ -17,9 +38,61 @@ TypeInfo type_info(MPI_Datatype type) {
   return info;
 }
 
+std::size_t span_of(const TypeInfo& t, int count) {
+  return count == 0 ? 0 : static_cast<std::size_t>(t.true_extent + (count - 1) * t.extent);
+}
+
 TypedBuffer::TypedBuffer(const TypeInfo& info, int count)
-    : storage_(count == 0 ? 0 : static_cast<std::size_t>(info.true_extent + (count - 1) * info.extent)),
-      offset_(info.true_lb) {}
+    : storage_(span_of(info, count)), offset_(info.true_lb) {}
+
+namespace {
+
+// The buffers ScratchBuffer gives back, for the next blocks of this thread: at most kKept, each at
+// most kKeptBytes (larger ones are freed), taken best fit.
+class BlockStore {
+ public:
+  static constexpr std::size_t kKept = 16, kKeptBytes = std::size_t{1} << 20;
+
+  std::unique_ptr<unsigned char[]> take(std::size_t bytes, std::size_t* capacity) {
+    std::size_t best = kept_;
+    for (std::size_t i = 0; i < kept_; ++i) {
+      if (sizes_[i] >= bytes && (best == kept_ || sizes_[i] < sizes_[best])) best = i;
+    }
+    if (best == kept_) {
+      *capacity = bytes;
+      return std::unique_ptr<unsigned char[]>(new unsigned char[bytes]);
+    }
+    *capacity = sizes_[best];
+    std::unique_ptr<unsigned char[]> out = std::move(stores_[best]);
+    --kept_;
+    stores_[best] = std::move(stores_[kept_]);
+    sizes_[best] = sizes_[kept_];
+    return out;
+  }
+
+  void give(std::unique_ptr<unsigned char[]> store, std::size_t capacity) {
+    if (kept_ == kKept || capacity > kKeptBytes) return;  // freed here
+    stores_[kept_] = std::move(store);
+    sizes_[kept_++] = capacity;
+  }
+
+ private:
+  std::array<std::unique_ptr<unsigned char[]>, kKept> stores_;
+  std::array<std::size_t, kKept> sizes_{};
+  std::size_t kept_ = 0;
+};
+thread_local BlockStore block_store;
+
+}  // namespace
+
+ScratchBuffer::ScratchBuffer(const TypeInfo& t, int count)
+    : capacity_(0),
+      store_(block_store.take(std::max<std::size_t>(span_of(t, count), 1), &capacity_)),
+      offset_(t.true_lb) {}
+
+ScratchBuffer::~ScratchBuffer() {
+  if (store_) block_store.give(std::move(store_), capacity_);
+}
 
 OwnedType::~OwnedType() {
   if (type_ != MPI_DATATYPE_NULL) PMPI_Type_free(&type_);

@@ -4,7 +4,9 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace rosched::mpi {
@@ -14,7 +16,17 @@ struct TypeInfo {
   MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
   int size = 0;
 };
+// Asks MPI (three queries), except for the last predefined datatype recorded on this thread by
+// remember_predefined: a predefined datatype is never freed, so its handle always means the same
+// type, and a collective on MPI_INT asks MPI nothing about the type after its first call.
 TypeInfo type_info(MPI_Datatype type);
+
+// Records `type`, which the caller has found predefined (MPI_COMBINER_NAMED), as this thread's
+// last predefined datatype; returns its type_info.
+const TypeInfo& remember_predefined(MPI_Datatype type);
+
+// Whether `type` is this thread's last recorded predefined datatype.
+bool is_remembered_predefined(MPI_Datatype type);
 
 // Whether elements are packed without gaps (size == extent, no lower bounds): then count of
 // them are count * size bytes from the buffer's address, to be copied byte by byte.
@@ -32,6 +44,28 @@ class TypedBuffer {
  private:
   std::vector<unsigned char> storage_;
   MPI_Aint offset_ = 0;
+};
+
+// Bytes that count elements of a datatype span (its true extent respected): what a buffer of
+// them must hold.
+std::size_t span_of(const TypeInfo& t, int count);
+
+// count elements of a datatype, true extent respected, left uninitialised (no zeroing on every
+// call, unlike TypedBuffer). The storage comes from, and goes back to, a small store of this
+// thread's recent buffers (at most 16, each at most 1 MiB): a program repeats its reductions,
+// and an allocation per buffer costs more than the reduction of a short vector.
+class ScratchBuffer {
+ public:
+  ScratchBuffer(const TypeInfo& t, int count);
+  ~ScratchBuffer();
+  ScratchBuffer(ScratchBuffer&&) = default;
+  ScratchBuffer& operator=(ScratchBuffer&&) = delete;
+  void* data() { return store_.get() - offset_; }  // where element 0 starts
+
+ private:
+  std::size_t capacity_ = 0;  // before store_: set by the store while store_ is initialised
+  std::unique_ptr<unsigned char[]> store_;
+  MPI_Aint offset_;
 };
 
 // A committed datatype, freed on destruction.

@@ -79,8 +79,20 @@ int report(const char* name, MPI_Comm comm, int mpi_class, const char* what) {
 
 CommInfo comm_info(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "comm is MPI_COMM_NULL");
-  CommCache& cache = comm_cache(comm);
-  return {cache.p, cache.rank, cache.dup, &cache};
+  // This thread's last communicator and its CommCache: a program calls its collectives on one
+  // communicator again and again, and the attribute lookup is a hash-table search in MPI. The
+  // handle still means that communicator while no CommCache has been freed since (see
+  // comm_caches_freed); MPI_COMM_NULL never matches.
+  thread_local MPI_Comm last_comm = MPI_COMM_NULL;
+  thread_local CommCache* last_cache = nullptr;
+  thread_local std::uint64_t last_freed = 0;
+  const std::uint64_t freed = comm_caches_freed.load(std::memory_order_relaxed);
+  if (comm != last_comm || freed != last_freed) {
+    last_cache = &comm_cache(comm);
+    last_comm = comm;
+    last_freed = freed;
+  }
+  return {last_cache->p, last_cache->rank, last_cache->dup, last_cache};
 }
 
 MPI_Comm self_comm() { return comm_cache(MPI_COMM_SELF).dup; }

@@ -23,46 +23,6 @@ unsigned next_sequence(const CommInfo& ci) {
   return ci.cache->nway_calls++;
 }
 
-// The buffers NwayBlock gives back, for the next blocks of this thread: at most kKept, each at
-// most kKeptBytes (larger ones are freed), taken best fit.
-class BlockStore {
- public:
-  static constexpr std::size_t kKept = 16, kKeptBytes = std::size_t{1} << 20;
-
-  std::unique_ptr<unsigned char[]> take(std::size_t bytes, std::size_t* capacity) {
-    std::size_t best = kept_;
-    for (std::size_t i = 0; i < kept_; ++i) {
-      if (sizes_[i] >= bytes && (best == kept_ || sizes_[i] < sizes_[best])) best = i;
-    }
-    if (best == kept_) {
-      *capacity = bytes;
-      return std::unique_ptr<unsigned char[]>(new unsigned char[bytes]);
-    }
-    *capacity = sizes_[best];
-    std::unique_ptr<unsigned char[]> out = std::move(stores_[best]);
-    --kept_;
-    stores_[best] = std::move(stores_[kept_]);
-    sizes_[best] = sizes_[kept_];
-    return out;
-  }
-
-  void give(std::unique_ptr<unsigned char[]> store, std::size_t capacity) {
-    if (kept_ == kKept || capacity > kKeptBytes) return;  // freed here
-    stores_[kept_] = std::move(store);
-    sizes_[kept_++] = capacity;
-  }
-
- private:
-  std::array<std::unique_ptr<unsigned char[]>, kKept> stores_;
-  std::array<std::size_t, kKept> sizes_{};
-  std::size_t kept_ = 0;
-};
-thread_local BlockStore block_store;
-
-std::size_t span_of(const TypeInfo& t, int count) {
-  return count == 0 ? 0 : static_cast<std::size_t>(t.true_extent + (count - 1) * t.extent);
-}
-
 // count elements of the type from src to dst, both buffers of this library's own layout.
 void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
   std::memcpy(static_cast<char*>(dst) + t.true_lb, static_cast<const char*>(src) + t.true_lb,
@@ -131,14 +91,6 @@ void set_nway(int n, const char* rule) {
   rule_override = r;
 }
 
-NwayBlock::NwayBlock(const TypeInfo& t, int count)
-    : store_(block_store.take(std::max<std::size_t>(span_of(t, count), 1), &capacity_)),
-      offset_(t.true_lb) {}
-
-NwayBlock::~NwayBlock() {
-  if (store_) block_store.give(std::move(store_), capacity_);
-}
-
 NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
                              const CommInfo& ci, int n, NwayRule rule)
@@ -183,7 +135,7 @@ void* NwayAllreduce::own_acc(int a) {
   return acc_[a]->data();
 }
 
-const void* NwayAllreduce::combined(std::uint8_t mask, std::optional<NwayBlock>& scratch) {
+const void* NwayAllreduce::combined(std::uint8_t mask, std::optional<ScratchBuffer>& scratch) {
   const void* only = nullptr;
   int held = 0;
   for (int a = 0; a < kNwayAccs; ++a) {
@@ -238,7 +190,7 @@ void NwayAllreduce::post_round() {
       data = combined(s.v[0].accs, out(m));  // a combination lives in out(m) until sent
     } else {
       out(m).emplace(type_, s.vectors * count_);
-      std::optional<NwayBlock> part;
+      std::optional<ScratchBuffer> part;
       for (int v = 0; v < s.vectors; ++v) {
         const void* x = combined(s.v[v].accs, part);
         copy_elements(static_cast<char*>(out(m)->data()) + v * count_ * type_.extent, x, type_, count_);
@@ -254,7 +206,7 @@ void NwayAllreduce::post_round() {
 
 void NwayAllreduce::complete_round() {
   if (now_->copy_to) {
-    std::optional<NwayBlock> scratch;
+    std::optional<ScratchBuffer> scratch;
     const void* from = combined(now_->copy_from, scratch);
     for (int a = 0; a < kNwayAccs; ++a) {
       if (now_->copy_to >> a & 1) {
@@ -279,7 +231,7 @@ void NwayAllreduce::complete_round() {
 bool NwayAllreduce::advance(bool block) {
   while (!done_) {
     if (round_ == static_cast<int>(schedule_->rounds.size())) {
-      std::optional<NwayBlock> scratch;
+      std::optional<ScratchBuffer> scratch;
       local_copy(combined(schedule_->result, scratch), recvbuf_, count_, datatype_, type_);
       done_ = true;
       break;

@@ -43,24 +43,6 @@ NwayRule nway_rule();
 // Rosched_Set_nway: n = 0 and rule = nullptr restore the defaults. Throws Error(MPI_ERR_ARG).
 void set_nway(int n, const char* rule);
 
-// count elements of a datatype, true extent respected, left uninitialised (no zeroing of large
-// vectors on every call, unlike TypedBuffer). The storage comes from, and goes back to, a small
-// store of this thread's recent buffers: a program repeats its all-reduce, and an allocation
-// per buffer (several per round) cost more than the reduction of a short vector.
-class NwayBlock {
- public:
-  NwayBlock(const TypeInfo& t, int count);
-  ~NwayBlock();
-  NwayBlock(NwayBlock&&) = default;
-  NwayBlock& operator=(NwayBlock&&) = delete;
-  void* data() { return store_.get() - offset_; }
-
- private:
-  std::unique_ptr<unsigned char[]> store_;
-  std::size_t capacity_ = 0;
-  MPI_Aint offset_;
-};
-
 // One rank's rounds of an n-way schedule, walked once from NwaySchedule::round and kept: a
 // program repeats its all-reduce, and each round's description holds vectors that would
 // otherwise be built again at every call. rounds_of keeps the last set per thread; a running
@@ -99,7 +81,7 @@ class NwayAllreduce {
   void complete_round();
   // The combination of the accumulators in mask, as a pointer to count elements (in scratch
   // if it takes more than one).
-  const void* combined(std::uint8_t mask, std::optional<NwayBlock>& scratch);
+  const void* combined(std::uint8_t mask, std::optional<ScratchBuffer>& scratch);
   void* acc(int a);
   // Accumulator a, owned and writable (kMain starts as a view of kOwn).
   void* own_acc(int a);
@@ -116,15 +98,15 @@ class NwayAllreduce {
   int round_ = 0;
   bool posted_ = false, done_ = false;
   const NwayRound* now_ = nullptr;
-  std::array<std::optional<NwayBlock>, kNwayAccs> acc_;
+  std::array<std::optional<ScratchBuffer>, kNwayAccs> acc_;
   std::array<bool, kNwayAccs> has_{};
   bool main_is_own_ = true;  // kMain is x until its first fold
   // Per message of a round (at most n each way, n the ports): [0, n) what a send composed,
   // [n, 2n) what is received; the requests of the round, receives first. Sized once per call.
-  std::optional<NwayBlock>& out(std::size_t m) { return blocks_[m]; }
-  std::optional<NwayBlock>& in(std::size_t m) { return blocks_[ports_ + m]; }
+  std::optional<ScratchBuffer>& out(std::size_t m) { return blocks_[m]; }
+  std::optional<ScratchBuffer>& in(std::size_t m) { return blocks_[ports_ + m]; }
   std::size_t ports_;
-  std::vector<std::optional<NwayBlock>> blocks_;
+  std::vector<std::optional<ScratchBuffer>> blocks_;
   std::vector<MPI_Request> requests_;
   int request_count_ = 0;
 };
