@@ -85,10 +85,10 @@ thread_local BlockStore block_store;
 
 }  // namespace
 
-ScratchBuffer::ScratchBuffer(const TypeInfo& t, int count)
-    : capacity_(0),
-      store_(block_store.take(std::max<std::size_t>(span_of(t, count), 1), &capacity_)),
-      offset_(t.true_lb) {}
+ScratchBuffer::ScratchBuffer(const TypeInfo& t, int count) : offset_(t.true_lb) {
+  const std::size_t bytes = span_of(t, count);
+  if (bytes > kInline) store_ = block_store.take(bytes, &capacity_);
+}
 
 ScratchBuffer::~ScratchBuffer() {
   if (store_) block_store.give(std::move(store_), capacity_);

@@ -52,20 +52,24 @@ std::size_t span_of(const TypeInfo& t, int count);
 
 // count elements of a datatype, true extent respected, left uninitialised (no zeroing on every
 // call, unlike TypedBuffer). The storage comes from, and goes back to, a small store of this
-// thread's recent buffers (at most 16, each at most 1 MiB): a program repeats its reductions,
-// and an allocation per buffer costs more than the reduction of a short vector.
+// thread's recent buffers (at most 16, each at most 1 MiB), or, for at most 64 bytes, is part of
+// the object: a program repeats its reductions, and an allocation per buffer costs more than the
+// reduction of a short vector.
 class ScratchBuffer {
  public:
   ScratchBuffer(const TypeInfo& t, int count);
   ~ScratchBuffer();
   ScratchBuffer(ScratchBuffer&&) = default;
   ScratchBuffer& operator=(ScratchBuffer&&) = delete;
-  void* data() { return store_.get() - offset_; }  // where element 0 starts
+  // Where element 0 starts.
+  void* data() { return (store_ ? store_.get() : inline_) - offset_; }
 
  private:
-  std::size_t capacity_ = 0;  // before store_: set by the store while store_ is initialised
-  std::unique_ptr<unsigned char[]> store_;
+  static constexpr std::size_t kInline = 64;  // spans up to this live in the object itself
+  std::size_t capacity_ = 0;
+  std::unique_ptr<unsigned char[]> store_;  // from the store, for spans above kInline
   MPI_Aint offset_;
+  alignas(std::max_align_t) unsigned char inline_[kInline];
 };
 
 // A committed datatype, freed on destruction.
