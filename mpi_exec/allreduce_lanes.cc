@@ -11,9 +11,17 @@
 // back), where a reduction to one rank and a broadcast from it send it through one lane rank's
 // link twice one after the other and flat algorithms send it once per rank of the node.
 // Commutative operations only (segments are combined in ring and lane order).
+// Pipelined form, for long vectors: the vector is cut into S chunks that pass the three steps one
+// after the other, step 3 then being the ring all-gather (Patarasuk and Yuan 2009, Sec. 4) and
+// step 2 the n-way all-reduce; while lane k all-reduces chunk j over the network, the node
+// reduce-scatters chunk j + 1 and all-gathers chunk j - 1 (each step serves the chunks in
+// order, one at a time), so the node's network link and its memory work at once. The rounds of
+// all chunks in flight are waited for together (MPI_Waitsome).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
+#include <array>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -22,8 +30,10 @@
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "mpi_exec/two_tree_reduce.h"
+#include "sched/ring/ring_allgather.h"
 #include "sched/ring/ring_reduce_scatter.h"
 #include "sched/two_tree/two_tree_schedule.h"
 
@@ -88,6 +98,164 @@ void allreduce_lane(const char* name, const CommInfo& lane, bool lane0, void* se
   two_tree_allreduce(acc ? acc->data() : seg, seg, count, datatype, type, op, lane);
 }
 
+// The pipelined multi-lane all-reduce (see the top of this file) of the count elements at base
+// in `chunks` chunks of at least node.p elements each, lanes by n-way all-reduces of `ports`.
+class LanePipeline {
+ public:
+  LanePipeline(const CommInfo& node, const CommInfo& lane, char* base, int count, int chunks,
+               MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int ports)
+      : node_(node), lane_(lane), datatype_(datatype), type_(type), op_(op), ports_(ports) {
+    int largest = 0;
+    for (int j = 0; j < chunks; ++j) {
+      const auto begin = rosched::ring_segment_begin(count, chunks, j);
+      const auto end = rosched::ring_segment_begin(count, chunks, j + 1);
+      const Chunk& c = chunks_.emplace_back(base + begin * type.extent, static_cast<int>(end - begin), node.p);
+      largest = std::max(largest, *std::max_element(c.seg.counts.begin(), c.seg.counts.end()));
+    }
+    scratch_.emplace(type, largest);
+  }
+
+  void run() {
+    std::vector<MPI_Request> requests;
+    std::vector<int> owner, done;
+    for (;;) {
+      for (std::size_t j = 0; j < chunks_.size(); ++j) start(j);
+      requests.clear();
+      owner.clear();
+      for (std::size_t j = 0; j < chunks_.size(); ++j) {
+        if (!chunks_[j].posted) continue;
+        const auto [r, n] = round_requests(chunks_[j]);
+        requests.insert(requests.end(), r, r + n);
+        owner.insert(owner.end(), n, static_cast<int>(j));
+      }
+      if (requests.empty() && std::none_of(chunks_.begin(), chunks_.end(),
+                                           [](const Chunk& c) { return c.posted; })) {
+        if (std::all_of(chunks_.begin(), chunks_.end(),
+                        [](const Chunk& c) { return c.phase == kDone; })) {
+          return;
+        }
+        throw Error(MPI_ERR_INTERN, "pipelined multi-lane all-reduce: no round to wait for");
+      }
+      if (!requests.empty()) {
+        done.resize(requests.size());
+        int completed = 0;
+        check(PMPI_Waitsome(static_cast<int>(requests.size()), requests.data(), &completed,
+                            done.data(), MPI_STATUSES_IGNORE),
+              "MPI_Waitsome");
+      }
+      // Back to the chunks (completed requests are MPI_REQUEST_NULL now); end finished rounds.
+      std::size_t i = 0;
+      for (std::size_t j = 0; j < chunks_.size(); ++j) {
+        if (!chunks_[j].posted) continue;
+        const auto [r, n] = round_requests(chunks_[j]);
+        bool open = false;
+        for (int m = 0; m < n; ++m, ++i) {
+          r[m] = requests[i];
+          open = open || r[m] != MPI_REQUEST_NULL;
+        }
+        if (!open) end(chunks_[j]);
+      }
+    }
+  }
+
+ private:
+  enum Phase { kReduceScatter = 0, kLane = 1, kAllgather = 2, kDone = 3 };
+  struct Chunk {
+    Chunk(char* at, int count, int parts) : base(at), seg(count, parts) {}
+    char* base;
+    Segments seg;
+    Phase phase = kReduceScatter;
+    int step = 0;         // ring step within the phase
+    bool posted = false;  // a round of the phase is in flight
+    std::array<MPI_Request, 2> ring{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    std::optional<NwayAllreduce> lane;
+  };
+
+  char* at(const Chunk& c, std::int64_t k) const { return c.base + c.seg.displs[k] * type_.extent; }
+
+  std::pair<MPI_Request*, int> round_requests(Chunk& c) {
+    if (c.phase == kLane) return {c.lane->round_requests(), c.lane->round_request_count()};
+    return {c.ring.data(), 2};
+  }
+
+  // Posts chunk j's next round where its phase is free for it; moves on through phases that
+  // have nothing left to send.
+  void start(std::size_t j) {
+    Chunk& c = chunks_[j];
+    while (!c.posted && c.phase != kDone && turn_[c.phase] == static_cast<int>(j)) {
+      const int me = node_.rank;
+      if (c.phase == kLane) {
+        if (!c.lane) {
+          c.lane.emplace(MPI_IN_PLACE, at(c, me), c.seg.counts[me], datatype_, type_, op_, lane_,
+                         ports_, NwayRule::kCirculant);
+        }
+        if (c.lane->start_round()) {
+          c.posted = true;
+        } else {
+          c.lane.reset();
+          next_phase(c);
+        }
+        continue;
+      }
+      if (c.step == node_.p - 1) {
+        next_phase(c);
+        continue;
+      }
+      const bool gather = c.phase == kAllgather;
+      const rosched::RingStep step = gather ? rosched::ring_allgather_step(node_.p, me, c.step)
+                                            : rosched::ring_reduce_scatter_step(node_.p, me, c.step);
+      const int tag = gather ? tag::kAllreduceRingGather : tag::kAllreduceRing;
+      void* into = gather ? at(c, step.recv_segment) : scratch_->data();
+      check(PMPI_Irecv(into, c.seg.counts[step.recv_segment], datatype_,
+                       static_cast<int>(step.from), tag, node_.c, &c.ring[0]),
+            "MPI_Irecv");
+      check(PMPI_Isend(at(c, step.send_segment), c.seg.counts[step.send_segment], datatype_,
+                       static_cast<int>(step.to), tag, node_.c, &c.ring[1]),
+            "MPI_Isend");
+      c.posted = true;
+    }
+  }
+
+  // The round in flight of c has completed.
+  void end(Chunk& c) {
+    c.posted = false;
+    if (c.phase == kLane) {
+      c.lane->end_round();
+      return;
+    }
+    if (c.phase == kReduceScatter) {
+      const rosched::RingStep step = rosched::ring_reduce_scatter_step(node_.p, node_.rank, c.step);
+      check(PMPI_Reduce_local(scratch_->data(), at(c, step.recv_segment),
+                              c.seg.counts[step.recv_segment], datatype_, op_),
+            "MPI_Reduce_local");
+    }
+    ++c.step;
+  }
+
+  void next_phase(Chunk& c) {
+    ++turn_[c.phase];
+    c.phase = static_cast<Phase>(c.phase + 1);
+    c.step = 0;
+  }
+
+  const CommInfo node_, lane_;
+  MPI_Datatype datatype_;
+  TypeInfo type_;
+  MPI_Op op_;
+  int ports_;
+  std::optional<ScratchBuffer> scratch_;  // a reduce-scatter step's incoming segment
+  std::deque<Chunk> chunks_;  // (NwayAllreduce does not move)
+  std::array<int, 3> turn_{};  // per phase, the chunk whose turn it is
+};
+
+// How many chunks the pipelined all-reduce cuts count elements into (1: not pipelined).
+int lane_chunks(int count, int node_size, const TypeInfo& type) {
+  const int most = count / node_size;  // every chunk's segments at least one element
+  const int wanted = settings().lane_chunks > 0 ? settings().lane_chunks : 1;
+  (void)type;
+  return std::max(1, std::min(wanted, most));
+}
+
 }  // namespace
 
 bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
@@ -105,6 +273,15 @@ bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
   const Segments seg(count, node.p);
   char* base = static_cast<char*>(recvbuf);
   const int me = node.rank;
+  const int chunks = lane_chunks(count, node.p, type);
+  if (chunks > 1) {
+    const CommInfo lane = comm_info(layout.lane);
+    const double bytes = static_cast<double>(count) / (chunks * node.p) * type.size;
+    const int n = nway_ports(lane, bytes);
+    if (me == 0) tell_choice(lane, name, "multi-lane pipelined, lanes n-way", n, chunks, bytes);
+    LanePipeline(node, lane, base, count, chunks, datatype, type, op, n).run();
+    return true;
+  }
   // 1. Ring reduce-scatter within the node.
   ring_reduce_scatter_on(node, base, seg, datatype, type, op);
   // 2. Segment `me` over the nodes, in lane `me`.

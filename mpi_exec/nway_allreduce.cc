@@ -231,9 +231,7 @@ void NwayAllreduce::complete_round() {
 bool NwayAllreduce::advance(bool block) {
   while (!done_) {
     if (round_ == static_cast<int>(schedule_->rounds.size())) {
-      std::optional<ScratchBuffer> scratch;
-      local_copy(combined(schedule_->result, scratch), recvbuf_, count_, datatype_, type_);
-      done_ = true;
+      write_result();
       break;
     }
     if (!posted_) post_round();
@@ -250,6 +248,22 @@ bool NwayAllreduce::advance(bool block) {
     }
     complete_round();
   }
+  return true;
+}
+
+void NwayAllreduce::write_result() {
+  std::optional<ScratchBuffer> scratch;
+  local_copy(combined(schedule_->result, scratch), recvbuf_, count_, datatype_, type_);
+  done_ = true;
+}
+
+bool NwayAllreduce::start_round() {
+  if (done_) return false;
+  if (round_ == static_cast<int>(schedule_->rounds.size())) {
+    write_result();
+    return false;
+  }
+  post_round();
   return true;
 }
 

@@ -53,6 +53,11 @@ Settings from_environment() {
   double n = 0;
   read_factor("ROSCHED_NWAY_N", n);
   if (n >= 1 && n <= 64 && n == static_cast<int>(n)) s.nway_n = static_cast<int>(n);
+  double chunks = 0;
+  read_factor("ROSCHED_LANE_CHUNKS", chunks);
+  if (chunks >= 1 && chunks <= 64 && chunks == static_cast<int>(chunks)) {
+    s.lane_chunks = static_cast<int>(chunks);
+  }
   const char* rule = std::getenv("ROSCHED_NWAY_RULE");
   for (const char* known : {"paper", "digits", "circulant"}) {
     if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;

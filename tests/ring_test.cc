@@ -1,5 +1,7 @@
-// The ring reduce-scatter (sched/ring/ring_reduce_scatter.h) against a brute-force simulation:
-// every rank's set of contributions per segment, step by step, all ranks at once.
+// The ring reduce-scatter and all-gather (sched/ring/) against brute-force simulations: every
+// rank's set of contributions per segment (reduce-scatter) or of segments (all-gather), step by
+// step, all ranks at once.
+#include "sched/ring/ring_allgather.h"
 #include "sched/ring/ring_reduce_scatter.h"
 
 #include <gtest/gtest.h>
@@ -92,6 +94,74 @@ RC_GTEST_PROP(RingReduceScatter, SegmentsMatchTheQuotient, ()) {
     const std::int64_t size = ring_segment_begin(count, p, k + 1) - exact;
     RC_ASSERT(size == count / p || size == count / p + 1);
   }
+}
+
+// Runs the ring all-gather among p ranks; true if every send meets the receive of the same
+// segment, a rank sends only a segment it holds and receives only one it lacks, and every rank
+// ends with all p segments. On failure, *why says where.
+bool simulate_allgather(std::int64_t p, std::string* why) {
+  std::vector<std::vector<int>> held(p, std::vector<int>(p, 0));  // held[r][k]
+  for (std::int64_t r = 0; r < p; ++r) held[r][r] = 1;
+  for (std::int64_t s = 0; s + 1 < p; ++s) {
+    std::vector<RingStep> step(p);
+    for (std::int64_t r = 0; r < p; ++r) {
+      step[r] = ring_allgather_step(p, r, s);
+      if (!held[r][step[r].send_segment]) {
+        *why = "step " + std::to_string(s) + ": rank " + std::to_string(r) + " sends segment " +
+               std::to_string(step[r].send_segment) + ", which it lacks";
+        return false;
+      }
+    }
+    for (std::int64_t r = 0; r < p; ++r) {
+      const RingStep& me = step[r];
+      const RingStep& sender = step[me.from];
+      if (sender.to != r || sender.send_segment != me.recv_segment) {
+        *why = "step " + std::to_string(s) + ": rank " + std::to_string(r) + " receives segment " +
+               std::to_string(me.recv_segment) + " from " + std::to_string(me.from) +
+               ", which sends segment " + std::to_string(sender.send_segment) + " to " +
+               std::to_string(sender.to);
+        return false;
+      }
+      if (held[r][me.recv_segment]++) {
+        *why = "step " + std::to_string(s) + ": rank " + std::to_string(r) + " receives segment " +
+               std::to_string(me.recv_segment) + " a second time";
+        return false;
+      }
+    }
+  }
+  for (std::int64_t r = 0; r < p; ++r)
+    for (std::int64_t k = 0; k < p; ++k)
+      if (held[r][k] != 1) {
+        *why = "rank " + std::to_string(r) + " ends without segment " + std::to_string(k);
+        return false;
+      }
+  return true;
+}
+
+TEST(RingAllgather, EveryRankEndsWithEverySegmentOnce) {
+  for (std::int64_t p = 2; p <= 64; ++p) {
+    std::string why;
+    EXPECT_TRUE(simulate_allgather(p, &why)) << "p = " << p << ": " << why;
+  }
+}
+
+RC_GTEST_PROP(RingAllgather, SendsWhatCameInTheStepBefore, ()) {
+  const std::int64_t p = *rc::gen::inRange<std::int64_t>(3, INT64_C(1) << 31);
+  const std::int64_t rank = *rc::gen::inRange<std::int64_t>(0, p);
+  const std::int64_t s = *rc::gen::inRange<std::int64_t>(1, p - 1);
+  const RingStep now = ring_allgather_step(p, rank, s);
+  RC_ASSERT(now.send_segment == ring_allgather_step(p, rank, s - 1).recv_segment);
+  RC_ASSERT(now.to == (rank + 1) % p);
+  RC_ASSERT(now.from == (rank + p - 1) % p);
+  RC_ASSERT(ring_allgather_step(p, rank, 0).send_segment == rank);  // its own first
+}
+
+TEST(RingAllgather, BadArgumentsAreErrors) {
+  EXPECT_THROW(ring_allgather_step(1, 0, 0), std::invalid_argument);
+  EXPECT_THROW(ring_allgather_step(4, 4, 0), std::invalid_argument);
+  EXPECT_THROW(ring_allgather_step(4, -1, 0), std::invalid_argument);
+  EXPECT_THROW(ring_allgather_step(4, 0, 3), std::invalid_argument);
+  EXPECT_THROW(ring_allgather_step(4, 0, -1), std::invalid_argument);
 }
 
 TEST(RingReduceScatter, BadArgumentsAreErrors) {

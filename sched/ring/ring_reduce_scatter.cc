@@ -5,25 +5,26 @@
 #include <string>
 
 namespace rosched {
-namespace {
 
-std::int64_t mod(std::int64_t a, std::int64_t p) { return ((a % p) + p) % p; }
-
-}  // namespace
-
-RingStep ring_reduce_scatter_step(std::int64_t p, std::int64_t rank, std::int64_t s) {
-  if (p < 2) throw std::invalid_argument("ring reduce-scatter: p = " + std::to_string(p) + " < 2");
+void check_ring_step(const char* what, std::int64_t p, std::int64_t rank, std::int64_t s) {
+  const std::string name(what);
+  if (p < 2) throw std::invalid_argument(name + ": p = " + std::to_string(p) + " < 2");
   if (rank < 0 || rank >= p) {
-    throw std::invalid_argument("ring reduce-scatter: rank " + std::to_string(rank) +
-                                " outside [0, " + std::to_string(p) + ")");
+    throw std::invalid_argument(name + ": rank " + std::to_string(rank) + " outside [0, " +
+                                std::to_string(p) + ")");
   }
   if (s < 0 || s >= p - 1) {
-    throw std::invalid_argument("ring reduce-scatter: step " + std::to_string(s) +
-                                " outside [0, " + std::to_string(p - 1) + ")");
+    throw std::invalid_argument(name + ": step " + std::to_string(s) + " outside [0, " +
+                                std::to_string(p - 1) + ")");
   }
+}
+
+RingStep ring_reduce_scatter_step(std::int64_t p, std::int64_t rank, std::int64_t s) {
+  check_ring_step("ring reduce-scatter", p, rank, s);
   // Segment k starts at rank k + 1 (its first sender, step 0) and moves one rank per step, so in
   // step s it leaves rank k + 1 + s and reaches rank k + 2 + s; after step p - 2 it is at k.
-  return RingStep{mod(rank + 1, p), mod(rank - 1, p), mod(rank - s - 1, p), mod(rank - s - 2, p)};
+  return RingStep{ring_mod(rank + 1, p), ring_mod(rank - 1, p), ring_mod(rank - s - 1, p),
+                  ring_mod(rank - s - 2, p)};
 }
 
 std::int64_t ring_segment_begin(std::int64_t count, std::int64_t p, std::int64_t k) {

@@ -24,6 +24,13 @@ struct RingStep {
 // step s - 1. Throws std::invalid_argument unless p >= 2, 0 <= rank < p, 0 <= s < p - 1.
 RingStep ring_reduce_scatter_step(std::int64_t p, std::int64_t rank, std::int64_t s);
 
+// The checks of a ring step, shared by the ring algorithms: throws std::invalid_argument naming
+// `what` unless p >= 2, 0 <= rank < p and 0 <= s < p - 1.
+void check_ring_step(const char* what, std::int64_t p, std::int64_t rank, std::int64_t s);
+
+// a mod p in [0, p), p >= 1.
+inline std::int64_t ring_mod(std::int64_t a, std::int64_t p) { return ((a % p) + p) % p; }
+
 // Where segment k of a vector of `count` elements cut into p segments starts: floor(k count / p)
 // for k = 0 .. p (segment k is [begin(k), begin(k + 1)); sizes differ by at most one element).
 // Throws std::invalid_argument unless p >= 1, 0 <= k <= p, count >= 0.
