@@ -92,9 +92,11 @@ int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
  * equally many ranks c and count >= c, the multi-lane all-reduce (Träff 2020's full-lane
  * decomposition: ring reduce-scatter within each node, node rank k all-reduces segment k with
  * node rank k of every other node, Träff 2022's Alg. 9 all-gathers the segments within each
- * node); on unequal nodes the node-aware reduction to rank 0, then the node-aware broadcast
- * (Rosched_Bcast_node_aware) from it; else Rosched_Allreduce_two_tree. Same semantics as
- * MPI_Allreduce. */
+ * node); for long vectors pipelined (chunks of about 8 KiB per node rank, or
+ * ROSCHED_LANE_CHUNKS: while the lanes all-reduce one chunk, the nodes reduce-scatter the next
+ * and all-gather the previous by rings); on unequal nodes the node-aware reduction to rank 0,
+ * then the node-aware broadcast (Rosched_Bcast_node_aware) from it; else
+ * Rosched_Allreduce_two_tree. Same semantics as MPI_Allreduce. */
 int Rosched_Allreduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 

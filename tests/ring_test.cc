@@ -16,6 +16,31 @@
 namespace rosched {
 namespace {
 
+// Whether rank r's receive in step s meets its sender's send (same pair, same segment); else
+// *why says where.
+bool meets(const std::vector<RingStep>& step, std::int64_t r, std::int64_t s, std::string* why) {
+  const RingStep& me = step[r];
+  const RingStep& sender = step[me.from];
+  if (sender.to == r && sender.send_segment == me.recv_segment) return true;
+  *why = "step " + std::to_string(s) + ": rank " + std::to_string(r) + " receives segment " +
+         std::to_string(me.recv_segment) + " from " + std::to_string(me.from) +
+         ", which sends segment " + std::to_string(sender.send_segment) + " to " +
+         std::to_string(sender.to);
+  return false;
+}
+
+// The properties both rings share, for random p up to 2^31 - 1: to r + 1, from r - 1, and the
+// segment sent in step s >= 1 is the one received in step s - 1.
+void check_step_chain(RingStep (*step_of)(std::int64_t, std::int64_t, std::int64_t)) {
+  const std::int64_t p = *rc::gen::inRange<std::int64_t>(3, INT64_C(1) << 31);
+  const std::int64_t rank = *rc::gen::inRange<std::int64_t>(0, p);
+  const std::int64_t s = *rc::gen::inRange<std::int64_t>(1, p - 1);
+  const RingStep now = step_of(p, rank, s);
+  RC_ASSERT(now.send_segment == step_of(p, rank, s - 1).recv_segment);
+  RC_ASSERT(now.to == (rank + 1) % p);
+  RC_ASSERT(now.from == (rank + p - 1) % p);
+}
+
 // Runs the ring among p ranks; true if every rank r ends with segment r combined from every
 // rank's contribution exactly once, every send meets the receive of the same segment, and a
 // segment is sent only after what it carries was received. On failure, *why says where.
@@ -33,15 +58,8 @@ bool simulate(std::int64_t p, std::string* why) {
       sent[r] = have[r][step[r].send_segment];
     }
     for (std::int64_t r = 0; r < p; ++r) {
+      if (!meets(step, r, s, why)) return false;
       const RingStep& me = step[r];
-      const RingStep& sender = step[me.from];
-      if (sender.to != r || sender.send_segment != me.recv_segment) {
-        *why = "step " + std::to_string(s) + ": rank " + std::to_string(r) + " receives segment " +
-               std::to_string(me.recv_segment) + " from " + std::to_string(me.from) +
-               ", which sends segment " + std::to_string(sender.send_segment) + " to " +
-               std::to_string(sender.to);
-        return false;
-      }
       std::vector<int>& mine = have[r][me.recv_segment];
       for (std::int64_t j = 0; j < p; ++j) {
         if (mine[j] && sent[me.from][j]) {
@@ -71,15 +89,10 @@ TEST(RingReduceScatter, EveryRankEndsWithItsSegmentFromEveryRankOnce) {
 }
 
 RC_GTEST_PROP(RingReduceScatter, SentSegmentIsLastReceived, ()) {
+  check_step_chain(ring_reduce_scatter_step);
+  // The last step delivers the rank's own segment.
   const std::int64_t p = *rc::gen::inRange<std::int64_t>(2, INT64_C(1) << 31);
   const std::int64_t rank = *rc::gen::inRange<std::int64_t>(0, p);
-  const std::int64_t s = *rc::gen::inRange<std::int64_t>(1, std::max<std::int64_t>(2, p - 1));
-  if (s >= p - 1) return;
-  const RingStep now = ring_reduce_scatter_step(p, rank, s);
-  RC_ASSERT(now.send_segment == ring_reduce_scatter_step(p, rank, s - 1).recv_segment);
-  RC_ASSERT(now.to == (rank + 1) % p);
-  RC_ASSERT(now.from == (rank + p - 1) % p);
-  // The last step delivers the rank's own segment.
   RC_ASSERT(ring_reduce_scatter_step(p, rank, p - 2).recv_segment == rank);
 }
 
@@ -113,15 +126,8 @@ bool simulate_allgather(std::int64_t p, std::string* why) {
       }
     }
     for (std::int64_t r = 0; r < p; ++r) {
+      if (!meets(step, r, s, why)) return false;
       const RingStep& me = step[r];
-      const RingStep& sender = step[me.from];
-      if (sender.to != r || sender.send_segment != me.recv_segment) {
-        *why = "step " + std::to_string(s) + ": rank " + std::to_string(r) + " receives segment " +
-               std::to_string(me.recv_segment) + " from " + std::to_string(me.from) +
-               ", which sends segment " + std::to_string(sender.send_segment) + " to " +
-               std::to_string(sender.to);
-        return false;
-      }
       if (held[r][me.recv_segment]++) {
         *why = "step " + std::to_string(s) + ": rank " + std::to_string(r) + " receives segment " +
                std::to_string(me.recv_segment) + " a second time";
@@ -146,13 +152,9 @@ TEST(RingAllgather, EveryRankEndsWithEverySegmentOnce) {
 }
 
 RC_GTEST_PROP(RingAllgather, SendsWhatCameInTheStepBefore, ()) {
-  const std::int64_t p = *rc::gen::inRange<std::int64_t>(3, INT64_C(1) << 31);
+  check_step_chain(ring_allgather_step);
+  const std::int64_t p = *rc::gen::inRange<std::int64_t>(2, INT64_C(1) << 31);
   const std::int64_t rank = *rc::gen::inRange<std::int64_t>(0, p);
-  const std::int64_t s = *rc::gen::inRange<std::int64_t>(1, p - 1);
-  const RingStep now = ring_allgather_step(p, rank, s);
-  RC_ASSERT(now.send_segment == ring_allgather_step(p, rank, s - 1).recv_segment);
-  RC_ASSERT(now.to == (rank + 1) % p);
-  RC_ASSERT(now.from == (rank + p - 1) % p);
   RC_ASSERT(ring_allgather_step(p, rank, 0).send_segment == rank);  // its own first
 }
 
