@@ -20,8 +20,9 @@
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <deque>
 #include <optional>
 #include <vector>
@@ -278,7 +279,6 @@ bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
   }
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node);
-  const Segments seg(count, node.p);
   char* base = static_cast<char*>(recvbuf);
   const int me = node.rank;
   const int chunks = lane_chunks(count, node.p, type);
@@ -286,10 +286,15 @@ bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
     const CommInfo lane = comm_info(layout.lane);
     const double bytes = static_cast<double>(count) / (chunks * node.p) * type.size;
     const int n = nway_ports(lane, bytes);
-    if (me == 0) tell_choice(lane, name, "multi-lane pipelined, lanes n-way", n, chunks, bytes);
+    if (me == 0 && settings().verbose) {
+      char what[96];
+      std::snprintf(what, sizeof what, "multi-lane pipelined (blocks: chunks), lanes n-way, %d ports", n);
+      tell_choice(lane, name, what, chunks, 1, bytes);
+    }
     LanePipeline(node, lane, base, count, chunks, datatype, type, op, n).run();
     return true;
   }
+  const Segments seg(count, node.p);
   // 1. Ring reduce-scatter within the node.
   ring_reduce_scatter_on(node, base, seg, datatype, type, op);
   // 2. Segment `me` over the nodes, in lane `me`.
