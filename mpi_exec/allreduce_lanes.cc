@@ -117,6 +117,20 @@ class LanePipeline {
     scratch_.emplace(type, largest);
   }
 
+  // Only after an error: cancel and release the ring rounds still in flight (a lane's n-way
+  // all-reduce does so for its own).
+  ~LanePipeline() {
+    for (Chunk& c : chunks_) {
+      for (MPI_Request& r : c.ring) {
+        if (r == MPI_REQUEST_NULL) continue;
+        PMPI_Cancel(&r);
+        PMPI_Request_free(&r);
+      }
+    }
+  }
+  LanePipeline(const LanePipeline&) = delete;
+  LanePipeline& operator=(const LanePipeline&) = delete;
+
   void run() {
     std::vector<MPI_Request> requests;
     for (;;) {
