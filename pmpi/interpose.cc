@@ -14,8 +14,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
+#include "mpi_exec/mpi_call.h"
+#include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "pmpi/policy.h"
@@ -133,6 +136,19 @@ CallFacts reduction_facts(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_O
   return f;
 }
 
+// Whether comm's ranks sit on several multicore nodes of equal size (rosched's node layout,
+// made at the first question for comm, collective then, and cached on it): asked only for calls
+// that every rank asks about alike (the same size, operation and controls).
+bool equal_multicore_nodes(MPI_Comm comm) {
+  try {
+    const rosched::mpi::NodeLayout& layout =
+        rosched::mpi::node_layout(rosched::mpi::comm_info(comm));
+    return layout.hierarchical() && layout.min_node_size == layout.max_node_size;
+  } catch (const std::exception&) {
+    return false;  // the MPI library's own all-reduce then
+  }
+}
+
 // The clock, read only when a report is wanted.
 double clock_if_counting() { return state().counting ? PMPI_Wtime() : 0; }
 
@@ -231,7 +247,12 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
                              MPI_Op op, MPI_Comm comm) {
   using namespace rosched::pmpi;
   const double start = clock_if_counting();
-  const CallFacts f = reduction_facts(comm, count, datatype, op);
+  CallFacts f = reduction_facts(comm, count, datatype, op);
+  const Controls& controls = state().controls;
+  if (controls.mode == Mode::kAuto && controls.enabled[static_cast<std::size_t>(Collective::kAllreduce)] &&
+      f.commutative && !f.intercomm && f.p > 1 && f.bytes >= kMultilaneFrom) {
+    f.equal_nodes = equal_multicore_nodes(comm);
+  }
   return dispatch(
       start, Collective::kAllreduce, f, f.bytes,
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); },

@@ -154,7 +154,11 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (c == Collective::kBcast && t == Controls::kUnset) return Route::kModel;
   if (t == Controls::kNever) return Route::kNative;
   const bool wins = rule_is_up_to(c) ? facts.bytes <= t : facts.bytes >= t;
-  if (!wins) return Route::kNative;
+  // Above the n-way range, on equal multicore nodes: the multi-lane all-reduce (the route to
+  // Rosched_Allreduce_node_aware), unless the user's threshold decides.
+  const bool multilane = c == Collective::kAllreduce && controls.threshold[i] == Controls::kUnset &&
+                         facts.equal_nodes && facts.commutative && facts.bytes >= kMultilaneFrom;
+  if (!wins && !multilane) return Route::kNative;
   // A non-commutative reduction within the n-way range goes to the MPI library in auto.
   if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
   // Two processes: every algorithm reduces by one message (reduce) or one exchange

@@ -26,14 +26,18 @@
 //   reduce      two-tree from 24 KiB (with rounds in flight: 0.96 of the best at 32 KiB, 0.83 at
 //               64 KiB, 0.68-0.95 up to 16 MiB; 1.50 at 16 KiB);
 //   allreduce   n-way dissemination (End et al. 2015) up to 2 KiB with a commutative operation
-//               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB);
+//               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB); and on equal multicore nodes the
+//               multi-lane all-reduce from kMultilaneFrom, 64 KiB, the smallest size measured
+//               (36 x 32 ranks, against Open MPI's selector, the best of three there: 0.82 at
+//               64 KiB, 0.66 at 1 MiB, 0.63 at 4 MiB);
 //   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size.
 // Routed calls run rosched's node-aware collectives where the ranks sit on several multicore
 // nodes (Rosched_Bcast's own choice, Rosched_Bcast_node_aware when forced or above a threshold,
-// Rosched_Allgather(v), Rosched_Reduce_node_aware for commutative operations; elsewhere they are
-// the flat schedules named above).
+// Rosched_Allgather(v), Rosched_Reduce_node_aware for commutative operations,
+// Rosched_Allreduce_node_aware above the n-way range; elsewhere they are the flat schedules
+// named above).
 // In auto, calls with non-contiguous datatypes, one process, or nothing to send stay with the
 // MPI library (the measurements are of contiguous data); inter-communicators always do. So do
 // reduce and allreduce on two processes unless their threshold is set: one message or one
@@ -85,7 +89,14 @@ struct CallFacts {
   std::int64_t bytes = 0;
   bool contiguous = true;    // every datatype of the call is contiguous
   bool commutative = true;   // reductions: the operation is commutative
+  // allreduce: the ranks sit on several multicore nodes of equal size, where
+  // Rosched_Allreduce_node_aware runs the multi-lane all-reduce (asked only where it matters).
+  bool equal_nodes = false;
 };
+
+// From this many bytes an allreduce on equal multicore nodes (CallFacts::equal_nodes) with a
+// commutative operation goes to the multi-lane all-reduce in auto, unless a threshold is set.
+inline constexpr std::int64_t kMultilaneFrom = 64 * 1024;
 
 Route decide(Collective c, const CallFacts& facts, const Controls& controls);
 

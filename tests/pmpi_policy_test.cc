@@ -69,6 +69,33 @@ TEST(PmpiPolicy, BadControlsAreErrorsNamingTheVariableAndLeaveControlsUnchanged)
   }
 }
 
+TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
+  const Controls c;
+  CallFacts nodes = facts(1152, kMultilaneFrom);
+  nodes.equal_nodes = true;
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kTwoTree);  // node-aware route
+  nodes.bytes = 16 * kMiB;
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kTwoTree);
+  nodes.bytes = kMultilaneFrom - 1;
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), kMultilaneFrom - 1 <= 2048 ? Route::kNway
+                                                                                  : Route::kNative);
+  nodes.bytes = kMultilaneFrom;
+  nodes.commutative = false;  // the multi-lane all-reduce needs a commutative operation
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNative);
+  nodes.commutative = true;
+  nodes.contiguous = false;  // the measurements are of contiguous data
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNative);
+  nodes.contiguous = true;
+  // Not on equal multicore nodes: the MPI library's, as before.
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, kMultilaneFrom), c), Route::kNative);
+  // An explicit threshold decides alone; off is off.
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed(nullptr, nullptr, "allreduce=1024")),
+            Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed("off", nullptr, nullptr)), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed(nullptr, "bcast", nullptr)),
+            Route::kNative);
+}
+
 TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   const Controls c;
   EXPECT_EQ(decide(Collective::kBcast, facts(36, 4), c), Route::kModel);
