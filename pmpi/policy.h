@@ -27,9 +27,10 @@
 //               64 KiB, 0.68-0.95 up to 16 MiB; 1.50 at 16 KiB);
 //   allreduce   n-way dissemination (End et al. 2015) up to 2 KiB with a commutative operation
 //               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB); and on equal multicore nodes the
-//               multi-lane all-reduce from kMultilaneFrom, 64 KiB, the smallest size measured
-//               (36 x 32 ranks, against Open MPI's selector, the best of three there: 0.82 at
-//               64 KiB, 0.66 at 1 MiB, 0.63 at 4 MiB);
+//               multi-lane all-reduce from kMultilaneFrom, 48 KiB (36 x 32 ranks, against
+//               Open MPI's selector, the best of three there: 1.04 at 32 KiB, 0.82 at 64 KiB,
+//               0.66 at 1 MiB, 0.63 at 4 MiB; 0.78 and 0.85 at 8 and 16 KiB, not routed, as
+//               the rule is one size bound);
 //   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size.
@@ -96,7 +97,7 @@ struct CallFacts {
 
 // From this many bytes an allreduce on equal multicore nodes (CallFacts::equal_nodes) with a
 // commutative operation goes to the multi-lane all-reduce in auto, unless a threshold is set.
-inline constexpr std::int64_t kMultilaneFrom = 64 * 1024;
+inline constexpr std::int64_t kMultilaneFrom = 48 * 1024;
 
 Route decide(Collective c, const CallFacts& facts, const Controls& controls);
 
