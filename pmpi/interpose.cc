@@ -249,8 +249,11 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
   const double start = clock_if_counting();
   CallFacts f = reduction_facts(comm, count, datatype, op);
   const Controls& controls = state().controls;
-  if (controls.mode == Mode::kAuto && controls.enabled[static_cast<std::size_t>(Collective::kAllreduce)] &&
-      f.commutative && !f.intercomm && f.p > 1 && f.bytes >= kMultilaneFrom) {
+  const std::size_t allreduce = static_cast<std::size_t>(Collective::kAllreduce);
+  // Asked only where the policy would use it: auto, allreduce enabled, no threshold of the user's.
+  if (controls.mode == Mode::kAuto && controls.enabled[allreduce] &&
+      controls.threshold[allreduce] == Controls::kUnset && f.commutative && !f.intercomm &&
+      f.p > 1 && f.bytes >= kMultilaneFrom) {
     f.equal_nodes = equal_multicore_nodes(comm);
   }
   return dispatch(
