@@ -59,7 +59,7 @@ void ring_reduce_scatter_on(const CommInfo& comm, char* base, const Segments& se
                             MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   if (comm.p == 1) return;
   const auto at = [&](std::int64_t k) { return base + seg.displs[k] * type.extent; };
-  TypedBuffer in(type, *std::max_element(seg.counts.begin(), seg.counts.end()));
+  ScratchBuffer in(type, *std::max_element(seg.counts.begin(), seg.counts.end()));
   for (int s = 0; s + 1 < comm.p; ++s) {
     const rosched::RingStep step = rosched::ring_reduce_scatter_step(comm.p, comm.rank, s);
     check(PMPI_Sendrecv(at(step.send_segment), seg.counts[step.send_segment], datatype,
@@ -141,8 +141,7 @@ class LanePipeline {
         const auto [r, n] = round_requests(chunks_[j]);
         requests.insert(requests.end(), r, r + n);
       }
-      if (requests.empty() && std::none_of(chunks_.begin(), chunks_.end(),
-                                           [](const Chunk& c) { return c.posted; })) {
+      if (std::none_of(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return c.posted; })) {
         if (std::all_of(chunks_.begin(), chunks_.end(),
                         [](const Chunk& c) { return c.phase == kDone; })) {
           return;

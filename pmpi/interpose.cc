@@ -248,12 +248,7 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
   using namespace rosched::pmpi;
   const double start = clock_if_counting();
   CallFacts f = reduction_facts(comm, count, datatype, op);
-  const Controls& controls = state().controls;
-  const std::size_t allreduce = static_cast<std::size_t>(Collective::kAllreduce);
-  // Asked only where the policy would use it: auto, allreduce enabled, no threshold of the user's.
-  if (controls.mode == Mode::kAuto && controls.enabled[allreduce] &&
-      controls.threshold[allreduce] == Controls::kUnset && f.commutative && !f.intercomm &&
-      f.p > 1 && f.bytes >= kMultilaneFrom) {
+  if (uses_node_facts(Collective::kAllreduce, f, state().controls)) {
     f.equal_nodes = equal_multicore_nodes(comm);
   }
   return dispatch(

@@ -156,8 +156,7 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   const bool wins = rule_is_up_to(c) ? facts.bytes <= t : facts.bytes >= t;
   // Above the n-way range, on equal multicore nodes: the multi-lane all-reduce (the route to
   // Rosched_Allreduce_node_aware), unless the user's threshold decides.
-  const bool multilane = c == Collective::kAllreduce && controls.threshold[i] == Controls::kUnset &&
-                         facts.equal_nodes && facts.commutative && facts.bytes >= kMultilaneFrom;
+  const bool multilane = facts.equal_nodes && uses_node_facts(c, facts, controls);
   if (!wins && !multilane) return Route::kNative;
   // A non-commutative reduction within the n-way range goes to the MPI library in auto.
   if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
@@ -171,6 +170,13 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
     return Route::kNative;
   }
   return rosched_route(c, facts, nway_limit);
+}
+
+bool uses_node_facts(Collective c, const CallFacts& facts, const Controls& controls) {
+  const std::size_t i = static_cast<std::size_t>(index_of(c));
+  return c == Collective::kAllreduce && controls.mode == Mode::kAuto && controls.enabled[i] &&
+         controls.threshold[i] == Controls::kUnset && !facts.intercomm && facts.p > 1 &&
+         facts.contiguous && facts.commutative && facts.bytes >= kMultilaneFrom;
 }
 
 }  // namespace rosched::pmpi

@@ -101,6 +101,12 @@ inline constexpr std::int64_t kMultilaneFrom = 48 * 1024;
 
 Route decide(Collective c, const CallFacts& facts, const Controls& controls);
 
+// Whether decide() reads CallFacts::equal_nodes for this call (auto, allreduce enabled and
+// without a threshold of the user's, a commutative operation on contiguous data of at least
+// kMultilaneFrom bytes, an intra-communicator of p > 1): the interposer asks for the node
+// layout, a collective call at its first use on a communicator, only then.
+bool uses_node_facts(Collective c, const CallFacts& facts, const Controls& controls);
+
 }  // namespace rosched::pmpi
 
 #endif  // ROSCHED_PMPI_POLICY_H_

@@ -94,6 +94,17 @@ TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed("off", nullptr, nullptr)), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed(nullptr, "bcast", nullptr)),
             Route::kNative);
+  // The interposer asks for the node layout exactly where decide() reads the answer.
+  EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  EXPECT_FALSE(uses_node_facts(Collective::kReduce, nodes, c));
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, parsed("force", nullptr, nullptr)));
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes,
+                               parsed(nullptr, nullptr, "allreduce=1024")));
+  nodes.contiguous = false;
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  nodes.contiguous = true;
+  nodes.bytes = kMultilaneFrom - 1;
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
 }
 
 TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
