@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "mpi_exec/compute_charge.h"
 #include "mpi_exec/mpi_call.h"
 
 namespace rosched::mpi {
@@ -69,27 +70,32 @@ void Merger::merge_pair(const Span& a, const Span& b, void* out) {
 }
 
 void Merger::merge(const std::vector<Span>& runs, void* out) {
+  const std::int64_t moves = merge_once(runs, out);
+  charge_rerun([] {}, [&] { merge_once(runs, out); });  // simulation only (compute_charge.h)
+  moves_ += moves;
+}
+
+std::int64_t Merger::merge_once(const std::vector<Span>& runs, void* out) {
   std::vector<Span> live;
   std::int64_t total = 0;
   for (const Span& s : runs) {
     if (s.n > 0) live.push_back(s), total += s.n;
   }
-  if (live.empty()) return;
+  if (live.empty()) return 0;
   if (live.size() == 1 && (builtin_ != Builtin::kNone || contiguous(info_))) {
     std::memcpy(element(out, 0), live[0].data, static_cast<std::size_t>(total * info_.extent));
-    moves_ += total;
-    return;
+    return total;
   }
   if (live.size() == 1 && builtin_ == Builtin::kNone) {
     // A type with gaps: merging with nothing copies only what the type holds.
     merge_pair(live[0], Span{nullptr, 0}, out);
-    moves_ += total;
-    return;
+    return total;
   }
   // Too many runs for one pass (three for the built-in merge, two for the user's function):
   // merge the adjacent pair with the fewest elements into a temporary run, which keeps the
   // runs' order (and so the ties' order).
   const std::size_t one_pass = builtin_ != Builtin::kNone ? 3 : 2;
+  std::int64_t moves = total;
   for (std::size_t t = 0; live.size() > one_pass; ++t) {
     std::size_t j = 0;
     for (std::size_t i = 1; i + 1 < live.size(); ++i) {
@@ -99,12 +105,12 @@ void Merger::merge(const std::vector<Span>& runs, void* out) {
     const std::int64_t n = live[j].n + live[j + 1].n;
     temp_[t].resize(n);
     merge_few({live[j], live[j + 1]}, temp_[t].at(0));
-    moves_ += n;
+    moves += n;
     live[j] = Span{temp_[t].at(0), n};
     live.erase(live.begin() + j + 1);
   }
   merge_few(live, out);
-  moves_ += total;
+  return moves;
 }
 
 void Merger::merge_few(const std::vector<Span>& runs, void* out) {

@@ -50,7 +50,8 @@ class Merger {
   Merger(MPI_Datatype type, const TypeInfo& info, Rosched_Merge_fn* fn, void* state);
 
   // Writes the stable merge of the runs (earlier runs first on equal keys) to out; a single run
-  // is copied, empty runs are skipped. out must not overlap the runs.
+  // is copied, empty runs are skipped. out must not overlap the runs. (In a simulation that
+  // charges kernels, compute_charge.h, every merge runs twice, the user's function too.)
   void merge(const std::vector<Span>& runs, void* out);
   // Elements written by merge so far (copies included).
   std::int64_t moves() const { return moves_; }
@@ -66,6 +67,8 @@ class Merger {
   void merge_pair(const Span& a, const Span& b, void* out);
   // One pass over non-empty runs: at most three with the built-in merge, exactly two with the
   // user's function.
+  // merge without the count and the charge; returns the elements it wrote.
+  std::int64_t merge_once(const std::vector<Span>& runs, void* out);
   void merge_few(const std::vector<Span>& runs, void* out);
 
   MPI_Datatype type_;

@@ -41,6 +41,17 @@ Options:
                     this machine; default SimGrid's 20000, which makes computation free).
                     Only with --check when the work depends on the data (allmerge's merges
                     and sort): shared malloc makes all ranks' large buffers one region
+  --compute kernels charge only the library's merge kernels and bench's sort (allmerge), by
+                    their CPU time on this machine (ROSCHED_CHARGE_KERNELS,
+                    mpi_exec/compute_charge.h), and not SMPI's own work around each MPI call,
+                    which --host-speed charges to our collectives and never to SMPI's; buffers
+                    below 1 MiB are real (shared malloc from 1 MiB), so the kernels see real
+                    data while p x elements per rank x 4 B < 1 MiB
+  --overhead US     CPU time per message on each side, in microseconds (SMPI's smpi/os,
+                    smpi/ois and smpi/or; default 0, SimGrid's: then p - 1 messages posted at
+                    once cost one latency, which no NIC achieves; 0.3: about 3 million
+                    messages per second per process, what one pair of ranks gets from a
+                    100 Gb/s-class NIC in a message-rate benchmark)
   --mem-gb N        stop a simulation whose memory exceeds N GiB (default 60% of RAM); the
                     sizes it finished stay in the TSV, the run counts as failed
   --quick           p = 64, three sizes, --op all: a fast check of the harness
@@ -65,7 +76,7 @@ say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
 
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 op=bcast p="" platform=flat sizes="" selectors="ompi,mpich,mvapich2,impi" reps=2
-measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all host_speed=""
+measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all host_speed="" compute="" overhead=""
 mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -73,13 +84,14 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift; continue ;;
     --check) check=1; shift; continue ;;
     --plot) plot=1; shift; continue ;;
-    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls|--host-speed)
+    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls|--host-speed|--compute|--overhead)
       [ $# -ge 2 ] || die_usage "$1 needs a value"
       case "$1" in
         --op) op=$2 ;; --p) p=$2 ;; --platform) platform=$2 ;; --sizes) sizes=$2 ;;
         --selectors) selectors=$2 ;; --reps) reps=$2 ;; --measure) measure=$2 ;;
         --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;; --impls) ours=$2 ;;
-        --host-speed) host_speed=$2 ;;
+        --host-speed) host_speed=$2 ;; --compute) compute=$2 ;;
+        --overhead) overhead=$2 ;;
       esac
       shift 2 ;;
     *) die_usage "unknown argument '$1'" ;;
@@ -100,6 +112,10 @@ case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|allmerge_half
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
 [ -z "$host_speed" ] || [[ "$host_speed" =~ ^[0-9]+([.][0-9]+)?([eE][0-9]+)?$ ]] ||
   die_usage "--host-speed must be a number of flop/s, e.g. 1e9"
+[ -z "$compute" ] || [ "$compute" = kernels ] || die_usage "--compute must be kernels"
+[ -z "$compute" ] || [ -z "$host_speed" ] || die_usage "--compute kernels and --host-speed exclude each other"
+[ -z "$overhead" ] || [[ "$overhead" =~ ^[0-9]+([.][0-9]+)?$ ]] ||
+  die_usage "--overhead must be a number of microseconds, e.g. 0.3"
 [[ "$mem_gb" =~ ^[0-9]+$ ]] && [ "$mem_gb" -ge 1 ] || die_usage "--mem-gb must be a positive integer"
 case "$measure" in span|sync|slowest) ;; *) die_usage "--measure must be span, sync or slowest" ;; esac
 xml="$root/sim/platforms/$platform.xml"
@@ -114,6 +130,9 @@ for b in ${sizes//,/ }; do
   [[ "$b" =~ ^[0-9]+$ ]] || die_usage "--sizes: '$b' is not a number of bytes"
   n=$((b / 4)); [ $n -ge 1 ] || n=1
   ints="${ints:+$ints,}$n"
+  if [ -n "$compute" ] && [ $check -eq 0 ] && [ $((p * b)) -ge 1048576 ]; then
+    say "warning: at $b B per rank the results of $p ranks are shared (not real) buffers; the kernels' charged times there are not meaningful"
+  fi
 done
 IFS=, read -r -a sel_list <<<"$selectors"
 [ ${#sel_list[@]} -ge 1 ] || die_usage "--selectors is empty"
@@ -157,8 +176,18 @@ else
   for ((r = 0; r < p; ++r)); do echo "node-$r"; done >"$hostfile"
 fi
 cfg=(--log=root.thres:warning --cfg=smpi/display-timing:no)
-[ $check -eq 1 ] || cfg+=(--cfg=smpi/auto-shared-malloc-thresh:65536)
+if [ -n "$compute" ]; then  # kernels: charged one by one (compute_charge.h), nothing else
+  cfg+=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1e9f --cfg=smpi/cpu-threshold:-1)
+  export ROSCHED_CHARGE_KERNELS=1
+  [ $check -eq 1 ] || cfg+=(--cfg=smpi/auto-shared-malloc-thresh:1048576)
+elif [ $check -eq 0 ]; then
+  cfg+=(--cfg=smpi/auto-shared-malloc-thresh:65536)
+fi
 [ -z "$host_speed" ] || cfg+=(--cfg=smpi/host-speed:"${host_speed}f")  # f: flop/s (a bare number is deprecated)
+if [ -n "$overhead" ]; then  # one constant per message from size 0: "size:seconds:seconds per byte"
+  o=$(awk -v us="$overhead" 'BEGIN { printf "%.9g", us * 1e-6 }')
+  cfg+=(--cfg=smpi/os:0:$o:0 --cfg=smpi/ois:0:$o:0 --cfg=smpi/or:0:$o:0)
+fi
 extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
 [ $check -eq 0 ] || extra+=(--check)
 

@@ -83,8 +83,37 @@ for o in bcast allgather allgatherv reduce allreduce; do
   else bad "$o --impls node on paper"; tail -20 "$tmp/node_$o.err"; fi
 done
 
+# --compute kernels: the merges and bench's sort are charged by their CPU time (compute_charge.h)
+# and nothing else is; with real buffers at p = 8 and 10,000 elements per rank the native
+# all-gather + sort and Algorithm 1 take longer than without any charge (the sort of 80,000
+# ints alone costs milliseconds of CPU, the communication some tens of microseconds).
+# --overhead: one per-message CPU cost on both sides makes every message-bound run slower.
+run_col() {  # TSV IMPL: the usec of IMPL's row
+  awk -F'\t' -v i="$2" '$2 == i { print $7 }' "$1"
+}
+if bash "$sim" --p 8 --op allmerge --sizes 40000 --selectors ompi --impls alg1 --check \
+     --out "$tmp/plain.tsv" 2>"$tmp/plain.err" &&
+   bash "$sim" --p 8 --op allmerge --sizes 40000 --selectors ompi --impls alg1 --check \
+     --compute kernels --out "$tmp/kernels.tsv" 2>"$tmp/kernels.err"; then
+  n0=$(run_col "$tmp/plain.tsv" native) n1=$(run_col "$tmp/kernels.tsv" native)
+  a0=$(run_col "$tmp/plain.tsv" alg1) a1=$(run_col "$tmp/kernels.tsv" alg1)
+  awk -v a="$n0" -v b="$n1" 'BEGIN { exit !(b > 5 * a) }' && ok "--compute kernels charges the sort: native $n0 -> $n1 us" ||
+    bad "--compute kernels: native $n0 -> $n1 us (want over 5x)"
+  awk -v a="$a0" -v b="$a1" 'BEGIN { exit !(b > a + 20) }' && ok "--compute kernels charges the merges: alg1 $a0 -> $a1 us" ||
+    bad "--compute kernels: alg1 $a0 -> $a1 us (want 20 us more)"
+else bad "--compute kernels run"; tail -20 "$tmp/kernels.err"; fi
+if bash "$sim" --p 8 --op bcast --sizes 4 --selectors ompi --impls circulant --out "$tmp/o0.tsv" 2>/dev/null &&
+   bash "$sim" --p 8 --op bcast --sizes 4 --selectors ompi --impls circulant --overhead 0.5 \
+     --out "$tmp/o5.tsv" 2>"$tmp/o5.err"; then
+  c0=$(run_col "$tmp/o0.tsv" circulant) c1=$(run_col "$tmp/o5.tsv" circulant)
+  # 3 rounds, each a send and a receive of 0.5 us more: at least 2 us more in all.
+  awk -v a="$c0" -v b="$c1" 'BEGIN { exit !(b >= a + 2) }' && ok "--overhead 0.5: circulant bcast $c0 -> $c1 us" ||
+    bad "--overhead 0.5: circulant bcast $c0 -> $c1 us (want 2 us more)"
+else bad "--overhead run"; tail -20 "$tmp/o5.err"; fi
+
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
-for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast"; do
+for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast" \
+            "--compute all" "--compute kernels --host-speed 1e9" "--overhead 1us"; do
   bash "$sim" $args >/dev/null 2>&1; rc=$?
   [ $rc -eq 2 ] && ok "exit 2 for: $args" || bad "exit $rc for: $args (want 2)"
 done
