@@ -6,6 +6,7 @@
 // non-commutative reductions): the root's own value cannot sit inside the trees' rank ranges.
 #include "mpi_exec/two_tree_reduce.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,10 +28,16 @@ Pipeline two_tree_pipeline(const CommInfo& comm, int count, const TypeInfo& type
 }
 
 ReduceWindow::ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype,
-                           const TypeInfo& type, MPI_Op op, int window, MPI_Comm c)
+                           const TypeInfo& type, MPI_Op op, int window, std::int64_t rounds,
+                           MPI_Comm c)
     : acc_(acc), count_(count), n_(n), datatype_(datatype), type_(type), op_(op), c_(c) {
+  int commutative = 0;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  commutative_ = commutative != 0;
   const int largest = static_cast<int>((count + n - 1) / n);
-  for (int k = 0; k < window; ++k) slots_.emplace_back(type, largest);
+  const int slots = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(window, rounds)));
+  slots_.reserve(static_cast<std::size_t>(slots));
+  for (int k = 0; k < slots; ++k) slots_.emplace_back(type, largest);
 }
 
 ReduceWindow::Slot& ReduceWindow::slot_of(std::int64_t k) {
@@ -83,7 +90,7 @@ void ReduceWindow::combine_through(std::int64_t k) {
     check(PMPI_Wait(&slot.recv, MPI_STATUS_IGNORE), "MPI_Wait");
     slot.block = -1;
     if (slot.mine.count == 0) continue;
-    if (slot.recv_before_own) {  // mine = in op mine
+    if (slot.recv_before_own || commutative_) {  // mine = in op mine
       check(PMPI_Reduce_local(slot.in.data(), slot.mine.at, slot.mine.count, datatype_, op_),
             "MPI_Reduce_local");
     } else {  // mine = mine op in, computed in `in` and copied back
@@ -103,7 +110,7 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
   tell_choice(comm, "two-tree reduction", "pipelined", pipe.n, pipe.window,
               static_cast<double>(count) * type.size);
   const rosched::TwoTreeReduceSchedule schedule(p, pipe.n, rank, sink);
-  ReduceWindow window(acc, count, pipe.n, datatype, type, op, pipe.window, c);
+  ReduceWindow window(acc, count, pipe.n, datatype, type, op, pipe.window, schedule.rounds(), c);
   for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
     const rosched::ReduceRound round = schedule.round(i);
     if (round.send || round.recv) window.round(round);
@@ -135,7 +142,7 @@ int reduce(const char* name, bool node_aware, const void* sendbuf, void* recvbuf
     });
     if (count == 0) return;
     // The root accumulates in recvbuf, every other rank in a copy of its contribution.
-    std::optional<TypedBuffer> scratch;
+    std::optional<ScratchBuffer> scratch;
     if (rank != root) scratch.emplace(type, count);
     void* acc = rank == root ? recvbuf : scratch->data();
     if (!in_place) local_copy(sendbuf, acc, count, datatype);

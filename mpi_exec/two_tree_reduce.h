@@ -22,11 +22,12 @@ namespace rosched::mpi {
 // completed and been combined into acc. Receives are combined in round order, each on the side
 // the schedule names (child before or after this rank's range), so the result is the same as
 // with one round at a time; a rank never receives a block again after sending it. A round's
-// buffer and requests are reused `window` rounds later, after they have completed.
+// buffer and requests are reused `window` rounds later, after they have completed. `window` is
+// cut to `rounds`, the rounds of the walk (more slots would never be used).
 class ReduceWindow {
  public:
   ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype, const TypeInfo& type,
-               MPI_Op op, int window, MPI_Comm c);
+               MPI_Op op, int window, std::int64_t rounds, MPI_Comm c);
   // The next round with a transfer.
   void round(const rosched::ReduceRound& r);
   // Completes and combines every receive of `block` posted so far (and the receives before
@@ -38,7 +39,7 @@ class ReduceWindow {
  private:
   struct Slot {
     Slot(const TypeInfo& type, int elements) : in(type, elements) {}
-    TypedBuffer in;
+    ScratchBuffer in;
     MPI_Request recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
     std::int64_t block = -1;  // the block received in this slot's round, -1: none
     BlockSpan mine{nullptr, 0};
@@ -54,6 +55,7 @@ class ReduceWindow {
   MPI_Datatype datatype_;
   const TypeInfo& type_;
   MPI_Op op_;
+  bool commutative_;  // then every receive is combined as in op mine: no copy back
   MPI_Comm c_;
   std::vector<Slot> slots_;
   std::int64_t posted_ = 0;    // rounds with a transfer posted so far
