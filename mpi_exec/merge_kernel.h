@@ -51,7 +51,7 @@ class Merger {
 
   // Writes the stable merge of the runs (earlier runs first on equal keys) to out; a single run
   // is copied, empty runs are skipped. out must not overlap the runs. (In a simulation that
-  // charges kernels, compute_charge.h, every merge runs twice, the user's function too.)
+  // charges kernels, compute_charge.h, every merge runs four times, the user's function too.)
   void merge(const std::vector<Span>& runs, void* out);
   // Elements written by merge so far (copies included).
   std::int64_t moves() const { return moves_; }
