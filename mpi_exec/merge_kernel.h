@@ -65,10 +65,10 @@ class Merger {
     return static_cast<unsigned char*>(const_cast<void*>(base)) + i * static_cast<std::int64_t>(info_.extent);
   }
   void merge_pair(const Span& a, const Span& b, void* out);
-  // One pass over non-empty runs: at most three with the built-in merge, exactly two with the
-  // user's function.
   // merge without the count and the charge; returns the elements it wrote.
   std::int64_t merge_once(const std::vector<Span>& runs, void* out);
+  // One pass over non-empty runs: at most three with the built-in merge, exactly two with the
+  // user's function.
   void merge_few(const std::vector<Span>& runs, void* out);
 
   MPI_Datatype type_;

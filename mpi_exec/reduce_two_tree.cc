@@ -35,7 +35,8 @@ ReduceWindow::ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype da
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   commutative_ = commutative != 0;
   const int largest = static_cast<int>((count + n - 1) / n);
-  const int slots = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(window, rounds)));
+  const int slots =
+      static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(window, rounds)));
   slots_.reserve(static_cast<std::size_t>(slots));
   for (int k = 0; k < slots; ++k) slots_.emplace_back(type, largest);
 }

@@ -125,12 +125,13 @@ case "$platform" in
   paper) [ "$p" -le 1152 ] || die_usage "the paper platform has 36 x 32 cores, --p $p is too many" ;;
 esac
 [ $check -eq 0 ] || [ "$p" -le 64 ] || die_usage "--check runs with real buffers: --p must be <= 64"
+kernels_shared_from=1048576  # --compute kernels: shared malloc from this allocation size only
 ints=""
 for b in ${sizes//,/ }; do
   [[ "$b" =~ ^[0-9]+$ ]] || die_usage "--sizes: '$b' is not a number of bytes"
   n=$((b / 4)); [ $n -ge 1 ] || n=1
   ints="${ints:+$ints,}$n"
-  if [ -n "$compute" ] && [ $check -eq 0 ] && [ $((p * b)) -ge 1048576 ]; then
+  if [ -n "$compute" ] && [ $check -eq 0 ] && [ $((p * b)) -ge $kernels_shared_from ]; then
     say "warning: at $b B per rank the results of $p ranks are shared (not real) buffers; the kernels' charged times there are not meaningful"
   fi
 done
@@ -179,7 +180,7 @@ cfg=(--log=root.thres:warning --cfg=smpi/display-timing:no)
 if [ -n "$compute" ]; then  # kernels: charged one by one (compute_charge.h), nothing else
   cfg+=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1e9f --cfg=smpi/cpu-threshold:-1)
   export ROSCHED_CHARGE_KERNELS=1
-  [ $check -eq 1 ] || cfg+=(--cfg=smpi/auto-shared-malloc-thresh:1048576)
+  [ $check -eq 1 ] || cfg+=(--cfg=smpi/auto-shared-malloc-thresh:$kernels_shared_from)
 elif [ $check -eq 0 ]; then
   cfg+=(--cfg=smpi/auto-shared-malloc-thresh:65536)
 fi
