@@ -34,7 +34,7 @@
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
-#include "mpi_exec/two_tree_reduce.h"
+#include "mpi_exec/reduce_trees.h"
 #include "sched/ring/ring_allgather.h"
 #include "sched/ring/ring_reduce_scatter.h"
 #include "sched/two_tree/two_tree_schedule.h"

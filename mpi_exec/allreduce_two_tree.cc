@@ -17,7 +17,7 @@
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "mpi_exec/two_tree_reduce.h"
+#include "mpi_exec/reduce_trees.h"
 #include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {

@@ -21,7 +21,8 @@
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
 // broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
 // allgatherv native|circulant (flat)|node (node-aware where it applies)|auto
-// (Rosched_Allgather(v)), reduce native|twotree|node (node-aware two-tree), allreduce
+// (Rosched_Allgather(v)), reduce native|binomial|twotree|node (node-aware, each phase's tree by
+// the cost model)|auto (Rosched_Reduce: binomial or two trees by the cost model), allreduce
 // native|circulant (census)|twotree|node (node-aware reduce + bcast)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
@@ -137,12 +138,13 @@ enum Impl {
   kAlg0, kAlg1, kAlg2,                                                    // allmerge
   kNway,                                                                  // allreduce
   kNodeAware,                                                             // bcast
+  kBinomial,                                                              // reduce
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
                                             "auto",     "alg0",      "alg1",    "alg2",
-                                            "nway",     "node",
+                                            "nway",     "node",      "binomial",
                                             "basic",    "modified",  "zerorot", "zerocopy",
                                             "padded",   "twophase",  "linear"};
 // allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves),
@@ -156,7 +158,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kNodeAware, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway, kNodeAware};
-  if (op == "reduce") return {kNative, kTwoTree, kNodeAware};
+  if (op == "reduce") return {kNative, kBinomial, kTwoTree, kNodeAware, kAuto};
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
   }
@@ -238,7 +240,9 @@ Op make_op(const Options& o) {
     return [](Impl impl, long m, bool check) {
       std::vector<int> send(m, rank + 1), recv(m);
       const auto reduce = impl == kTwoTree     ? Rosched_Reduce_two_tree
+                          : impl == kBinomial  ? Rosched_Reduce_binomial
                           : impl == kNodeAware ? Rosched_Reduce_node_aware
+                          : impl == kAuto      ? Rosched_Reduce
                                                : MPI_Reduce;
       reduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
       if (!check || rank != 0) return true;
@@ -317,7 +321,7 @@ int run(int argc, char** argv) {
       "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
       "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
-      "allreduce also nway; allmerge: "
+      "allreduce also nway; reduce: native, binomial, twotree, node, auto; allmerge: "
       "native, alg0, alg1, alg2; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
       "twophase, linear), all, or both "
       "(native and circulant)")(

@@ -50,6 +50,8 @@ struct CostModel {
 // SMPI), 128 KiB above it, so the model sees the step to the rendezvous protocol.
 inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8,     4096,   32768,
                                                                        61440, 131072, 1048576};
+// The index of 60 KiB, the largest size measured below that eager limit.
+inline constexpr int kEagerPoint = 3;
 
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);

@@ -1,16 +1,16 @@
-// The node-aware reduction: the pipelined two-tree reduction (Sanders, Speck, Träff 2009, as
-// presented in Träff's lecture notes, section "Two (pipelined) binary trees") within every
-// node, into the rank of the root's lane (node_layout.h), then among the lane's ranks into the
-// root's node; each vector crosses each node's network link once instead of once per rank in
+// The node-aware reduction: a tree reduction (the binomial tree or the pipelined two trees of
+// Sanders, Speck, Träff 2009, by the cost model of each communicator: reduce_trees.h) within
+// every node, into the rank of the root's lane (node_layout.h), then among the lane's ranks into
+// the root's node; each vector crosses each node's network link once instead of once per rank in
 // the trees' pipelined rounds. Commutative operations only (the two phases combine the
 // contributions in node order, not rank order); elsewhere Rosched_Reduce_node_aware runs the
-// flat two-tree reduction. Where some node lacks the root's node rank, lane 0 carries the
+// flat reduction of Rosched_Reduce. Where some node lacks the root's node rank, lane 0 carries the
 // partial results and the home node's rank 0 sends the result to the root.
 #include "mpi_exec/reduce_node_aware.h"
 
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/tags.h"
-#include "mpi_exec/two_tree_reduce.h"
+#include "mpi_exec/reduce_trees.h"
 
 namespace rosched::mpi {
 
@@ -25,9 +25,10 @@ bool node_aware_reduce_on(const CommInfo& ci, void* acc, void* recvbuf, int coun
   const int k = layout.node_rank_of[root], home = layout.number_of[root];
   const int lane = layout.carrier_lane(root);
   const CommInfo node = comm_info(layout.node);
-  two_tree_reduce(acc, count, datatype, type, op, lane, node);
+  tree_reduce(reduce_tree_for(node, count, type), acc, count, datatype, type, op, lane, node);
   if (layout.node_rank == lane) {
-    two_tree_reduce(acc, count, datatype, type, op, home, comm_info(layout.lane));
+    const CommInfo lanes = comm_info(layout.lane);
+    tree_reduce(reduce_tree_for(lanes, count, type), acc, count, datatype, type, op, home, lanes);
   }
   if (lane != k && layout.node_number == home) {
     if (layout.node_rank == lane) {

@@ -1,23 +1,18 @@
-// Rosched_Reduce_two_tree: MPI_Reduce over the two trees (Sanders, Speck, Träff 2009, as
-// presented in Träff's lecture notes, section "Two (pipelined) binary trees"), walking
-// sched/two_tree/two_tree_schedule.h, the broadcast run backwards. Order-preserving: subtrees
-// are rank ranges combined in rank order, so no commutativity is assumed. For a non-commutative operation and a root other than 0 or p - 1
-// the reduction goes to rank 0 and the result is then sent to the root (as MPICH does for
-// non-commutative reductions): the root's own value cannot sit inside the trees' rank ranges.
-#include "mpi_exec/two_tree_reduce.h"
+// The pipelined reduction over the two trees (Sanders, Speck, Träff 2009, as presented in Träff's
+// lecture notes, section "Two (pipelined) binary trees"), walking
+// sched/two_tree/two_tree_schedule.h, the broadcast run backwards, with the window of rounds in
+// flight (ReduceWindow) that the binomial tree's walk shares. Order-preserving: subtrees are
+// rank ranges combined in rank order, so no commutativity is assumed for the sinks 0 and p - 1.
+// The MPI entry points (argument checks, the sink for other roots) are in reduce.cc.
+#include "mpi_exec/reduce_trees.h"
 
 #include <algorithm>
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "mpi_exec/args.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/mpi_call.h"
-#include "mpi_exec/reduce_node_aware.h"
-#include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
-#include "mpi_exec/tags.h"
 #include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {
@@ -108,7 +103,7 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
   const MPI_Comm c = comm.c;
   if (p == 1 || count == 0) return;
   const Pipeline pipe = two_tree_pipeline(comm, count, type);
-  tell_choice(comm, "two-tree reduction", "pipelined", pipe.n, pipe.window,
+  tell_choice(comm, "reduction", "two trees, pipelined", pipe.n, pipe.window,
               static_cast<double>(count) * type.size);
   const rosched::TwoTreeReduceSchedule schedule(p, pipe.n, rank, sink);
   ReduceWindow window(acc, count, pipe.n, datatype, type, op, pipe.window, schedule.rounds(), c);
@@ -120,63 +115,3 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
 }
 
 }  // namespace rosched::mpi
-
-namespace {
-
-// Rosched_Reduce_two_tree (flat) and Rosched_Reduce_node_aware (node_aware_reduce_on where it
-// applies, else flat).
-int reduce(const char* name, bool node_aware, const void* sendbuf, void* recvbuf, int count,
-           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
-  using namespace rosched::mpi;
-  return run_collective(name, comm, [&](const CommInfo& ci) {
-    const int p = ci.p, rank = ci.rank;
-    const MPI_Comm c = ci.c;
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    Agreement agreement;
-    agreement.same("root", root, MPI_ERR_ROOT).same("count", count, MPI_ERR_COUNT);
-    const TypeInfo type = check_arguments(c, agreement, [&] {
-      check_root(root, p);
-      if (in_place && rank != root) {
-        throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
-      }
-      return check_reduction(count, datatype, op);
-    });
-    if (count == 0) return;
-    // The root accumulates in recvbuf, every other rank in a copy of its contribution.
-    std::optional<ScratchBuffer> scratch;
-    if (rank != root) scratch.emplace(type, count);
-    void* acc = rank == root ? recvbuf : scratch->data();
-    if (!in_place) local_copy(sendbuf, acc, count, datatype);
-    if (node_aware && node_aware_reduce_on(ci, acc, recvbuf, count, datatype, type, op, root)) {
-      return;
-    }
-    int commutative = 0;
-    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    const int sink = commutative || root == 0 || root == p - 1 ? root : 0;
-    two_tree_reduce(acc, count, datatype, type, op, sink, ci);
-    if (sink != root) {
-      if (rank == sink) {
-        check(PMPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");
-      } else if (rank == root) {
-        check(PMPI_Recv(recvbuf, count, datatype, sink, tag::kReduceToRoot, c, MPI_STATUS_IGNORE),
-              "MPI_Recv");
-      }
-    }
-  });
-}
-
-}  // namespace
-
-extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count,
-                                       MPI_Datatype datatype, MPI_Op op, int root,
-                                       MPI_Comm comm) {
-  return reduce("Rosched_Reduce_two_tree", false, sendbuf, recvbuf, count, datatype, op, root,
-                comm);
-}
-
-extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
-                                         MPI_Datatype datatype, MPI_Op op, int root,
-                                         MPI_Comm comm) {
-  return reduce("Rosched_Reduce_node_aware", true, sendbuf, recvbuf, count, datatype, op, root,
-                comm);
-}

@@ -81,10 +81,25 @@ int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int r
 int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm);
 
-/* The two-tree reduction made node-aware for commutative operations on ranks spread over several
- * multicore nodes: within every node, then among one rank per node; elsewhere (one node, one
- * rank per node, a non-commutative operation) Rosched_Reduce_two_tree. Same semantics as
- * MPI_Reduce. */
+/* The binomial-tree reduction (Träff's lecture notes, "Binomial tree reduction"): the whole
+ * vector in ceil(log2 p) rounds, the fewest any reduction of an unsplit vector can take, and
+ * the right tree for short vectors, where the two trees' 2 log2 p rounds cost twice the
+ * latency. Order-preserving for root 0; a non-commutative operation with another root reduces
+ * to rank 0 and sends the result to the root. Same semantics as MPI_Reduce. */
+int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+
+/* The reduction of this library: the binomial tree or the pipelined two trees, whichever the
+ * communicator's cost model (see Rosched_Bcast_circulant) predicts faster for the vector: the
+ * binomial tree's ceil(log2 p) rounds of the whole vector against the two-tree schedule's rounds
+ * of its blocks (ROSCHED_VERBOSE=1 prints the choice on rank 0). Same semantics as MPI_Reduce. */
+int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm);
+
+/* The reduction made node-aware for commutative operations on ranks spread over several
+ * multicore nodes: within every node, then among one rank per node, each phase over the tree
+ * Rosched_Reduce would choose for that communicator; elsewhere (one node, one rank per node, a
+ * non-commutative operation) Rosched_Reduce. Same semantics as MPI_Reduce. */
 int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
@@ -265,6 +280,14 @@ inline int bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int ro
 inline int reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, int root, MPI_Comm comm) {
   return Rosched_Reduce_two_tree(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+inline int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm) {
+  return Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+inline int reduce_binomial(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm) {
+  return Rosched_Reduce_binomial(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 inline int allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {

@@ -1,4 +1,5 @@
-// The two-tree reduction and all-reduce against their definitions: every root, sizes with 0,
+// The tree reductions (two-tree, binomial, Rosched_Reduce's choice) and the two-tree all-reduce
+// against their definitions: every root, sizes with 0,
 // a non-commutative user-defined operation whose result depends on the order (composition of
 // affine maps x -> a x + b modulo 2^32), MPI_SUM and MPI_MAX against Open MPI's own,
 // MPI_IN_PLACE, a derived type with gaps, and bad arguments.
@@ -191,6 +192,10 @@ void test_errors() {
   expect(cls == MPI_ERR_ROOT, "reduce two-tree root = p gives MPI_ERR_ROOT");
   MPI_Error_class(Rosched_Reduce_two_tree(buf, buf + 2, 1, MPI_INT, MPI_OP_NULL, 0, comm), &cls);
   expect(cls == MPI_ERR_OP, "reduce two-tree MPI_OP_NULL gives MPI_ERR_OP");
+  MPI_Error_class(Rosched_Reduce_binomial(buf, buf + 2, -1, MPI_INT, MPI_SUM, 0, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, "reduce binomial negative count gives MPI_ERR_COUNT");
+  MPI_Error_class(Rosched_Reduce(buf, buf + 2, 1, MPI_INT, MPI_SUM, -1, comm), &cls);
+  expect(cls == MPI_ERR_ROOT, "reduce root = -1 gives MPI_ERR_ROOT");
   MPI_Error_class(Rosched_Allreduce_two_tree(buf, buf + 2, -3, MPI_INT, MPI_SUM, comm), &cls);
   expect(cls == MPI_ERR_COUNT, "allreduce two-tree negative count gives MPI_ERR_COUNT");
   if (p > 1) {
@@ -217,6 +222,10 @@ void test_two_tree_reductions() {
   MPI_Op_create(compose, 0, &op);  // not commutative
   test_reduce_non_commutative(pair, op, Rosched_Reduce_two_tree, "reduce two-tree");
   test_reduce_sum_and_derived(Rosched_Reduce_two_tree, "reduce two-tree");
+  test_reduce_non_commutative(pair, op, Rosched_Reduce_binomial, "reduce binomial");
+  test_reduce_sum_and_derived(Rosched_Reduce_binomial, "reduce binomial");
+  test_reduce_non_commutative(pair, op, Rosched_Reduce, "reduce chosen");
+  test_reduce_sum_and_derived(Rosched_Reduce, "reduce chosen");
   test_allreduce(pair, op, Rosched_Allreduce_two_tree, "allreduce two-tree");
   test_errors();
   MPI_Op_free(&op);

@@ -1,8 +1,11 @@
-// The pipelined two-tree reduction (Sanders, Speck, Träff 2009, as presented in Träff's lecture
-// notes, section "Two (pipelined) binary trees"), shared by Rosched_Reduce_two_tree and
-// Rosched_Allreduce_two_tree.
-#ifndef ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_
-#define ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_
+// The tree reductions the reductions of this library are made of: the pipelined two-tree
+// reduction (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes, section "Two
+// (pipelined) binary trees"; reduce_two_tree.cc), the binomial-tree reduction of one block
+// (Träff's lecture notes, "Binomial tree reduction"; reduce_binomial.cc), and the choice between
+// them by the cost model (reduce.cc). Both walk their schedule descriptions (sched/round.h)
+// with one ReduceWindow.
+#ifndef ROSCHED_MPI_EXEC_REDUCE_TREES_H_
+#define ROSCHED_MPI_EXEC_REDUCE_TREES_H_
 
 #include <mpi.h>
 
@@ -71,6 +74,25 @@ class ReduceWindow {
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm);
 
+// The same over BinomialReduceSchedule(p, rank, sink): the whole vector as one block, ceil(log2 p)
+// rounds, the window of rounds in flight from the cost model. On return the sink's acc holds
+// x_sink op x_sink+1 op ... (ranks taken from the sink on, cyclically): rank order for sink 0
+// (any operation), commutative operations only for another sink.
+void binomial_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
+                     MPI_Op op, int sink, const CommInfo& comm);
+
+// The tree a reduction of count elements on comm takes: the binomial tree if its ceil(log2 p)
+// rounds of the whole vector cost no more, by the cost model (cost_model.h), than the two-tree
+// schedule's rounds of two_tree_pipeline's blocks (pipeline_time), else the two trees. The
+// same on every rank (the model is).
+enum class ReduceTree { kBinomial, kTwoTree };
+ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type);
+
+// binomial_reduce or two_tree_reduce, as the tree says; commutative operations unless sink is
+// 0 (both trees keep rank order then).
+void tree_reduce(ReduceTree tree, void* acc, int count, MPI_Datatype datatype,
+                 const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
+
 // The doubly pipelined two-tree all-reduce (allreduce_two_tree.cc): acc holds this rank's
 // contribution (a copy of it on every rank but 0, whose acc may be result), result receives the
 // reduction over all ranks of comm, in rank order (any operation).
@@ -84,4 +106,4 @@ Pipeline two_tree_pipeline(const CommInfo& comm, int count, const TypeInfo& type
 
 }  // namespace rosched::mpi
 
-#endif  // ROSCHED_MPI_EXEC_TWO_TREE_REDUCE_H_
+#endif  // ROSCHED_MPI_EXEC_REDUCE_TREES_H_

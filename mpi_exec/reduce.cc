@@ -1,0 +1,128 @@
+// MPI_Reduce over this library's trees: Rosched_Reduce (the binomial tree or the pipelined two
+// trees, whichever the cost model says is faster for the vector), Rosched_Reduce_binomial and
+// Rosched_Reduce_two_tree (one tree, always), Rosched_Reduce_node_aware (the node-aware
+// reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The trees are in
+// reduce_binomial.cc and reduce_two_tree.cc.
+//
+// A non-commutative operation keeps rank order only with the sink 0 (both trees) or p - 1 (the
+// two trees): for another root the reduction goes to rank 0 and the result is then sent to the
+// root (as MPICH does for non-commutative reductions).
+#include <optional>
+
+#include "mpi_exec/args.h"
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/mpi_call.h"
+#include "mpi_exec/reduce_node_aware.h"
+#include "mpi_exec/reduce_trees.h"
+#include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/tags.h"
+#include "sched/round.h"
+#include "sched/two_tree/two_tree_schedule.h"
+
+namespace rosched::mpi {
+
+ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type) {
+  // Two processes: both trees are the one edge between them, and one message is the fewest.
+  if (comm.p <= 2) return ReduceTree::kBinomial;
+  const double bytes = static_cast<double>(count) * type.size;
+  // Beyond the largest size the model measured below the eager limit, its time of a whole
+  // vector is interpolated across the step to the rendezvous protocol and comes out too low
+  // (SMPI, flat platform, p = 64: the binomial tree takes 84 us at 60 KiB and 173 us at 64 KiB,
+  // the two trees 69 and 70 us). The binomial tree is only for short vectors anyway.
+  if (bytes > kModelSizes[kEagerPoint]) return ReduceTree::kTwoTree;
+  const Pipeline pipe = two_tree_pipeline(comm, count, type);
+  const CostModel& model = cost_model(comm);
+  const double binomial = rosched::ceil_log2(comm.p) * model.time(bytes);
+  const double two_trees = pipeline_time(
+      model, bytes, extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p), pipe.n);
+  return binomial <= two_trees ? ReduceTree::kBinomial : ReduceTree::kTwoTree;
+}
+
+void tree_reduce(ReduceTree tree, void* acc, int count, MPI_Datatype datatype,
+                 const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
+  if (tree == ReduceTree::kBinomial) {
+    binomial_reduce(acc, count, datatype, type, op, sink, comm);
+  } else {
+    two_tree_reduce(acc, count, datatype, type, op, sink, comm);
+  }
+}
+
+}  // namespace rosched::mpi
+
+namespace {
+
+enum class Algorithm { kChosen, kBinomial, kTwoTree, kNodeAware };
+
+int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* recvbuf, int count,
+           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  return run_collective(name, comm, [&](const CommInfo& ci) {
+    const int p = ci.p, rank = ci.rank;
+    const MPI_Comm c = ci.c;
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    Agreement agreement;
+    agreement.same("root", root, MPI_ERR_ROOT).same("count", count, MPI_ERR_COUNT);
+    const TypeInfo type = check_arguments(c, agreement, [&] {
+      check_root(root, p);
+      if (in_place && rank != root) {
+        throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
+      }
+      return check_reduction(count, datatype, op);
+    });
+    if (count == 0) return;
+    // The root accumulates in recvbuf, every other rank in a copy of its contribution.
+    std::optional<ScratchBuffer> scratch;
+    if (rank != root) scratch.emplace(type, count);
+    void* acc = rank == root ? recvbuf : scratch->data();
+    if (!in_place) local_copy(sendbuf, acc, count, datatype);
+    if (algorithm == Algorithm::kNodeAware &&
+        node_aware_reduce_on(ci, acc, recvbuf, count, datatype, type, op, root)) {
+      return;
+    }
+    const ReduceTree tree = algorithm == Algorithm::kBinomial  ? ReduceTree::kBinomial
+                            : algorithm == Algorithm::kTwoTree ? ReduceTree::kTwoTree
+                                                               : reduce_tree_for(ci, count, type);
+    int commutative = 0;
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    const bool keeps_order = root == 0 || (tree == ReduceTree::kTwoTree && root == p - 1);
+    const int sink = commutative || keeps_order ? root : 0;
+    tree_reduce(tree, acc, count, datatype, type, op, sink, ci);
+    if (sink != root) {
+      if (rank == sink) {
+        check(PMPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");
+      } else if (rank == root) {
+        check(PMPI_Recv(recvbuf, count, datatype, sink, tag::kReduceToRoot, c, MPI_STATUS_IGNORE),
+              "MPI_Recv");
+      }
+    }
+  });
+}
+
+}  // namespace
+
+extern "C" int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  return reduce("Rosched_Reduce", Algorithm::kChosen, sendbuf, recvbuf, count, datatype, op, root,
+                comm);
+}
+
+extern "C" int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
+                                       MPI_Datatype datatype, MPI_Op op, int root,
+                                       MPI_Comm comm) {
+  return reduce("Rosched_Reduce_binomial", Algorithm::kBinomial, sendbuf, recvbuf, count, datatype,
+                op, root, comm);
+}
+
+extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count,
+                                       MPI_Datatype datatype, MPI_Op op, int root,
+                                       MPI_Comm comm) {
+  return reduce("Rosched_Reduce_two_tree", Algorithm::kTwoTree, sendbuf, recvbuf, count, datatype,
+                op, root, comm);
+}
+
+extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
+                                         MPI_Datatype datatype, MPI_Op op, int root,
+                                         MPI_Comm comm) {
+  return reduce("Rosched_Reduce_node_aware", Algorithm::kNodeAware, sendbuf, recvbuf, count,
+                datatype, op, root, comm);
+}
