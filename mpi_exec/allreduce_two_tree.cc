@@ -117,15 +117,17 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
         lane_allreduce_on(ci, name, input, recvbuf, count, datatype, type, op)) {
       return;
     }
+    if (node_aware && p > 1 &&
+        node_aware_reduce_on(ci, rank == 0 && input == recvbuf ? nullptr : input, recvbuf, count,
+                             datatype, type, op, 0)) {
+      node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
+      return;
+    }
     std::optional<TypedBuffer> scratch;  // every rank but 0 reduces in a copy of its input
     if (p > 1 && rank != 0) scratch.emplace(type, count);
     void* acc = scratch ? scratch->data() : recvbuf;
     if (input != acc) local_copy(input, acc, count, datatype);
     if (p == 1) return;
-    if (node_aware && node_aware_reduce_on(ci, acc, recvbuf, count, datatype, type, op, 0)) {
-      node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
-      return;
-    }
     two_tree_allreduce(acc, recvbuf, count, datatype, type, op, ci);
   });
 }

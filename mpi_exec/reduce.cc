@@ -41,7 +41,7 @@ ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type
 void tree_reduce(ReduceTree tree, void* acc, int count, MPI_Datatype datatype,
                  const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
   if (tree == ReduceTree::kBinomial) {
-    binomial_reduce(acc, count, datatype, type, op, sink, comm);
+    binomial_reduce(nullptr, acc, count, datatype, type, op, sink, comm);
   } else {
     two_tree_reduce(acc, count, datatype, type, op, sink, comm);
   }
@@ -70,13 +70,9 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       return check_reduction(count, datatype, op);
     });
     if (count == 0) return;
-    // The root accumulates in recvbuf, every other rank in a copy of its contribution.
-    std::optional<ScratchBuffer> scratch;
-    if (rank != root) scratch.emplace(type, count);
-    void* acc = rank == root ? recvbuf : scratch->data();
-    if (!in_place) local_copy(sendbuf, acc, count, datatype);
+    const void* own = in_place ? nullptr : sendbuf;  // nullptr: in the root's recvbuf
     if (algorithm == Algorithm::kNodeAware &&
-        node_aware_reduce_on(ci, acc, recvbuf, count, datatype, type, op, root)) {
+        node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
       return;
     }
     const ReduceTree tree = algorithm == Algorithm::kBinomial  ? ReduceTree::kBinomial
@@ -86,6 +82,14 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
     const bool keeps_order = root == 0 || (tree == ReduceTree::kTwoTree && root == p - 1);
     const int sink = commutative || keeps_order ? root : 0;
+    if (tree == ReduceTree::kBinomial && sink == root) {  // no copy of own where none is needed
+      binomial_reduce(own, rank == root ? recvbuf : nullptr, count, datatype, type, op, sink, ci);
+      return;
+    }
+    // The root accumulates in recvbuf, every other rank in a copy of its contribution.
+    std::optional<ScratchBuffer> scratch;
+    void* acc = rank == root ? recvbuf : scratch.emplace(type, count).data();
+    if (own != nullptr) local_copy(own, acc, count, datatype);
     tree_reduce(tree, acc, count, datatype, type, op, sink, ci);
     if (sink != root) {
       if (rank == sink) {

@@ -8,13 +8,15 @@
 // partial results and the home node's rank 0 sends the result to the root.
 #include "mpi_exec/reduce_node_aware.h"
 
+#include <optional>
+
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/tags.h"
 #include "mpi_exec/reduce_trees.h"
 
 namespace rosched::mpi {
 
-bool node_aware_reduce_on(const CommInfo& ci, void* acc, void* recvbuf, int count,
+bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, int count,
                           MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
@@ -22,6 +24,10 @@ bool node_aware_reduce_on(const CommInfo& ci, void* acc, void* recvbuf, int coun
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) return false;
   if (count == 0) return true;
+  // The root accumulates in recvbuf, every other rank in a copy of its contribution.
+  std::optional<ScratchBuffer> scratch;
+  void* acc = ci.rank == root ? recvbuf : scratch.emplace(type, count).data();
+  if (own != nullptr) local_copy(own, acc, count, datatype);
   const int k = layout.node_rank_of[root], home = layout.number_of[root];
   const int lane = layout.carrier_lane(root);
   const CommInfo node = comm_info(layout.node);

@@ -9,11 +9,11 @@
 
 namespace rosched::mpi {
 
-// Reduces every rank's acc (count elements, this rank's contribution on entry; recvbuf at the
-// root) into the root's recvbuf, node-aware, where the operation is commutative and the ranks
-// sit on several multicore nodes; returns false, having done nothing, elsewhere (the same
-// answer on every rank). Arguments already checked.
-bool node_aware_reduce_on(const CommInfo& ci, void* acc, void* recvbuf, int count,
+// Reduces every rank's contribution own (nullptr at an in-place root: in its recvbuf) into the
+// root's recvbuf, node-aware, where the operation is commutative and the ranks sit on several
+// multicore nodes; returns false, having done nothing, elsewhere (the same answer on every
+// rank). Arguments already checked.
+bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, int count,
                           MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root);
 
 }  // namespace rosched::mpi

@@ -75,11 +75,16 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
                      MPI_Op op, int sink, const CommInfo& comm);
 
 // The same over BinomialReduceSchedule(p, rank, sink): the whole vector as one block, ceil(log2 p)
-// rounds, the window of rounds in flight from the cost model. On return the sink's acc holds
-// x_sink op x_sink+1 op ... (ranks taken from the sink on, cyclically): rank order for sink 0
-// (any operation), commutative operations only for another sink.
-void binomial_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
-                     MPI_Op op, int sink, const CommInfo& comm);
+// rounds, the window of rounds in flight from the cost model. own is this rank's contribution,
+// or nullptr if acc holds it already; acc is where the partial results are combined (count
+// elements; its contents are ignored if own is given), or nullptr if own is given and this rank
+// is not the sink: a leaf then sends own as it is, and an inner rank takes a scratch buffer.
+// The first partial result received lands in acc and is combined with own there (no copy of
+// own). On return the sink's acc holds x_sink op x_sink+1 op ... (ranks taken from the sink
+// on, cyclically): rank order for sink 0 (any operation), commutative operations only for
+// another sink.
+void binomial_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
+                     const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
 
 // The tree a reduction of count elements on comm takes: the binomial tree if its ceil(log2 p)
 // rounds of the whole vector cost no more, by the cost model (cost_model.h), than the two-tree
