@@ -1,10 +1,10 @@
-// MPI_Reduce over this library's trees: Rosched_Reduce (the binomial tree or the pipelined two
+// MPI_Reduce over this library's trees: Rosched_Reduce (the k-nomial tree or the pipelined two
 // trees, whichever the cost model says is faster for the vector), Rosched_Reduce_binomial and
 // Rosched_Reduce_two_tree (one tree, always), Rosched_Reduce_node_aware (the node-aware
 // reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The trees are in
-// reduce_binomial.cc and reduce_two_tree.cc.
+// reduce_knomial.cc and reduce_two_tree.cc.
 //
-// A non-commutative operation keeps rank order only with the sink 0 (both trees) or p - 1 (the
+// A non-commutative operation keeps rank order only with the sink 0 (all trees) or p - 1 (the
 // two trees): for another root the reduction goes to rank 0 and the result is then sent to the
 // root (as MPICH does for non-commutative reductions).
 #include <optional>
@@ -12,9 +12,11 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/round.h"
 #include "sched/two_tree/two_tree_schedule.h"
@@ -23,25 +25,27 @@ namespace rosched::mpi {
 
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type) {
   // Two processes: both trees are the one edge between them, and one message is the fewest.
-  if (comm.p <= 2) return ReduceTree::kBinomial;
+  if (comm.p <= 2) return {ReduceTree::kKnomial, 1};
   const double bytes = static_cast<double>(count) * type.size;
   // Beyond the largest size the model measured below the eager limit, its time of a whole
   // vector is interpolated across the step to the rendezvous protocol and comes out too low
   // (SMPI, flat platform, p = 64: the binomial tree takes 84 us at 60 KiB and 173 us at 64 KiB,
-  // the two trees 69 and 70 us). The binomial tree is only for short vectors anyway.
-  if (bytes > kModelSizes[kEagerPoint]) return ReduceTree::kTwoTree;
-  const Pipeline pipe = two_tree_pipeline(comm, count, type);
+  // the two trees 69 and 70 us). The k-nomial tree is for short vectors anyway.
+  if (bytes > kModelSizes[kEagerPoint]) return {ReduceTree::kTwoTree, 0};
   const CostModel& model = cost_model(comm);
-  const double binomial = rosched::ceil_log2(comm.p) * model.time(bytes);
+  const int ports = settings().reduce_ports > 0 ? settings().reduce_ports
+                                                : nway_ports_for(model, comm.p, bytes);
+  const Pipeline pipe = two_tree_pipeline(comm, count, type);
   const double two_trees = pipeline_time(
       model, bytes, extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p), pipe.n);
-  return binomial <= two_trees ? ReduceTree::kBinomial : ReduceTree::kTwoTree;
+  if (nway_time(model, comm.p, ports, bytes) <= two_trees) return {ReduceTree::kKnomial, ports};
+  return {ReduceTree::kTwoTree, 0};
 }
 
-void tree_reduce(ReduceTree tree, void* acc, int count, MPI_Datatype datatype,
+void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,
                  const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
-  if (tree == ReduceTree::kBinomial) {
-    binomial_reduce(nullptr, acc, count, datatype, type, op, sink, comm);
+  if (tree.kind == ReduceTree::kKnomial) {
+    knomial_reduce(nullptr, acc, count, datatype, type, op, tree.ports, sink, comm);
   } else {
     two_tree_reduce(acc, count, datatype, type, op, sink, comm);
   }
@@ -75,15 +79,16 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
       return;
     }
-    const ReduceTree tree = algorithm == Algorithm::kBinomial  ? ReduceTree::kBinomial
-                            : algorithm == Algorithm::kTwoTree ? ReduceTree::kTwoTree
+    const ReduceTree tree = algorithm == Algorithm::kBinomial  ? ReduceTree{ReduceTree::kKnomial, 1}
+                            : algorithm == Algorithm::kTwoTree ? ReduceTree{ReduceTree::kTwoTree, 0}
                                                                : reduce_tree_for(ci, count, type);
     int commutative = 0;
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    const bool keeps_order = root == 0 || (tree == ReduceTree::kTwoTree && root == p - 1);
+    const bool keeps_order = root == 0 || (tree.kind == ReduceTree::kTwoTree && root == p - 1);
     const int sink = commutative || keeps_order ? root : 0;
-    if (tree == ReduceTree::kBinomial && sink == root) {  // no copy of own where none is needed
-      binomial_reduce(own, rank == root ? recvbuf : nullptr, count, datatype, type, op, sink, ci);
+    if (tree.kind == ReduceTree::kKnomial && sink == root) {  // no copy of own where none is needed
+      knomial_reduce(own, rank == root ? recvbuf : nullptr, count, datatype, type, op, tree.ports,
+                     sink, ci);
       return;
     }
     // The root accumulates in recvbuf, every other rank in a copy of its contribution.

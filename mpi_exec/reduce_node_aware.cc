@@ -1,4 +1,4 @@
-// The node-aware reduction: a tree reduction (the binomial tree or the pipelined two trees of
+// The node-aware reduction: a tree reduction (the k-nomial tree or the pipelined two trees of
 // Sanders, Speck, Träff 2009, by the cost model of each communicator: reduce_trees.h) within
 // every node, into the rank of the root's lane (node_layout.h), then among the lane's ranks into
 // the root's node; each vector crosses each node's network link once instead of once per rank in

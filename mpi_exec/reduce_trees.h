@@ -1,8 +1,8 @@
 // The tree reductions the reductions of this library are made of: the pipelined two-tree
 // reduction (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes, section "Two
-// (pipelined) binary trees"; reduce_two_tree.cc), the binomial-tree reduction of one block
-// (Träff's lecture notes, "Binomial tree reduction"; reduce_binomial.cc), and the choice between
-// them by the cost model (reduce.cc). Both walk their schedule descriptions (sched/round.h)
+// (pipelined) binary trees"; reduce_two_tree.cc), the k-nomial (binomial for one port)
+// reduction of one block (Träff's lecture notes, "Binomial tree reduction"; reduce_knomial.cc),
+// and the choice between them by the cost model (reduce.cc). Both walk their schedule descriptions (sched/round.h)
 // with one ReduceWindow.
 #ifndef ROSCHED_MPI_EXEC_REDUCE_TREES_H_
 #define ROSCHED_MPI_EXEC_REDUCE_TREES_H_
@@ -74,28 +74,35 @@ class ReduceWindow {
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm);
 
-// The same over BinomialReduceSchedule(p, rank, sink): the whole vector as one block, ceil(log2 p)
-// rounds, the window of rounds in flight from the cost model. own is this rank's contribution,
+// The same over KnomialReduceSchedule(p, ports, rank, sink): the whole vector as one block,
+// ceil(log_{ports+1} p) levels (ports = 1: the binomial tree, ceil(log2 p) rounds), a level's
+// receives and the cost model's window of rounds in flight. own is this rank's contribution,
 // or nullptr if acc holds it already; acc is where the partial results are combined (count
 // elements; its contents are ignored if own is given), or nullptr if own is given and this rank
 // is not the sink: a leaf then sends own as it is, and an inner rank takes a scratch buffer.
-// The first partial result received lands in acc and is combined with own there (no copy of
-// own). On return the sink's acc holds x_sink op x_sink+1 op ... (ranks taken from the sink
-// on, cyclically): rank order for sink 0 (any operation), commutative operations only for
-// another sink.
-void binomial_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
-                     const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
+// With one port the first partial result received lands in acc and is combined with own there
+// (no copy of own). On return the sink's acc holds x_sink op x_sink+1 op ... (ranks taken from
+// the sink on, cyclically): rank order for sink 0 (any operation), commutative operations only
+// for another sink.
+void knomial_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
+                    const TypeInfo& type, MPI_Op op, int ports, int sink, const CommInfo& comm);
 
-// The tree a reduction of count elements on comm takes: the binomial tree if its ceil(log2 p)
-// rounds of the whole vector cost no more, by the cost model (cost_model.h), than the two-tree
-// schedule's rounds of two_tree_pipeline's blocks (pipeline_time), else the two trees. The
-// same on every rank (the model is).
-enum class ReduceTree { kBinomial, kTwoTree };
+// The tree a reduction of count elements on comm takes (the same on every rank, as the model
+// is): for vectors up to the largest size the cost model (cost_model.h) measured below the
+// eager limit, the k-nomial tree with the ports of the n-way all-reduce's cost rule
+// (nway_ports_for: ceil(log_{n+1} p) time(n m) least; ROSCHED_REDUCE_PORTS overrides), if that
+// estimate is no more than the
+// two-tree schedule's rounds of two_tree_pipeline's blocks (pipeline_time); else the two trees.
+// One port for p <= 2.
+struct ReduceTree {
+  enum Kind { kKnomial, kTwoTree } kind;
+  int ports;  // kKnomial: 1..64
+};
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type);
 
-// binomial_reduce or two_tree_reduce, as the tree says; commutative operations unless sink is
-// 0 (both trees keep rank order then).
-void tree_reduce(ReduceTree tree, void* acc, int count, MPI_Datatype datatype,
+// knomial_reduce or two_tree_reduce, as the tree says, with acc holding this rank's
+// contribution; commutative operations unless sink is 0 (both trees keep rank order then).
+void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,
                  const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
 
 // The doubly pipelined two-tree all-reduce (allreduce_two_tree.cc): acc holds this rank's

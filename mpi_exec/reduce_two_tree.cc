@@ -1,7 +1,7 @@
 // The pipelined reduction over the two trees (Sanders, Speck, Träff 2009, as presented in Träff's
 // lecture notes, section "Two (pipelined) binary trees"), walking
 // sched/two_tree/two_tree_schedule.h, the broadcast run backwards, with the window of rounds in
-// flight (ReduceWindow) that the binomial tree's walk shares. Order-preserving: subtrees are
+// flight (ReduceWindow) that the k-nomial tree's walk shares. Order-preserving: subtrees are
 // rank ranges combined in rank order, so no commutativity is assumed for the sinks 0 and p - 1.
 // The MPI entry points (argument checks, the sink for other roots) are in reduce.cc.
 #include "mpi_exec/reduce_trees.h"

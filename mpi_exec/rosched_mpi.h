@@ -89,16 +89,20 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
-/* The reduction of this library: the binomial tree or the pipelined two trees, whichever the
- * communicator's cost model (see Rosched_Bcast_circulant) predicts faster for the vector: the
- * binomial tree's ceil(log2 p) rounds of the whole vector against the two-tree schedule's rounds
- * of its blocks (ROSCHED_VERBOSE=1 prints the choice on rank 0). Same semantics as MPI_Reduce. */
+/* The reduction of this library. Short vectors (up to 60 KiB): the k-nomial tree with n ports
+ * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
+ * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
+ * results in flight at once, n by the cost rule of Rosched_Allreduce_nway (or
+ * ROSCHED_REDUCE_PORTS, 1..64); longer ones, or
+ * where the communicator's cost model (see Rosched_Bcast_circulant) predicts them faster, the
+ * pipelined two trees. ROSCHED_VERBOSE=1 prints the choice on rank 0. Same semantics as
+ * MPI_Reduce. */
 int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm);
 
 /* The reduction made node-aware for commutative operations on ranks spread over several
  * multicore nodes: within every node, then among one rank per node, each phase over the tree
- * Rosched_Reduce would choose for that communicator; elsewhere (one node, one rank per node, a
+ * Rosched_Reduce would choose for that communicator (k-nomial or two trees); elsewhere (one node, one rank per node, a
  * non-commutative operation) Rosched_Reduce. Same semantics as MPI_Reduce. */
 int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);

@@ -53,6 +53,11 @@ Settings from_environment() {
   double n = 0;
   read_factor("ROSCHED_NWAY_N", n);
   if (n >= 1 && n <= 64 && n == static_cast<int>(n)) s.nway_n = static_cast<int>(n);
+  double ports = 0;
+  read_factor("ROSCHED_REDUCE_PORTS", ports);
+  if (ports >= 1 && ports <= 64 && ports == static_cast<int>(ports)) {
+    s.reduce_ports = static_cast<int>(ports);
+  }
   double chunks = 0;
   read_factor("ROSCHED_LANE_CHUNKS", chunks);
   if (chunks >= 1 && chunks <= 64 && chunks == static_cast<int>(chunks)) {

@@ -25,6 +25,8 @@ struct Settings {
   double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
   const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant
+  int reduce_ports = 0;        // ROSCHED_REDUCE_PORTS: ports of Rosched_Reduce's k-nomial tree,
+                               // 1..64 (0: the n-way cost rule)
   int lane_chunks = 0;         // ROSCHED_LANE_CHUNKS: chunks of the pipelined multi-lane
                                // all-reduce, 1..64 (0: from the vector's size, allreduce_lanes.cc)
   // ROSCHED_ALLTOALL_VARIANT: the algorithm of Rosched_Alltoall(v) ("" or "auto": the cost

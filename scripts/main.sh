@@ -26,7 +26,7 @@ echo
 bazel-bin/tables/tables --p 6 --family bruck
 echo
 bazel-bin/verify/verify --from 1 --to 1000
-for family in twotree hypercube merge nway binomial; do
+for family in twotree hypercube merge nway knomial; do
   bazel-bin/verify/verify --family "$family" --from 1 --to 1000
 done
 bazel-bin/verify/verify --family bruck --from 1 --to 1000 --checks schedule,runs

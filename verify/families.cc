@@ -10,7 +10,7 @@ std::vector<std::unique_ptr<Family>> all_families() {
   out.push_back(bruck_family());
   out.push_back(merge_family());
   out.push_back(nway_family());
-  out.push_back(binomial_family());
+  out.push_back(knomial_family());
   return out;
 }
 

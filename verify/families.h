@@ -22,7 +22,7 @@ std::unique_ptr<Family> hypercube_family();
 std::unique_ptr<Family> bruck_family();
 std::unique_ptr<Family> merge_family();
 std::unique_ptr<Family> nway_family();
-std::unique_ptr<Family> binomial_family();
+std::unique_ptr<Family> knomial_family();
 
 }  // namespace rosched::verify
 

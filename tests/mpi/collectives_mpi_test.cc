@@ -464,6 +464,7 @@ int main(int argc, char** argv) {
     }
     setenv("ROSCHED_WINDOW", "3", 1);
     setenv("ROSCHED_NWAY_N", "3", 1);  // and the n-way allreduce with n = 3 by default
+    setenv("ROSCHED_REDUCE_PORTS", "3", 1);  // Rosched_Reduce's short vectors: a 4-nomial tree
     setenv("ROSCHED_NWAY_RULE", "digits", 1);
   }
   MPI_Init(&argc, &argv);
