@@ -42,6 +42,21 @@ void write_aligned(const Grid& grid, std::ostream& out) {
   }
 }
 
+void write_columns(const Grid& grid, std::ostream& out) {
+  std::vector<std::size_t> width;
+  for (const auto& row : grid) {
+    width.resize(std::max(width.size(), row.size()), 0);
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  for (const auto& row : grid) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      out << (c == 0 ? std::left : std::right) << (c == 0 ? "" : "  ") << std::setw(width[c])
+          << row[c];
+    }
+    out << std::right << '\n';
+  }
+}
+
 void write_latex(const Grid& grid, std::ostream& out) {
   out << "\\begin{tabular}{l|" << std::string(grid.empty() ? 0 : grid[0].size() - 1, 'r')
       << "}\n";

@@ -19,6 +19,9 @@ void write_markdown(const Grid& grid, std::ostream& out);
 // Plain text: the first column left-aligned, every other cell right-aligned to the widest cell,
 // two spaces apart.
 void write_aligned(const Grid& grid, std::ostream& out);
+// Plain text, one field per column: the first column left-aligned, every other right-aligned to
+// its own widest cell, two spaces apart.
+void write_columns(const Grid& grid, std::ostream& out);
 // A LaTeX tabular (l, then r per other column), the first row ruled off; cells in math mode.
 void write_latex(const Grid& grid, std::ostream& out);
 

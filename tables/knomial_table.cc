@@ -66,7 +66,7 @@ void render(const KnomialTable& table, Format format, std::ostream& out) {
       return write_latex(grid, out);
     case Format::text:
       out << title(table) << '\n';
-      return write_aligned(grid, out);
+      return write_columns(grid, out);
   }
 }
 
