@@ -14,6 +14,7 @@ namespace rosched::mpi {
 namespace {
 
 constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
+constexpr int kBurstPeers = 8;             // messages of the burst that measures per_message
 constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
@@ -36,18 +37,10 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
-// The shortest of `trips` exchanges of `bytes`: every rank sends to rank + p / 2 and receives
-// from rank - p / 2 at once, as every rank does in a round of a circulant schedule, so the
-// figure includes what the traffic of all ranks together costs (a shared node link, a backbone
-// that cannot carry every link at once). Each trip starts after a barrier and an untimed
-// exchange (which absorbs the barrier's uneven release); its time is this rank's.
-double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vector<char>& in,
-                int bytes, int trips) {
-  const auto once = [&] {
-    check(PMPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
-                       MPI_BYTE, from, tag::kCostModel, c, MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
-  };
+// The shortest of `trips` runs of `once`, each after a barrier and an untimed run (which absorbs
+// the barrier's uneven release); its time is this rank's.
+template <typename Once>
+double shortest(MPI_Comm c, int trips, Once&& once) {
   double best = 1e30;
   for (int t = 0; t < trips; ++t) {
     check(PMPI_Barrier(c), "MPI_Barrier");
@@ -57,6 +50,39 @@ double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vecto
     best = std::min(best, PMPI_Wtime() - start);
   }
   return best;
+}
+
+// Exchanges of `bytes`: every rank sends to rank + p / 2 and receives from rank - p / 2 at once,
+// as every rank does in a round of a circulant schedule, so the figure includes what the traffic
+// of all ranks together costs (a shared node link, a backbone that cannot carry every link at
+// once).
+double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vector<char>& in,
+                int bytes, int trips) {
+  return shortest(c, trips, [&] {
+    check(PMPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
+                       MPI_BYTE, from, tag::kCostModel, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+  });
+}
+
+// Bursts: every rank sends 8 bytes to each of the k ranks after it and receives 8 bytes from
+// each of the k before it, all at once, as a rank of the n-way all-reduce does in a round.
+double burst(const CommInfo& comm, int k, std::vector<char>& out, std::vector<char>& in,
+             int trips) {
+  std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(k));
+  return shortest(comm.c, trips, [&] {
+    for (int j = 1; j <= k; ++j) {
+      check(PMPI_Irecv(in.data() + 8 * (j - 1), 8, MPI_BYTE, (comm.rank - j + comm.p) % comm.p,
+                       tag::kCostModel, comm.c, &requests[j - 1]),
+            "MPI_Irecv");
+    }
+    for (int j = 1; j <= k; ++j) {
+      check(PMPI_Isend(out.data(), 8, MPI_BYTE, (comm.rank + j) % comm.p, tag::kCostModel,
+                       comm.c, &requests[k + j - 1]),
+            "MPI_Isend");
+    }
+    check(PMPI_Waitall(2 * k, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  });
 }
 
 CostModel build(const CommInfo& comm) {
@@ -69,15 +95,23 @@ CostModel build(const CommInfo& comm) {
   const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
   std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
   exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
-  std::array<double, CostModel::kPoints> mine{};
+  std::array<double, CostModel::kPoints + 1> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
     mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
   }
+  // The cost of each further message of a burst (none is seen with two ranks).
+  const int k = std::min(kBurstPeers, comm.p - 1);
+  if (k > 1) {
+    const double one = burst(comm, 1, out, in, 2 * kTrips);
+    mine[CostModel::kPoints] = std::max(0.0, (burst(comm, k, out, in, 2 * kTrips) - one) / (k - 1));
+  }
   // The slowest rank's figures, the same on every rank.
-  check(PMPI_Allreduce(mine.data(), model.seconds.data(), CostModel::kPoints, MPI_DOUBLE, MPI_MAX,
+  check(PMPI_Allreduce(mine.data(), slowest.data(), CostModel::kPoints + 1, MPI_DOUBLE, MPI_MAX,
                       comm.c),
         "MPI_Allreduce");
+  std::copy(slowest.begin(), slowest.begin() + CostModel::kPoints, model.seconds.begin());
+  model.per_message = slowest[CostModel::kPoints];
   // A message never takes longer than a larger one: a delayed trip at a small size (the
   // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
   // see a message still gives a positive time.
@@ -234,9 +268,10 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   char figures[160] = " (no model made)";
   if (record != nullptr) {
     const CostModel& model = record->model;
-    std::snprintf(figures, sizeof figures, " (model%s: 8 B %.3g s, 32 KiB %.3g s, 1 MiB %.3g s)",
+    std::snprintf(figures, sizeof figures,
+                  " (model%s: 8 B %.3g s, 32 KiB %.3g s, 1 MiB %.3g s, per message %.3g s)",
                   model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
-                  model.time(32768), model.time(1048576));
+                  model.time(32768), model.time(1048576), model.per_message);
   }
   char line[400];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",

@@ -18,8 +18,10 @@
 //    a node, a backbone narrower than all links), 8 B, 4 KiB, 32 KiB, 60 KiB, 128 KiB and
 //    1 MiB, the shortest of a few trips (each after a barrier and an untimed exchange that
 //    absorbs the barrier's uneven release); the slowest rank's figures, by
-//    one MPI_Allreduce, so every rank computes the same block counts. About 60 messages and
-//    5 MiB per rank, once per communicator; cached on its private duplicate.
+//    one MPI_Allreduce, so every rank computes the same block counts. Also per_message: every
+//    rank sends 8 B to each of the 8 ranks after it and receives from the 8 before it at once
+//    (a burst), and once to one; the difference over 7 (0 with two ranks). About 200 messages
+//    and 5 MiB per rank, once per communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
@@ -35,6 +37,10 @@ struct CostModel {
   static constexpr int kPoints = 6;
   // Message sizes (bytes, increasing) and their times (seconds, not decreasing).
   std::array<double, kPoints> bytes{}, seconds{};
+  // What each further message costs when a rank sends and receives several small ones at once
+  // (seconds): per-message overheads that one message at a time hides in the latency. 0 for the
+  // linear model.
+  double per_message = 0;
   bool measured = false;
 
   // alpha + beta m, as points of the same sizes.

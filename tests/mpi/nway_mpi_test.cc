@@ -186,6 +186,14 @@ void test_settings_and_rule() {
   expect(rosched::mpi::nway_ports_for(shared, 1152, 2048) == 2,
          "nway cost rule reads the model at n m bytes: n=" +
              std::to_string(rosched::mpi::nway_ports_for(shared, 1152, 2048)));
+  // Overheads per message make many ports dear: alpha = 4 us, 0.5 us per further message, p = 64,
+  // 4 B: n = 63 (one round, 35 us) without them the best, with them n = 7 (2 rounds of 7 us).
+  rosched::mpi::CostModel overheads = rosched::mpi::CostModel::linear(4e-6, 1e-12);
+  expect(rosched::mpi::nway_ports_for(overheads, 64, 4) == 63, "nway cost rule without overheads");
+  overheads.per_message = 0.5e-6;
+  expect(rosched::mpi::nway_ports_for(overheads, 64, 4) == 7,
+         "nway cost rule counts per-message overheads: n=" +
+             std::to_string(rosched::mpi::nway_ports_for(overheads, 64, 4)));
   const char* env = std::getenv("ROSCHED_NWAY_N");
   int ports = 0;
   const int rc = Rosched_Nway_ports(MPI_COMM_WORLD, 4, &ports);
