@@ -52,22 +52,7 @@ Grid KnomialTable::grid() const {
 }
 
 void render(const KnomialTable& table, Format format, std::ostream& out) {
-  const Grid grid = table.grid();
-  switch (format) {
-    case Format::tsv:
-      return write_separated(grid, '\t', out);
-    case Format::csv:
-      return write_separated(grid, ',', out);
-    case Format::markdown:
-      out << "**" << title(table) << "**\n\n";
-      return write_markdown(grid, out);
-    case Format::latex:
-      out << "% " << title(table) << '\n';
-      return write_latex(grid, out);
-    case Format::text:
-      out << title(table) << '\n';
-      return write_columns(grid, out);
-  }
+  render_titled(title(table), table.grid(), format, out, /*by_column=*/true);
 }
 
 std::string summary_line(const KnomialTable& t) {

@@ -96,10 +96,11 @@ Format parse_format(const std::string& name) {
                               "' (known: text, tsv, csv, markdown, latex)");
 }
 
-void render_titled(const std::string& title, const Grid& grid, Format format, std::ostream& out) {
+void render_titled(const std::string& title, const Grid& grid, Format format, std::ostream& out,
+                   bool by_column) {
   if (format == Format::text) {
     out << title << '\n';
-    return write_aligned(grid, out);
+    return by_column ? write_columns(grid, out) : write_aligned(grid, out);
   }
   if (format == Format::latex) {
     out << "% " << title << '\n';

@@ -22,10 +22,11 @@ enum class Format { text, tsv, csv, markdown, latex };
 Format parse_format(const std::string& name);
 
 // A grid (first row the header, first column the row names) with a title, in a format: text
-// (title line, aligned cells), LaTeX (title as a comment), Markdown (bold title), TSV or CSV
-// (the grid only). Shared by the families' tables whose columns are ranks.
+// (title line, aligned cells: all to one width for tables whose columns are ranks, each column
+// to its own with by_column), LaTeX (title as a comment), Markdown (bold title), TSV or CSV
+// (the grid only). Shared by the families' tables.
 void render_titled(const std::string& title, const std::vector<std::vector<std::string>>& grid,
-                   Format format, std::ostream& out);
+                   Format format, std::ostream& out, bool by_column = false);
 
 // "9,31-33" -> {9, 31, 32, 33}. Throws std::invalid_argument on malformed lists, p outside
 // [1, max_p], or more than max_count values.
