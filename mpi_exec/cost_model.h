@@ -19,9 +19,9 @@
 //    1 MiB, the shortest of a few trips (each after a barrier and an untimed exchange that
 //    absorbs the barrier's uneven release); the slowest rank's figures, by
 //    one MPI_Allreduce, so every rank computes the same block counts. Also per_message: every
-//    rank sends 8 B to each of the 8 ranks after it and receives from the 8 before it at once
-//    (a burst), and once to one; the difference over 7 (0 with two ranks). About 200 messages
-//    and 5 MiB per rank, once per communicator; cached on its private duplicate.
+//    rank sends four messages of 8 B to rank + p / 2 and receives four from rank - p / 2 at
+//    once (a burst), and one; the difference over 3. About 140 messages and 5 MiB per rank,
+//    once per communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
