@@ -2,8 +2,8 @@
 // reduction (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes, section "Two
 // (pipelined) binary trees"; reduce_two_tree.cc), the k-nomial (binomial for one port)
 // reduction of one block (Träff's lecture notes, "Binomial tree reduction"; reduce_knomial.cc),
-// and the choice between them by the cost model (reduce.cc). Both walk their schedule descriptions (sched/round.h)
-// with one ReduceWindow.
+// and the choice between them by the cost model (reduce.cc). Both walk their schedule
+// descriptions (sched/round.h) with one ReduceWindow.
 #ifndef ROSCHED_MPI_EXEC_REDUCE_TREES_H_
 #define ROSCHED_MPI_EXEC_REDUCE_TREES_H_
 
@@ -68,9 +68,9 @@ class ReduceWindow {
 // acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
 // on the communicator's private duplicate: per round at most one block of partial results
 // received (combined into acc on the side the schedule names, so rank order is kept) and one
-// sent, several rounds in flight (nonblocking; the window of two_tree_pipeline). On return the sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or
-// p - 1 (any operation), and the same with x_sink moved last for another sink (commutative
-// operations only).
+// sent, several rounds in flight (nonblocking; the window of two_tree_pipeline). On return the
+// sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or p - 1 (any operation),
+// and the same with x_sink moved last for another sink (commutative operations only).
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm);
 
@@ -90,10 +90,10 @@ void knomial_reduce(const void* own, void* acc, int count, MPI_Datatype datatype
 // The tree a reduction of count elements on comm takes (the same on every rank, as the model
 // is): for vectors up to the largest size the cost model (cost_model.h) measured below the
 // eager limit, the k-nomial tree with the ports of the n-way all-reduce's cost rule
-// (nway_ports_for: ceil(log_{n+1} p) time(n m) least; ROSCHED_REDUCE_PORTS overrides), if that
-// estimate is no more than the
-// two-tree schedule's rounds of two_tree_pipeline's blocks (pipeline_time); else the two trees.
-// One port for p <= 2.
+// (nway_ports_for: ceil(log_{n+1} p) (time(n m) + (n - 1) per_message) least;
+// ROSCHED_REDUCE_PORTS overrides), if that estimate is no more than the two-tree schedule's
+// rounds of two_tree_pipeline's blocks (pipeline_time); else the two trees. One port for
+// p <= 2.
 struct ReduceTree {
   enum Kind { kKnomial, kTwoTree } kind;
   int ports;  // kKnomial: 1..64

@@ -154,13 +154,15 @@ TEST(KnomialReduce, VerifierRunCatchesMutations) {
       round.recv_before_own = round.recv.has_value() && r == root;
       return round;
     };
-    EXPECT_TRUE(sim::run_reduce_rounds("m", "", p, 1, root, rounds, wrong_side, order).counterexample);
+    EXPECT_TRUE(
+        sim::run_reduce_rounds("m", "", p, 1, root, rounds, wrong_side, order).counterexample);
     const auto wrong_peer = [&](std::int64_t r, std::int64_t t) {
       ReduceRound round = ranks[r].round(t);
       if (round.send && t == ports) round.send->peer = (round.send->peer + 1) % p;
       return round;
     };
-    EXPECT_TRUE(sim::run_reduce_rounds("m", "", p, 1, root, rounds, wrong_peer, order).counterexample);
+    EXPECT_TRUE(
+        sim::run_reduce_rounds("m", "", p, 1, root, rounds, wrong_peer, order).counterexample);
   }
 }
 
