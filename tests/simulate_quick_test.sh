@@ -20,10 +20,10 @@ if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0
 else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 [ "$(head -1 "$tsv")" = "$(printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec')" ] && ok "header" || bad "header: $(head -1 "$tsv")"
 # Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
-# twotree, hypercube, node, auto; allgather(v): circulant, node; reduce: twotree, node;
-# allreduce: circulant, twotree, nway, node), native
-# under all 4, one ratio row per implementation of ours.
-for want in bcast:42 allgather:24 allgatherv:24 allgatherv_uniform:24 reduce:24 allreduce:36; do
+# twotree, hypercube, node, auto; allgather(v): circulant, node; reduce: binomial, twotree,
+# node, auto; allreduce: circulant, twotree, nway, node), native under all 4, one ratio row per
+# implementation of ours.
+for want in bcast:42 allgather:24 allgatherv:24 allgatherv_uniform:24 reduce:36 allreduce:36; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
