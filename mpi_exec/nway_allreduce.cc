@@ -32,10 +32,8 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
 }  // namespace
 
 double nway_time(const CostModel& model, int p, int n, double bytes) {
-  int k = 0;
-  for (long long reach = 1; reach < p; reach *= n + 1) ++k;
   // n vectors leave each rank per round, and n arrive: n - 1 more messages than one.
-  return k * (model.time(n * bytes) + (n - 1) * model.per_message);
+  return rosched::ceil_log(p, n + 1) * (model.time(n * bytes) + (n - 1) * model.per_message);
 }
 
 int nway_ports_for(const CostModel& model, int p, double bytes) {

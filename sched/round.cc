@@ -11,6 +11,12 @@ int ceil_log2(std::int64_t x) {
   return q;
 }
 
+int ceil_log(std::int64_t x, std::int64_t base) {
+  int k = 0;
+  for (std::int64_t reach = 1; reach < x; reach *= base) ++k;
+  return k;
+}
+
 void check_process_count(std::int64_t p, const char* who) {
   if (p < 1 || p > kMaxProcesses) {
     throw std::invalid_argument(std::string(who) + "p = " + std::to_string(p) +

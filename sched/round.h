@@ -17,6 +17,9 @@ inline constexpr int kMaxQ = 31;
 
 // ceil(log2 x) for x >= 1.
 int ceil_log2(std::int64_t x);
+// ceil(log_base x) for x >= 1 and 2 <= base <= 2^31: the rounds of a tree or dissemination of
+// radix `base` over x ranks.
+int ceil_log(std::int64_t x, std::int64_t base);
 
 // Throws std::invalid_argument "<who>p = <p> is outside [1, 2^31 - 1]" unless
 // 1 <= p <= kMaxProcesses.

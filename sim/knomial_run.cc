@@ -7,12 +7,6 @@
 
 namespace rosched::sim {
 
-std::int64_t knomial_levels(std::int64_t p, std::int64_t ports) {
-  std::int64_t levels = 0;
-  for (std::int64_t reach = 1; reach < p; reach *= ports + 1) ++levels;
-  return levels;
-}
-
 RunResult run_knomial_reduce(std::int64_t p, std::int64_t ports, std::int64_t root) {
   const std::string detail = "ports=" + std::to_string(ports) + " root=" + std::to_string(root);
   std::vector<KnomialReduceSchedule> ranks;
@@ -24,7 +18,7 @@ RunResult run_knomial_reduce(std::int64_t p, std::int64_t ports, std::int64_t ro
       [&](std::int64_t rank, std::int64_t t) { return ranks[rank].round(t); },
       [&](std::int64_t rank) { return virtual_rank(rank, root, p); });
   if (result.counterexample) return result;
-  const std::int64_t levels = knomial_levels(p, ports);
+  const std::int64_t levels = ceil_log(p, ports + 1);
   // The last level holds a transfer: rounds_used lies in it.
   const bool last_level_used = p == 1 ? result.rounds_used == 0
                                       : (result.rounds_used - 1) / ports == levels - 1;

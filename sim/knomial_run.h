@@ -10,14 +10,11 @@
 
 namespace rosched::sim {
 
-// ceil(log_{ports+1} p), counted without the schedule: the levels a reduction over ports
-// ports cannot do with fewer.
-std::int64_t knomial_levels(std::int64_t p, std::int64_t ports);
-
 // run_reduce_rounds (check "knomial-reduce-run") over KnomialReduceSchedule of every rank, in
 // the combining order of the virtual ranks (rank - root) mod p; then the depth: the schedule
-// has knomial_levels(p, ports) levels of ports rounds and the last transfer happens in the last
-// level (kind "round-count"). O(p ports log p / log(ports + 1)).
+// has ceil(log_{ports+1} p) levels (ceil_log, counted apart from the schedule: the levels a
+// reduction over ports ports cannot do with fewer) of ports rounds, and the last transfer
+// happens in the last level (kind "round-count"). O(p ports log p / log(ports + 1)).
 RunResult run_knomial_reduce(std::int64_t p, std::int64_t ports, std::int64_t root);
 
 }  // namespace rosched::sim

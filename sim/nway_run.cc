@@ -128,10 +128,9 @@ class Engine {
     }
     return std::nullopt;
   }
-  // rounds() = ceil(log_{n+1} P) by a loop of its own.
+  // rounds() = ceil(log_{n+1} P), counted apart from the plan.
   std::optional<Counterexample> check_rounds() const {
-    int k = 0;
-    for (std::int64_t reach = 1; reach < p_; reach *= plan_.base()) ++k;
+    const int k = ceil_log(p_, plan_.base());
     if (k != plan_.rounds()) return fail("round-count", 0, 0, k, plan_.rounds());
     return std::nullopt;
   }
