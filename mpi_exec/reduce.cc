@@ -42,6 +42,14 @@ ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type
   return {ReduceTree::kTwoTree, 0};
 }
 
+void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, int count,
+                  MPI_Datatype datatype, const TypeInfo& type,
+                  std::optional<ScratchBuffer>& scratch) {
+  void* acc = ci.rank == root ? recvbuf : scratch.emplace(type, count).data();
+  if (own != nullptr) local_copy(own, acc, count, datatype);
+  return acc;
+}
+
 void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,
                  const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
   if (tree.kind == ReduceTree::kKnomial) {
@@ -91,10 +99,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
                      sink, ci);
       return;
     }
-    // The root accumulates in recvbuf, every other rank in a copy of its contribution.
     std::optional<ScratchBuffer> scratch;
-    void* acc = rank == root ? recvbuf : scratch.emplace(type, count).data();
-    if (own != nullptr) local_copy(own, acc, count, datatype);
+    void* acc = accumulator(ci, root, own, recvbuf, count, datatype, type, scratch);
     tree_reduce(tree, acc, count, datatype, type, op, sink, ci);
     if (sink != root) {
       if (rank == sink) {

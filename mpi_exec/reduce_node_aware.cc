@@ -24,10 +24,8 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) return false;
   if (count == 0) return true;
-  // The root accumulates in recvbuf, every other rank in a copy of its contribution.
   std::optional<ScratchBuffer> scratch;
-  void* acc = ci.rank == root ? recvbuf : scratch.emplace(type, count).data();
-  if (own != nullptr) local_copy(own, acc, count, datatype);
+  void* acc = accumulator(ci, root, own, recvbuf, count, datatype, type, scratch);
   const int k = layout.node_rank_of[root], home = layout.number_of[root];
   const int lane = layout.carrier_lane(root);
   const CommInfo node = comm_info(layout.node);

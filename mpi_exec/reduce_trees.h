@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "mpi_exec/bcast_rounds.h"
@@ -86,6 +87,13 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
 // for another sink.
 void knomial_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
                     const TypeInfo& type, MPI_Op op, int ports, int sink, const CommInfo& comm);
+
+// The buffer this rank reduces into, holding its contribution: the root's recvbuf, every other
+// rank's `scratch` (made here); own is copied into it unless nullptr (an in-place root, whose
+// recvbuf holds it already).
+void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, int count,
+                  MPI_Datatype datatype, const TypeInfo& type,
+                  std::optional<ScratchBuffer>& scratch);
 
 // The tree a reduction of count elements on comm takes (the same on every rank, as the model
 // is): for vectors up to the largest size the cost model (cost_model.h) measured below the
