@@ -22,7 +22,7 @@
 // broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
 // allgatherv native|circulant (flat)|node (node-aware where it applies)|auto
 // (Rosched_Allgather(v)), reduce native|binomial|twotree|node (node-aware, each phase's tree by
-// the cost model)|auto (Rosched_Reduce: binomial or two trees by the cost model), allreduce
+// the cost model)|auto (Rosched_Reduce: k-nomial or two trees by the cost model), allreduce
 // native|circulant (census)|twotree|node (node-aware reduce + bcast)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
