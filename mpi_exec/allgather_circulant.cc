@@ -5,13 +5,15 @@
 // order: the contribution of rank j at block j), as one derived datatype of at most two pieces.
 // The pieces count elements in an int, hence p * recvcount <= INT_MAX (MPI_ERR_COUNT beyond).
 // On several multicore nodes Rosched_Allgather is the node-aware all-gather of
-// allgatherv_node_aware.cc instead (every block recvcount elements).
+// allgatherv_node_aware.cc instead (every block recvcount elements). Rosched_Allgather runs
+// either where it beats the MPI library's MPI_Allgather, else that (library_choice.h).
 #include <climits>
 #include <string>
 
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/tags.h"
@@ -53,7 +55,9 @@ namespace {
 // The entry points: Rosched_Allgather and Rosched_Allgather_node_aware (node-aware on several
 // multicore nodes whose ranks are consecutive: allgatherv_node_aware.cc, every block recvcount
 // elements), Rosched_Allgather_circulant (Algorithm 7 over all ranks, always).
-int allgather(const char* name, bool node_aware, const void* sendbuf, int sendcount,
+enum class Entry { kChoose, kNodeAware, kFlat };
+
+int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
               MPI_Comm comm) {
   using namespace rosched::mpi;
@@ -64,23 +68,55 @@ int allgather(const char* name, bool node_aware, const void* sendbuf, int sendco
         check_allgather_args(ci, sendbuf, sendcount, sendtype, recvcount, recvtype);
     auto* base = static_cast<char*>(recvbuf);
     const MPI_Aint block_bytes = static_cast<MPI_Aint>(recvcount) * rtype.extent;
-    if (sendbuf != MPI_IN_PLACE) {
-      local_copy(sendbuf, sendcount, sendtype, base + rank * block_bytes, recvcount, recvtype);
+    // This library's all-gather (idempotent: a later run leaves what the first left).
+    const auto ours = [&] {
+      if (sendbuf != MPI_IN_PLACE) {
+        local_copy(sendbuf, sendcount, sendtype, base + rank * block_bytes, recvcount, recvtype);
+      }
+      if (p == 1 || recvcount == 0 || rtype.size == 0) return;
+      if (entry != Entry::kFlat &&
+          node_aware_allgather_on(ci, name, base, recvcount, recvtype, rtype)) {
+        return;
+      }
+      const rosched::Skips& s = skips_of(p);
+      for (int k = 0; k < s.q(); ++k) {
+        const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
+        const CyclicBlocks send = cyclic_blocks(base, s.mod(rank + round.send_offset),
+                                                round.send_count, p, recvcount, recvtype,
+                                                rtype.extent);
+        const CyclicBlocks recv = cyclic_blocks(base, s.mod(rank + round.recv_offset),
+                                                round.recv_count, p, recvcount, recvtype,
+                                                rtype.extent);
+        check(PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
+                           tag::kAllgatherRound, recv.at, recv.count, recv.type,
+                           static_cast<int>(round.from), tag::kAllgatherRound, c,
+                           MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+      }
+    };
+    // Rosched_Allgather: the library's MPI_Allgather where that is faster (library_choice.h).
+    if (entry == Entry::kChoose && p > 1 && recvcount > 0 && rtype.size > 0) {
+      const auto library = [&] {
+        check(PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, c),
+              "MPI_Allgather");
+      };
+      switch (library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount,
+                              rtype.size, [] { return true; })) {
+        case Verdict::kLibrary:
+          tell_choice(ci, name, "native MPI_Allgather", 0, 0,
+                      static_cast<double>(recvcount) * rtype.size * p);
+          library();
+          library_repeat(Decided::kAllgather).remember(comm, ci, recvcount, recvtype, MPI_OP_NULL);
+          return;
+        case Verdict::kTimeBoth:
+          time_both(ci, name, Decided::kAllgather, recvcount, rtype.size,
+                    "native MPI_Allgather", "rosched's", library, ours);
+          return;
+        case Verdict::kRosched:
+          break;
+      }
     }
-    if (p == 1 || recvcount == 0 || rtype.size == 0) return;
-    if (node_aware && node_aware_allgather_on(ci, name, base, recvcount, recvtype, rtype)) return;
-    const rosched::Skips& s = skips_of(p);
-    for (int k = 0; k < s.q(); ++k) {
-      const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
-      const CyclicBlocks send = cyclic_blocks(base, s.mod(rank + round.send_offset),
-                                              round.send_count, p, recvcount, recvtype, rtype.extent);
-      const CyclicBlocks recv = cyclic_blocks(base, s.mod(rank + round.recv_offset),
-                                              round.recv_count, p, recvcount, recvtype, rtype.extent);
-      check(PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
-                         tag::kAllgatherRound, recv.at, recv.count, recv.type,
-                         static_cast<int>(round.from), tag::kAllgatherRound, c, MPI_STATUS_IGNORE),
-            "MPI_Sendrecv");
-    }
+    ours();
   });
 }
 
@@ -89,20 +125,28 @@ int allgather(const char* name, bool node_aware, const void* sendbuf, int sendco
 extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm) {
-  return allgather("Rosched_Allgather", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+  using namespace rosched::mpi;
+  const LibraryRepeat& last = library_repeat(Decided::kAllgather);
+  if (const MPI_Comm dup = last.match(comm, recvcount, recvtype, MPI_OP_NULL);
+      dup != MPI_COMM_NULL &&
+      (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) {
+    const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup);
+    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allgather", comm, rc, "MPI_Allgather");
+  }
+  return allgather("Rosched_Allgather", Entry::kChoose, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                    recvtype, comm);
 }
 
 extern "C" int Rosched_Allgather_node_aware(const void* sendbuf, int sendcount,
                                             MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                             MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgather("Rosched_Allgather_node_aware", true, sendbuf, sendcount, sendtype, recvbuf,
+  return allgather("Rosched_Allgather_node_aware", Entry::kNodeAware, sendbuf, sendcount, sendtype, recvbuf,
                    recvcount, recvtype, comm);
 }
 
 extern "C" int Rosched_Allgather_circulant(const void* sendbuf, int sendcount,
                                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                            MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgather("Rosched_Allgather_circulant", false, sendbuf, sendcount, sendtype, recvbuf,
+  return allgather("Rosched_Allgather_circulant", Entry::kFlat, sendbuf, sendcount, sendtype, recvbuf,
                    recvcount, recvtype, comm);
 }

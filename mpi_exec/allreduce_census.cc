@@ -1,65 +1,158 @@
-// Rosched_Allreduce: the census all-reduce, Algorithm 8 of Träff 2022 (Sec. 2.3), walking
+// Rosched_Allreduce_census: the census all-reduce, Algorithm 8 of Träff 2022 (Sec. 2.3), walking
 // sched/circulant/census_schedule.h: ceil(log2 p) rounds of one message of `count` elements, for
 // commutative operations (predefined or user-defined) on small data. The neutral element of the
 // paper is not needed: an empty partial result is tracked instead.
+//
+// Rosched_Allreduce: the census or the MPI library's MPI_Allreduce, chosen as library_choice.h
+// says. The census can pay only for a commutative operation and where its ceil(log2 p) whole
+// vectors are not far from what an all-reduce must cost (census_can_pay); there a timed first
+// call of the size class decides.
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/circulant/census_schedule.h"
+#include "sched/round.h"
+
+namespace rosched::mpi {
+namespace {
+
+constexpr const char* kCensus = "the census all-reduce";
+
+// The census of `count` > 0 elements on ci (a commutative op; MPI_IN_PLACE: the input is recvbuf).
+void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
+            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  const int p = ci.p, rank = ci.rank;
+  const MPI_Comm c = ci.c;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  // x: this rank's contribution (a copy when it lives in recvbuf, which is overwritten).
+  ScratchBuffer own(type, count), partial(type, count), out(type, count), in(type, count);
+  const std::size_t span = span_of(type, count);
+  local_copy(in_place ? recvbuf : sendbuf, own.data(), count, datatype);
+  bool have_partial = false;  // S is empty until the first receive
+  const rosched::Skips& s = skips_of(p);
+  for (int k = 0; k < s.q(); ++k) {
+    const rosched::CensusRound round = rosched::census_round(s, rank, k);
+    if (!round.send_includes_own && !have_partial) {
+      throw Error(MPI_ERR_INTERN,
+                  "census round " + std::to_string(k) + " would send an empty value");
+    }
+    // O = x (+) S, or S alone.
+    if (have_partial) std::memcpy(out.data(), partial.data(), span);
+    if (round.send_includes_own) {
+      if (have_partial) {
+        check(PMPI_Reduce_local(own.data(), out.data(), count, datatype, op), "MPI_Reduce_local");
+      } else {
+        std::memcpy(out.data(), own.data(), span);
+      }
+    }
+    check(PMPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to),
+                       tag::kCensusRound, in.data(), count, datatype,
+                       static_cast<int>(round.from), tag::kCensusRound, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    if (have_partial) {
+      check(PMPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
+    } else {
+      std::memcpy(partial.data(), in.data(), span);
+      have_partial = true;
+    }
+  }
+  // Result: x (+) S.
+  if (have_partial) {
+    check(PMPI_Reduce_local(own.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
+    local_copy(partial.data(), recvbuf, count, datatype);
+  } else if (!in_place) {
+    local_copy(own.data(), recvbuf, count, datatype);
+  }
+}
+
+// The census's time by the model, ceil(log2 p) time(m), is at most twice that of an ideal
+// all-reduce: the ceil(log2 p) latencies of recursive doubling plus the 2 (p - 1) / p m bytes
+// per rank of a reduce-scatter and an all-gather. True for short vectors and for p = 2; false
+// for long ones on many ranks, where the census sends ceil(log2 p) whole vectors.
+bool census_can_pay(const CostModel& model, int p, double bytes) {
+  const double q = ceil_log2(p), latency = model.time(8);
+  const double ideal = q * latency + 2.0 * (p - 1) / p * std::max(0.0, model.time(bytes) - latency);
+  return q * model.time(bytes) <= 2 * ideal;
+}
+
+// Rosched_Allreduce's choice and its run, after the checks (count > 0).
+void allreduce_by_choice(const char* name, MPI_Comm comm, const CommInfo& ci,
+                         const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                         const TypeInfo& type, MPI_Op op) {
+  int commutative = 0;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  const Settings::Choice choice = settings().allreduce;
+  if (!commutative && choice == Settings::Choice::kRosched) {
+    throw Error(MPI_ERR_OP, std::string(kCensus) + " needs a commutative operation");
+  }
+  const double bytes = static_cast<double>(count) * type.size;
+  const Verdict verdict =
+      ci.p == 1      ? Verdict::kRosched  // a copy
+      : !commutative ? Verdict::kLibrary
+                     : library_verdict(ci, Decided::kAllreduce, choice, count, type.size,
+                                       [&] { return census_can_pay(cost_model(ci), ci.p, bytes); });
+  const MPI_Comm c = ci.c;
+  if (verdict == Verdict::kLibrary) {
+    tell_choice(ci, name, "native MPI_Allreduce", 0, 0, bytes);
+    check(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, c), "MPI_Allreduce");
+    library_repeat(Decided::kAllreduce).remember(comm, ci, count, datatype, op);
+  } else if (verdict == Verdict::kTimeBoth) {
+    // In place, the input is recvbuf, which every trial overwrites: a copy of it is the input of
+    // all four.
+    std::optional<ScratchBuffer> input;
+    if (sendbuf == MPI_IN_PLACE) {
+      local_copy(recvbuf, input.emplace(type, count).data(), count, datatype);
+    }
+    const void* in = input ? input->data() : sendbuf;
+    time_both(
+        ci, name, Decided::kAllreduce, count, type.size, "native MPI_Allreduce", "census",
+        [&] { check(PMPI_Allreduce(in, recvbuf, count, datatype, op, c), "MPI_Allreduce"); },
+        [&] { census(ci, in, recvbuf, count, datatype, type, op); });
+  } else {
+    tell_choice(ci, name, "census", 0, 0, bytes);
+    census(ci, sendbuf, recvbuf, count, datatype, type, op);
+  }
+}
+
+}  // namespace
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int count,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Allreduce_census", comm, [&](const CommInfo& ci) {
+    const TypeInfo type = check_commutative_reduction(ci.c, count, datatype, op, kCensus);
+    if (count > 0) census(ci, sendbuf, recvbuf, count, datatype, type, op);
+  });
+}
 
 extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
+  const LibraryRepeat& last = library_repeat(Decided::kAllreduce);
+  if (const MPI_Comm dup = last.match(comm, count, datatype, op); dup != MPI_COMM_NULL) {
+    const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, dup);
+    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
+  }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
-    const int p = ci.p, rank = ci.rank;
-    const MPI_Comm c = ci.c;
+    Agreement agreement;
+    agreement.same("count", count, MPI_ERR_COUNT);
     const TypeInfo type =
-        check_commutative_reduction(c, count, datatype, op, "the census all-reduce");
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    if (count == 0) return;
-    // x: this rank's contribution (a copy when it lives in recvbuf, which is overwritten).
-    ScratchBuffer own(type, count), partial(type, count), out(type, count), in(type, count);
-    const std::size_t span = span_of(type, count);
-    local_copy(in_place ? recvbuf : sendbuf, own.data(), count, datatype);
-    bool have_partial = false;  // S is empty until the first receive
-    const rosched::Skips& s = skips_of(p);
-    for (int k = 0; k < s.q(); ++k) {
-      const rosched::CensusRound round = rosched::census_round(s, rank, k);
-      if (!round.send_includes_own && !have_partial) {
-        throw Error(MPI_ERR_INTERN, "census round " + std::to_string(k) + " would send an empty value");
-      }
-      // O = x (+) S, or S alone.
-      if (have_partial) std::memcpy(out.data(), partial.data(), span);
-      if (round.send_includes_own) {
-        if (have_partial) {
-          check(PMPI_Reduce_local(own.data(), out.data(), count, datatype, op), "MPI_Reduce_local");
-        } else {
-          std::memcpy(out.data(), own.data(), span);
-        }
-      }
-      check(PMPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to),
-                         tag::kCensusRound, in.data(), count, datatype,
-                         static_cast<int>(round.from), tag::kCensusRound, c, MPI_STATUS_IGNORE),
-            "MPI_Sendrecv");
-      if (have_partial) {
-        check(PMPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
-      } else {
-        std::memcpy(partial.data(), in.data(), span);
-        have_partial = true;
-      }
-    }
-    // Result: x (+) S.
-    if (have_partial) {
-      check(PMPI_Reduce_local(own.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
-      local_copy(partial.data(), recvbuf, count, datatype);
-    } else if (!in_place) {
-      local_copy(own.data(), recvbuf, count, datatype);
+        check_arguments(ci.c, agreement, [&] { return check_reduction(count, datatype, op); });
+    if (count > 0) {
+      allreduce_by_choice("Rosched_Allreduce", comm, ci, sendbuf, recvbuf, count, datatype, type,
+                          op);
     }
   });
 }

@@ -20,10 +20,11 @@
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|node
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
 // broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
-// allgatherv native|circulant (flat)|node (node-aware where it applies)|auto
-// (Rosched_Allgather(v)), reduce native|binomial|twotree|node (node-aware, each phase's tree by
-// the cost model)|auto (Rosched_Reduce: k-nomial or two trees by the cost model), allreduce
-// native|circulant (census)|twotree|node (node-aware reduce + bcast)|nway (n-way
+// allgatherv native|circulant (flat)|node (node-aware where it applies), allgather also auto
+// (Rosched_Allgather: node-aware or flat, or MPI_Allgather where that is faster), reduce native|binomial|twotree|node (node-aware, each phase's tree by
+// the cost model)|auto (Rosched_Reduce: k-nomial or two trees by the cost model, or
+// MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
+// (node-aware)|auto (Rosched_Allreduce: the census or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
@@ -157,14 +158,15 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kNodeAware, kAuto};
-  if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway, kNodeAware};
+  if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway, kNodeAware, kAuto};
   if (op == "reduce") return {kNative, kBinomial, kTwoTree, kNodeAware, kAuto};
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
-  if (op == "allgather" || op == "allgatherv") return {kNative, kCirculant, kNodeAware};
+  if (op == "allgather") return {kNative, kCirculant, kNodeAware, kAuto};
+  if (op == "allgatherv") return {kNative, kCirculant, kNodeAware};
   return {kNative, kCirculant};
 }
 
@@ -225,10 +227,11 @@ Op make_op(const Options& o) {
   if (o.op == "allreduce") {
     return [](Impl impl, long m, bool check) {
       std::vector<int> send(m, rank + 1), recv(m);
-      const auto allreduce = impl == kCirculant   ? Rosched_Allreduce
+      const auto allreduce = impl == kCirculant   ? Rosched_Allreduce_census
                              : impl == kTwoTree   ? Rosched_Allreduce_two_tree
                              : impl == kNway      ? Rosched_Allreduce_nway
                              : impl == kNodeAware ? Rosched_Allreduce_node_aware
+                             : impl == kAuto      ? Rosched_Allreduce
                                                   : MPI_Allreduce;
       allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (!check) return true;

@@ -26,8 +26,8 @@ int model_keyval = MPI_KEYVAL_INVALID;
 // What is cached on a communicator: its model, the memo of one decision and measured answers.
 struct CommModel {
   CostModel model;
-  DecisionMemo memo;
-  MeasuredChoices measured;
+  std::array<DecisionMemo, kDecidedCount> memo;
+  std::array<MeasuredChoices, kDecidedCount> measured;
 };
 
 namespace {
@@ -166,7 +166,9 @@ std::uint64_t memo_word(int count, int size, bool yes) {
 
 const CostModel& cost_model(const CommInfo& comm) { return comm_model(comm).model; }
 
-DecisionMemo& decision_memo(const CommInfo& comm) { return comm_model(comm).memo; }
+DecisionMemo& decision_memo(const CommInfo& comm, Decided which) {
+  return comm_model(comm).memo[static_cast<int>(which)];
+}
 
 bool DecisionMemo::find(int count, int size, bool* yes) const {
   const std::uint64_t word = word_.load(std::memory_order_relaxed);
@@ -181,7 +183,9 @@ void DecisionMemo::store(int count, int size, bool yes) {
   word_.store(memo_word(count, size, yes), std::memory_order_relaxed);
 }
 
-MeasuredChoices& measured_choices(const CommInfo& comm) { return comm_model(comm).measured; }
+MeasuredChoices& measured_choices(const CommInfo& comm, Decided which) {
+  return comm_model(comm).measured[static_cast<int>(which)];
+}
 
 int MeasuredChoices::size_class(std::int64_t bytes) {
   int k = 0;

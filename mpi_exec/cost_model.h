@@ -77,8 +77,14 @@ class DecisionMemo {
   std::atomic<std::uint64_t> word_{0};
 };
 
-// The memo of the communicator; collective the first time, like cost_model.
-DecisionMemo& decision_memo(const CommInfo& comm);
+// The collectives that choose between the MPI library's own and rosched's (library_choice.h):
+// each has a memo and measured answers of its own on every communicator.
+enum class Decided { kBcast, kReduce, kAllreduce, kAllgather };
+inline constexpr int kDecidedCount = 4;
+
+// The memo of collective `which` on the communicator; collective the first time, like
+// cost_model.
+DecisionMemo& decision_memo(const CommInfo& comm, Decided which);
 
 // Yes/no answers found by timing both candidates of a decision (Rosched_Bcast: the library's
 // MPI_Bcast against the circulant broadcast), one per size class: messages of 2^k to
@@ -96,8 +102,9 @@ class MeasuredChoices {
   std::atomic<std::uint64_t> known_{0}, yes_{0};
 };
 
-// The measured answers of the communicator; collective the first time, like cost_model.
-MeasuredChoices& measured_choices(const CommInfo& comm);
+// The measured answers of collective `which` on the communicator; collective the first time,
+// like cost_model.
+MeasuredChoices& measured_choices(const CommInfo& comm, Decided which);
 
 // The time of a pipelined broadcast of `bytes` in n blocks over a schedule of n + extra_rounds
 // rounds (n - 1 + ceil(log2 p) for the circulant and hypercube broadcasts: extra_rounds =

@@ -1,5 +1,6 @@
 // MPI_Reduce over this library's trees: Rosched_Reduce (the k-nomial tree or the pipelined two
-// trees, whichever the cost model says is faster for the vector), Rosched_Reduce_binomial and
+// trees, whichever the cost model says is faster for the vector, or the MPI library's own
+// MPI_Reduce where a timed first call of the size class found that faster: library_choice.h), Rosched_Reduce_binomial and
 // Rosched_Reduce_two_tree (one tree, always), Rosched_Reduce_node_aware (the node-aware
 // reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The trees are in
 // reduce_knomial.cc and reduce_two_tree.cc.
@@ -11,6 +12,7 @@
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
+#include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_node_aware.h"
@@ -87,29 +89,57 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
       return;
     }
-    const ReduceTree tree = algorithm == Algorithm::kBinomial  ? ReduceTree{ReduceTree::kKnomial, 1}
-                            : algorithm == Algorithm::kTwoTree ? ReduceTree{ReduceTree::kTwoTree, 0}
-                                                               : reduce_tree_for(ci, count, type);
-    int commutative = 0;
-    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    const bool keeps_order = root == 0 || (tree.kind == ReduceTree::kTwoTree && root == p - 1);
-    const int sink = commutative || keeps_order ? root : 0;
-    if (tree.kind == ReduceTree::kKnomial && sink == root) {  // no copy of own where none is needed
-      knomial_reduce(own, rank == root ? recvbuf : nullptr, count, datatype, type, op, tree.ports,
-                     sink, ci);
-      return;
-    }
-    std::optional<ScratchBuffer> scratch;
-    void* acc = accumulator(ci, root, own, recvbuf, count, datatype, type, scratch);
-    tree_reduce(tree, acc, count, datatype, type, op, sink, ci);
-    if (sink != root) {
-      if (rank == sink) {
-        check(PMPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");
-      } else if (rank == root) {
-        check(PMPI_Recv(recvbuf, count, datatype, sink, tag::kReduceToRoot, c, MPI_STATUS_IGNORE),
-              "MPI_Recv");
+    // The reduction over this library's tree of `contribution` (nullptr: in the root's recvbuf).
+    const auto by_tree = [&](const void* contribution) {
+      const ReduceTree tree =
+          algorithm == Algorithm::kBinomial  ? ReduceTree{ReduceTree::kKnomial, 1}
+          : algorithm == Algorithm::kTwoTree ? ReduceTree{ReduceTree::kTwoTree, 0}
+                                             : reduce_tree_for(ci, count, type);
+      int commutative = 0;
+      check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+      const bool keeps_order = root == 0 || (tree.kind == ReduceTree::kTwoTree && root == p - 1);
+      const int sink = commutative || keeps_order ? root : 0;
+      if (tree.kind == ReduceTree::kKnomial && sink == root) {  // no copy where none is needed
+        knomial_reduce(contribution, rank == root ? recvbuf : nullptr, count, datatype, type, op,
+                       tree.ports, sink, ci);
+        return;
+      }
+      std::optional<ScratchBuffer> scratch;
+      void* acc = accumulator(ci, root, contribution, recvbuf, count, datatype, type, scratch);
+      tree_reduce(tree, acc, count, datatype, type, op, sink, ci);
+      if (sink != root) {
+        if (rank == sink) {
+          check(PMPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");
+        } else if (rank == root) {
+          check(PMPI_Recv(recvbuf, count, datatype, sink, tag::kReduceToRoot, c, MPI_STATUS_IGNORE),
+                "MPI_Recv");
+        }
+      }
+    };
+    // Rosched_Reduce: the library's MPI_Reduce where that is faster (library_choice.h).
+    if (algorithm == Algorithm::kChosen && p > 1) {
+      const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
+                                              type.size, [] { return true; });
+      if (verdict == Verdict::kLibrary) {
+        tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
+        check(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, c), "MPI_Reduce");
+        library_repeat(Decided::kReduce).remember(comm, ci, count, datatype, op);
+        return;
+      }
+      if (verdict == Verdict::kTimeBoth) {
+        // In place, the root's input is recvbuf, which every trial overwrites: a copy of it is
+        // the input of all four.
+        std::optional<ScratchBuffer> input;
+        if (in_place) local_copy(recvbuf, input.emplace(type, count).data(), count, datatype);
+        const void* in = in_place ? input->data() : sendbuf;
+        time_both(
+            ci, name, Decided::kReduce, count, type.size, "native MPI_Reduce", "rosched's tree",
+            [&] { check(PMPI_Reduce(in, recvbuf, count, datatype, op, root, c), "MPI_Reduce"); },
+            [&] { by_tree(in); });
+        return;
       }
     }
+    by_tree(own);
   });
 }
 
@@ -117,6 +147,14 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
 
 extern "C" int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  const LibraryRepeat& last = library_repeat(Decided::kReduce);
+  if (const MPI_Comm dup = last.match(comm, count, datatype, op);
+      dup != MPI_COMM_NULL && root >= 0 && root < last.p() &&
+      (sendbuf != MPI_IN_PLACE || root == last.rank())) {
+    const int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, dup);
+    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Reduce", comm, rc, "MPI_Reduce");
+  }
   return reduce("Rosched_Reduce", Algorithm::kChosen, sendbuf, recvbuf, count, datatype, op, root,
                 comm);
 }

@@ -29,9 +29,11 @@
  * must not exceed INT_MAX elements, else MPI_ERR_COUNT);
  * Rosched_Allgatherv the irregular all-gather (Algorithm 9: p broadcasts in lockstep, one
  * combined message per round, described by derived datatypes over the receive buffer);
- * Rosched_Allreduce the census (Algorithm 8, ceil(log2 p) rounds, commutative operations,
- * meant for small data). Each walks the schedule description of sched/, the one the verifier
- * checks.
+ * Rosched_Allreduce_census the census (Algorithm 8, ceil(log2 p) rounds, commutative
+ * operations, meant for small data); Rosched_Allreduce runs it where it can pay (a commutative
+ * operation, p > 2, up to 60 KiB) and, timed at the first call of each size class, it beat the
+ * library's MPI_Allreduce, else that (ROSCHED_ALLREDUCE=auto|model|rosched|native, as
+ * ROSCHED_BCAST). Each walks the schedule description of sched/, the one the verifier checks.
  */
 #ifndef ROSCHED_MPI_EXEC_ROSCHED_MPI_H_
 #define ROSCHED_MPI_EXEC_ROSCHED_MPI_H_
@@ -68,6 +70,9 @@ int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype
 int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm);
 
+int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 /* Two-tree collectives (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes
  * "Advanced MPI implementations: Collectives", section "Two (pipelined) binary trees"):
  * the pipelined broadcast over two binary trees with the EdgeColor round colouring, the
@@ -89,7 +94,10 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
-/* The reduction of this library. Short vectors (up to 60 KiB): the k-nomial tree with n ports
+/* The reduction of this library, or the MPI library's MPI_Reduce where that is faster (chosen
+ * as Rosched_Bcast chooses: p = 2, where every reduction is one message, goes to MPI_Reduce; else
+ * the first call of each size class times both; ROSCHED_REDUCE=auto|model|rosched|native).
+ * Short vectors (up to 60 KiB): the k-nomial tree with n ports
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
  * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
  * results in flight at once, n by the cost rule of Rosched_Allreduce_nway (or
@@ -275,6 +283,10 @@ inline int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 inline int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm) {
   return Rosched_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+}
+inline int allreduce_census(const void* sendbuf, void* recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return Rosched_Allreduce_census(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 inline int bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,

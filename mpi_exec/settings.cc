@@ -24,10 +24,12 @@ Settings::Choice read_choice(const char* name) {
   const char* text = std::getenv(name);
   if (!text || !*text || std::strcmp(text, "auto") == 0) return Settings::Choice::kAuto;
   if (std::strcmp(text, "model") == 0) return Settings::Choice::kModel;
-  if (std::strcmp(text, "circulant") == 0) return Settings::Choice::kCirculant;
+  if (std::strcmp(text, "rosched") == 0 || std::strcmp(text, "circulant") == 0) {
+    return Settings::Choice::kRosched;
+  }
   if (std::strcmp(text, "native") == 0) return Settings::Choice::kNative;
-  std::fprintf(stderr, "rosched: %s=%s is not auto, model, circulant or native; using auto\n", name,
-               text);
+  std::fprintf(stderr, "rosched: %s=%s is not auto, model, rosched (circulant) or native; using auto\n",
+               name, text);
   return Settings::Choice::kAuto;
 }
 
@@ -36,6 +38,9 @@ Settings from_environment() {
   s.debug = env_flag("ROSCHED_DEBUG");
   s.verbose = env_flag("ROSCHED_VERBOSE");
   s.bcast = read_choice("ROSCHED_BCAST");
+  s.reduce = read_choice("ROSCHED_REDUCE");
+  s.allreduce = read_choice("ROSCHED_ALLREDUCE");
+  s.allgather = read_choice("ROSCHED_ALLGATHER");
   read_factor("ROSCHED_BCAST_F", s.bcast_f);
   read_factor("ROSCHED_ALPHA", s.alpha);
   read_factor("ROSCHED_BETA", s.beta);

@@ -270,8 +270,8 @@ void test_errors() {
   expect(cls == MPI_ERR_COUNT, "allgatherv negative recvcount gives MPI_ERR_COUNT");
   MPI_Op op;
   MPI_Op_create(xor_ints, 0, &op);  // declared non-commutative
-  MPI_Error_class(Rosched_Allreduce(buf, buf + 2, 2, MPI_INT, op, comm), &cls);
-  expect(cls == MPI_ERR_OP, "allreduce non-commutative op gives MPI_ERR_OP");
+  MPI_Error_class(Rosched_Allreduce_census(buf, buf + 2, 2, MPI_INT, op, comm), &cls);
+  expect(cls == MPI_ERR_OP, "census allreduce: non-commutative op gives MPI_ERR_OP");
   MPI_Op_free(&op);
   if (p > 1) {  // mismatched arguments in debug mode: an error on every rank, not a hang
     Rosched_Set_debug(1);
@@ -454,6 +454,7 @@ int main(int argc, char** argv) {
   if (!nodes.empty()) {
     setenv("ROSCHED_NODE_SIZE", nodes.c_str(), 1);
     setenv("ROSCHED_BCAST", "circulant", 1);
+    setenv("ROSCHED_ALLGATHER", "rosched", 1);  // the node-aware all-gather, never the library's
     setenv("ROSCHED_BCAST_F", "3", 1);
     setenv("ROSCHED_WINDOW", "3", 1);
   }
@@ -465,6 +466,7 @@ int main(int argc, char** argv) {
     setenv("ROSCHED_WINDOW", "3", 1);
     setenv("ROSCHED_NWAY_N", "3", 1);  // and the n-way allreduce with n = 3 by default
     setenv("ROSCHED_REDUCE_PORTS", "3", 1);  // Rosched_Reduce's short vectors: a 4-nomial tree
+    setenv("ROSCHED_REDUCE", "rosched", 1);  // and rosched's trees, never MPI_Reduce
     setenv("ROSCHED_NWAY_RULE", "digits", 1);
   }
   MPI_Init(&argc, &argv);
@@ -501,6 +503,7 @@ int main(int argc, char** argv) {
   if (!many_blocks) {
     test_allgather();
     test_allreduce();
+    test_library_choices();
     test_errors();
     test_error_handling();
     test_alltoall();

@@ -35,6 +35,10 @@ void test_allmerge();
 // cases if errors).
 void test_nway_allreduce(bool errors);
 
+// tests/mpi/library_choice_mpi_test.cc: Rosched_Reduce's and Rosched_Allreduce's choice of the
+// library's collective or rosched's, their short way for repeats, and the census itself.
+void test_library_choices();
+
 // tests/mpi/errors_mpi_test.cc: errors reach the caller's error handler, debug mode never hangs.
 void test_error_handling();
 

@@ -1,0 +1,120 @@
+// The choice between the MPI library's collective and rosched's (library_choice.h).
+#include "mpi_exec/library_choice.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "mpi_exec/clock.h"
+#include "mpi_exec/datatype.h"
+#include "sched/round.h"
+
+namespace rosched::mpi {
+namespace {
+
+constexpr double kTrialSeconds = 1e-4;  // what one timed call of time_both should last
+constexpr int kMaxBatch = 64;           // collectives per timed call at most
+
+}  // namespace
+
+Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choice, int count,
+                        int size, const std::function<bool()>& predicted) {
+  if (choice == Settings::Choice::kRosched) return Verdict::kRosched;
+  if (choice == Settings::Choice::kNative) return Verdict::kLibrary;
+  // The last decision on this communicator: a program calls the same collective again and again.
+  DecisionMemo& memo = decision_memo(ci, which);
+  bool yes = false;
+  if (memo.find(count, size, &yes)) return yes ? Verdict::kRosched : Verdict::kLibrary;
+  yes = predicted();
+  if (yes && choice == Settings::Choice::kAuto &&
+      !measured_choices(ci, which).find(std::int64_t{count} * size, &yes)) {
+    return Verdict::kTimeBoth;
+  }
+  memo.store(count, size, yes);
+  return yes ? Verdict::kRosched : Verdict::kLibrary;
+}
+
+bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
+               const char* library_name, const char* rosched_name,
+               const std::function<void()>& library,
+               const std::function<void()>& rosched) {
+  constexpr int kTrials = 2;
+  constexpr int kCalls = 2 * kTrials;  // the library's, rosched's, the library's, rosched's
+  const bool global = global_clock();
+  const CostModel& model = cost_model(ci);
+  const std::int64_t bytes = std::int64_t{count} * size;
+  // Each timed call runs its collective `batch` times back to back, so that it lasts about
+  // kTrialSeconds by the model (ceil(log2 p) rounds of the whole message): a single call of a
+  // few hundred nanoseconds (4 B at p = 2) is below the barrier's noise, and the ranks' answer
+  // would be a coin toss. Long messages: one.
+  const double one_call = ceil_log2(ci.p) * model.time(static_cast<double>(bytes));
+  const int batch = static_cast<int>(
+      std::clamp(std::ceil(kTrialSeconds / std::max(one_call, 1e-9)), 1.0, double{kMaxBatch}));
+  // With a global clock every call starts at one agreed instant; the margin covers the
+  // MPI_Allreduce that agrees on it (a few of the model's small-message latencies per round).
+  double margin = 8.0 * ceil_log2(ci.p) * model.time(8);
+  double seconds[2] = {1e300, 1e300};  // the library's, rosched's: the shorter of the trials
+  for (int attempt = 0;; ++attempt) {
+    double value[kCalls + 1] = {};     // per call: its end (global clock) or duration; late
+    double instant[kCalls] = {};
+    for (int call = 0; call < kCalls; ++call) {
+      if (global) {
+        bool late = false;
+        instant[call] = start_together(ci.c, margin, &late);
+        if (late) value[kCalls] = 1;
+      } else {
+        check(PMPI_Barrier(ci.c), "MPI_Barrier");
+        instant[call] = PMPI_Wtime();
+      }
+      const std::function<void()>& run = call % 2 == 0 ? library : rosched;
+      for (int i = 0; i < batch; ++i) run();
+      value[call] = global ? PMPI_Wtime() : PMPI_Wtime() - instant[call];
+    }
+    check(PMPI_Allreduce(MPI_IN_PLACE, value, kCalls + 1, MPI_DOUBLE, MPI_MAX, ci.c),
+          "MPI_Allreduce");
+    if (value[kCalls] > 0 && attempt < 2) {  // a rank missed the instant: a longer margin
+      margin *= 16;
+      continue;
+    }
+    for (int call = 0; call < kCalls; ++call) {
+      const double t = global ? value[call] - instant[call] : value[call];
+      seconds[call % 2] = std::min(seconds[call % 2], t / batch);
+    }
+    break;
+  }
+  const bool ours = seconds[1] < seconds[0];
+  measured_choices(ci, which).store(bytes, ours);
+  decision_memo(ci, which).store(count, size, ours);
+  tell_timing(ci, name, bytes, seconds[0], seconds[1], ours ? rosched_name : library_name);
+  return ours;
+}
+
+bool is_predefined_op(MPI_Op op) {
+  static const std::array<MPI_Op, 14> predefined = {
+      MPI_MAX,  MPI_MIN, MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+      MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+  return std::find(predefined.begin(), predefined.end(), op) != predefined.end();
+}
+
+void LibraryRepeat::remember(MPI_Comm comm, const CommInfo& ci, int count, MPI_Datatype type,
+                             MPI_Op op) {
+  if (!is_remembered_predefined(type) || (op != MPI_OP_NULL && !is_predefined_op(op)) ||
+      settings().verbose) {
+    return;
+  }
+  comm_ = comm;
+  dup_ = ci.c;
+  type_ = type;
+  op_ = op;
+  count_ = count;
+  p_ = ci.p;
+  rank_ = ci.rank;
+  freed_ = comm_caches_freed.load(std::memory_order_relaxed);
+}
+
+LibraryRepeat& library_repeat(Decided which) {
+  thread_local std::array<LibraryRepeat, kDecidedCount> records;
+  return records[static_cast<int>(which)];
+}
+
+}  // namespace rosched::mpi

@@ -1,0 +1,102 @@
+// The choice between the MPI library's own collective and rosched's, for the collectives that
+// make it (Rosched_Bcast, Rosched_Reduce, Rosched_Allreduce, Rosched_Allgather): "the library's
+// own collective for what we cannot win" (the cost-model issue), decided the same way for each.
+//
+//  1. ROSCHED_BCAST / _REDUCE / _ALLREDUCE / _ALLGATHER = native or rosched (also "circulant")
+//     force one.
+//  2. The last decision on the communicator for the same (count, element size) stands
+//     (DecisionMemo, one per collective).
+//  3. A prediction, the collective's own: where rosched's schedule cannot beat the library's
+//     (the broadcast: the cost model predicts it at most 10% faster than a binomial tree; the
+//     census all-reduce: a non-commutative operation, or more than twice the time of an ideal
+//     all-reduce by the model), the library's collective runs. The reduction's trees and the
+//     all-gather's Algorithm 7 move no more data than the libraries' algorithms and take no more
+//     rounds, so only a trial tells (at p = 2 Open MPI's MPI_Reduce of 64 KiB took 4x the
+//     k-nomial tree's one message, its MPI_Reduce of 4 B 0.7x). `model` stops here.
+//  4. Else the first call of each size class (2^k to 2^(k+1) - 1 bytes) on the communicator
+//     times both, twice each in turn (time_both), and the faster runs for the class from then
+//     on (MeasuredChoices, one per collective), identically on every rank.
+//
+// A call that repeats this thread's last call of the same collective handed to the library
+// (same communicator, count, predefined datatype and predefined operation; LibraryRepeat) goes
+// straight to it: its arguments passed the checks then and the decision for them does not
+// change. That keeps rosched within a few nanoseconds of the library for short vectors at
+// p = 2, where one call of Open MPI's costs 0.15-0.3 us and the full checks and decision
+// about 0.1 us.
+#ifndef ROSCHED_MPI_EXEC_LIBRARY_CHOICE_H_
+#define ROSCHED_MPI_EXEC_LIBRARY_CHOICE_H_
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/mpi_call.h"
+#include "mpi_exec/settings.h"
+
+namespace rosched::mpi {
+
+// What runs for a call, as far as it is known before the call.
+enum class Verdict { kLibrary, kRosched, kTimeBoth };
+
+// Steps 1-4 above for a call of `bytes` = count * size bytes of collective `which`, whose
+// setting is `choice`; predicted() is step 3 (true: rosched's may pay), asked only where needed
+// (it may make the cost model, which is collective). A kTimeBoth answer is the caller's to time
+// (time_both) and store.
+Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choice, int count,
+                        int size, const std::function<bool()>& predicted);
+
+// Step 4: runs library() and rosched() two times each, in turn, each timed call started on all
+// ranks at once (at one agreed instant where MPI_Wtime is global, as in SimGrid SMPI; else after
+// a barrier), timed to the slowest rank's end and running its collective a batch of times back
+// to back (as many as last about 100 us by the cost model, at most 64: one call of a short
+// vector at p = 2 lasts less than the barrier's noise); stores the faster (the shorter of each's
+// two times per collective, agreed by one MPI_Allreduce) for the size class of count * size bytes and in the memo
+// of (count, size), tells it (ROSCHED_VERBOSE: the winner's name, library_name or
+// rosched_name) and returns whether rosched's was faster. Both callables must leave the same
+// result, whichever runs last (a broadcast or an all-gather is idempotent; a reduction reads
+// its input from a buffer it does not write). Two trials, because a first call pays what a
+// later one does not (connections set up, first touches).
+bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
+               const char* library_name, const char* rosched_name,
+               const std::function<void()>& library,
+               const std::function<void()>& rosched);
+
+// Whether op is one of MPI's predefined operations (a user-defined handle can be freed and
+// reused for another function).
+bool is_predefined_op(MPI_Op op);
+
+// This thread's last call of one collective that was handed to the library.
+class LibraryRepeat {
+ public:
+  // The private duplicate to call the library on if (comm, count, type, op) is that call's
+  // (op: MPI_OP_NULL for a broadcast) and nothing has changed since: the communicator not freed
+  // (its handle could mean another one now), debug checks still off; else MPI_COMM_NULL. The
+  // caller checks a root against p() (and MPI_IN_PLACE against rank()).
+  MPI_Comm match(MPI_Comm comm, int count, MPI_Datatype type, MPI_Op op) const {
+    return comm == comm_ && count == count_ && type == type_ && op == op_ &&
+                   freed_ == comm_caches_freed.load(std::memory_order_relaxed) && !debug_checks()
+               ? dup_
+               : MPI_COMM_NULL;
+  }
+  int p() const { return p_; }
+  int rank() const { return rank_; }
+  // Remembers a call handed to the library, if its datatype and operation are predefined and
+  // nothing is reported per call (ROSCHED_VERBOSE).
+  void remember(MPI_Comm comm, const CommInfo& ci, int count, MPI_Datatype type, MPI_Op op);
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL, dup_ = MPI_COMM_NULL;
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+  MPI_Op op_ = MPI_OP_NULL;
+  int count_ = 0, p_ = 0, rank_ = 0;
+  std::uint64_t freed_ = 0;  // comm_caches_freed then
+};
+
+// The thread's record for collective `which`.
+LibraryRepeat& library_repeat(Decided which);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_LIBRARY_CHOICE_H_

@@ -1,0 +1,192 @@
+// Rosched_Reduce, Rosched_Allreduce and Rosched_Allgather choose between the MPI library's
+// collective and rosched's
+// (mpi_exec/library_choice.h): at p = 2 the library's, elsewhere the first call of each size
+// class times both. What must hold whichever wins: the timed first call delivers the right
+// result (also in place, where every trial overwrites the input), every later call too (the
+// ranks must have kept the same answer, else they would run different algorithms and hang or
+// mix data), and a repeat of a call handed to the library (the short way, no checks) still
+// rejects a bad root, falls back to the full checks for MPI_IN_PLACE off the root and in
+// debug mode, and never uses a freed communicator's duplicate.
+#include <mpi.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/rosched_mpi.h"
+#include "tests/mpi/mpi_test_util.h"
+
+namespace rosched_mpi_test {
+namespace {
+
+// Element i of rank r's contribution, and the sum over all ranks.
+int value(int r, int i) { return pattern(r, i) % 1000 - 500; }
+int sum_of(int i) {
+  int s = 0;
+  for (int r = 0; r < p; ++r) s += value(r, i);
+  return s;
+}
+
+// One Rosched_Reduce of `count` ints to `root` on comm, in place at the root or not; checks the
+// root's result and that recvbuf past the vector is untouched.
+void reduce_once(MPI_Comm comm, int count, int root, bool in_place, const std::string& what) {
+  std::vector<int> send(count), recv(count + 1, -7);
+  for (int i = 0; i < count; ++i) send[i] = value(rank, i);
+  if (in_place && rank == root) recv.assign(send.begin(), send.end()), recv.push_back(-7);
+  const void* from = in_place && rank == root ? MPI_IN_PLACE : send.data();
+  const int rc = Rosched_Reduce(from, recv.data(), count, MPI_INT, MPI_SUM, root, comm);
+  bool ok = rc == MPI_SUCCESS && recv[count] == -7;
+  if (rank == root) {
+    for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
+  }
+  expect(ok, what);
+}
+
+// One Rosched_Allreduce of `count` ints on comm with op (MPI_SUM or a user-defined one that
+// sums), in place or not.
+void allreduce_once(MPI_Comm comm, int count, MPI_Op op, bool in_place, const std::string& what) {
+  std::vector<int> send(count), recv(count + 1, -7);
+  for (int i = 0; i < count; ++i) send[i] = value(rank, i);
+  if (in_place) recv.assign(send.begin(), send.end()), recv.push_back(-7);
+  const int rc = Rosched_Allreduce(in_place ? MPI_IN_PLACE : send.data(), recv.data(), count,
+                                   MPI_INT, op, comm);
+  bool ok = rc == MPI_SUCCESS && recv[count] == -7;
+  for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
+  expect(ok, what);
+}
+
+// One Rosched_Allgather of `count` ints per rank on comm, in place or not.
+void allgather_once(MPI_Comm comm, int count, bool in_place, const std::string& what) {
+  int size = 0, me = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &me);
+  std::vector<int> send(count), recv(static_cast<std::size_t>(count) * size + 1, -7);
+  for (int i = 0; i < count; ++i) send[i] = pattern(me, i);
+  if (in_place) std::copy(send.begin(), send.end(), recv.begin() + std::size_t{1} * me * count);
+  const int rc = Rosched_Allgather(in_place ? MPI_IN_PLACE : send.data(), count, MPI_INT,
+                                   recv.data(), count, MPI_INT, comm);
+  bool ok = rc == MPI_SUCCESS && recv.back() == -7;
+  for (int j = 0; j < size && ok; ++j)
+    for (int i = 0; i < count && ok; ++i) ok = recv[std::size_t{1} * j * count + i] == pattern(j, i);
+  expect(ok, what);
+}
+
+void sum_ints(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] += static_cast<int*>(in)[i];
+}
+
+// A fresh communicator, so that no earlier call has decided its size classes: sizes of several
+// classes (the first call of each is the timed one), each called four times, in place and not,
+// with every root.
+void test_timed_choices() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  for (int count : {1, 3, 100, 2000, 40000}) {
+    for (int call = 0; call < 4; ++call) {
+      const bool in_place = (call + count) % 2 == 1;  // odd counts: the timed call in place
+      const std::string what = "count " + std::to_string(count) + ", call " + std::to_string(call) +
+                               (in_place ? ", in place" : "");
+      reduce_once(comm, count, (call + count) % p, in_place, "reduce timed choice, " + what);
+      allreduce_once(comm, count, MPI_SUM, in_place, "allreduce timed choice, " + what);
+      allgather_once(comm, count / 8 + 1, in_place, "allgather timed choice, " + what);
+    }
+  }
+  MPI_Comm_free(&comm);
+}
+
+// Repeats of one call (the library's short way wherever the library was chosen), then the
+// cases the short way must not take.
+void test_repeats() {
+  MPI_Comm comm = errors_return_comm();
+  for (int call = 0; call < 3 * p; ++call) {
+    reduce_once(comm, 4, call % p, call % 3 == 0, "reduce repeat, call " + std::to_string(call));
+    allreduce_once(comm, 4, MPI_SUM, call % 3 == 0, "allreduce repeat, call " + std::to_string(call));
+    allgather_once(comm, 4, call % 3 == 0, "allgather repeat, call " + std::to_string(call));
+  }
+  int buf[8] = {};
+  int cls = 0;
+  for (int root : {p, -1}) {
+    MPI_Error_class(Rosched_Reduce(buf, buf + 4, 4, MPI_INT, MPI_SUM, root, comm), &cls);
+    expect(cls == MPI_ERR_ROOT, "reduce repeat: root " + std::to_string(root) + " gives MPI_ERR_ROOT");
+  }
+  if (p > 1) {
+    Rosched_Set_debug(1);  // MPI_IN_PLACE off the root: an error on every rank
+    MPI_Error_class(Rosched_Reduce(rank == 0 ? buf : MPI_IN_PLACE, buf + 4, 4, MPI_INT, MPI_SUM,
+                                   0, comm),
+                    &cls);
+    expect(cls == MPI_ERR_BUFFER, "reduce repeat: debug mode sees MPI_IN_PLACE off the root");
+    MPI_Error_class(Rosched_Allreduce(buf, buf + 4, rank == 0 ? 3 : 4, MPI_INT, MPI_SUM, comm),
+                    &cls);
+    expect(cls == MPI_ERR_COUNT, "allreduce repeat: debug mode sees a mismatched count");
+    Rosched_Set_debug(0);
+  }
+  // A send size that differs from the repeated call's: the full checks.
+  MPI_Error_class(Rosched_Allgather(buf, 8, MPI_INT, buf + 4, 4, MPI_INT, comm), &cls);
+  expect(cls == MPI_ERR_TRUNCATE, "allgather repeat: sendcount 8 for recvcount 4 gives MPI_ERR_TRUNCATE");
+  // A user-defined operation (its handle may be freed and reused) and a non-commutative one
+  // (the census cannot run it; the library's all-reduce must) after the repeats of MPI_SUM.
+  for (int commute : {1, 0}) {
+    MPI_Op op;
+    MPI_Op_create(sum_ints, commute, &op);
+    for (int call = 0; call < 3; ++call) {
+      allreduce_once(comm, 4, op, call == 1,
+                     std::string("allreduce, user-defined ") +
+                         (commute ? "commutative" : "non-commutative") + " op, call " +
+                         std::to_string(call));
+    }
+    MPI_Op_free(&op);
+  }
+  MPI_Comm_free(&comm);
+  // New communicators that may get a freed one's handle: the short way must not use the old
+  // duplicate.
+  for (int round = 0; round < 8; ++round) {
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % (1 + round % 3), rank, &sub);
+    int size = 0, sub_rank = 0;
+    MPI_Comm_size(sub, &size);
+    MPI_Comm_rank(sub, &sub_rank);
+    for (int call = 0; call < 2; ++call) {
+      int in[2] = {sub_rank + 1, 1}, out[2] = {-1, -1};
+      int rc = Rosched_Allreduce(in, out, 2, MPI_INT, MPI_SUM, sub);
+      expect(rc == MPI_SUCCESS && out[0] == size * (size + 1) / 2 && out[1] == size,
+             "allreduce on a new sub-communicator, round " + std::to_string(round));
+      out[0] = out[1] = -1;
+      rc = Rosched_Reduce(in, out, 2, MPI_INT, MPI_SUM, size - 1, sub);
+      expect(rc == MPI_SUCCESS && (sub_rank != size - 1 ||
+                                   (out[0] == size * (size + 1) / 2 && out[1] == size)),
+             "reduce on a new sub-communicator, round " + std::to_string(round));
+      allgather_once(sub, 2, call == 1,
+                     "allgather on a new sub-communicator, round " + std::to_string(round));
+    }
+    MPI_Comm_free(&sub);
+  }
+}
+
+// The census itself, whatever Rosched_Allreduce would choose (its non-commutative error:
+// collectives_mpi_test.cc, test_errors).
+void test_census() {
+  MPI_Comm comm = errors_return_comm();
+  for (int count : {0, 1, 17, 1000}) {
+    for (bool in_place : {false, true}) {
+      std::vector<int> send(count), recv(count + 1, -7);
+      for (int i = 0; i < count; ++i) send[i] = value(rank, i);
+      if (in_place) recv.assign(send.begin(), send.end()), recv.push_back(-7);
+      const int rc = Rosched_Allreduce_census(in_place ? MPI_IN_PLACE : send.data(), recv.data(),
+                                              count, MPI_INT, MPI_SUM, comm);
+      bool ok = rc == MPI_SUCCESS && recv[count] == -7;
+      for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
+      expect(ok, "census count=" + std::to_string(count) + (in_place ? " in place" : ""));
+    }
+  }
+  MPI_Comm_free(&comm);
+}
+
+}  // namespace
+
+void test_library_choices() {
+  test_timed_choices();
+  test_repeats();
+  test_census();
+}
+
+}  // namespace rosched_mpi_test
