@@ -23,7 +23,8 @@
 //     The model cannot predict the library's algorithm: on 36 nodes x 32 ranks (SimGrid SMPI)
 //     its binomial tree at the model's cross-node message time predicted the library 1.5-1.6x
 //     too slow at 16-256 KiB, whose trees over consecutive ranks stay mostly inside nodes.
-//     The timed call costs about four broadcasts, once per class and communicator.
+//     The timed call costs six broadcasts or more (batches of short ones), once per class and
+//     communicator.
 // ROSCHED_BCAST=model stops after step 1; circulant|native force one.
 //
 // "The circulant broadcast" above is, on ranks spread over several multicore nodes

@@ -47,17 +47,20 @@ enum class Verdict { kLibrary, kRosched, kTimeBoth };
 Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choice, int count,
                         int size, const std::function<bool()>& predicted);
 
-// Step 4: runs library() and rosched() two times each, in turn, each timed call started on all
+// Step 4: runs library() and rosched() three times each, in turn, each timed call started on all
 // ranks at once (at one agreed instant where MPI_Wtime is global, as in SimGrid SMPI; else after
 // a barrier), timed to the slowest rank's end and running its collective a batch of times back
-// to back (as many as last about 100 us by the cost model, at most 64: one call of a short
-// vector at p = 2 lasts less than the barrier's noise); stores the faster (the shorter of each's
-// two times per collective, agreed by one MPI_Allreduce) for the size class of count * size bytes and in the memo
-// of (count, size), tells it (ROSCHED_VERBOSE: the winner's name, library_name or
-// rosched_name) and returns whether rosched's was faster. Both callables must leave the same
+// to back (as many as last about 200 us by the cost model, at most 64: one call of a short
+// vector at p = 2 lasts less than the barrier's noise); stores the faster (the shortest of
+// each's three times per collective, agreed by one MPI_Allreduce; rosched's only if at least
+// 5% faster: a tie goes to the library's collective) for the size class of
+// count * size bytes and in the memo of (count, size), tells it (ROSCHED_VERBOSE: the winner's
+// name, library_name or rosched_name) and returns whether rosched's was faster. Both callables must leave the same
 // result, whichever runs last (a broadcast or an all-gather is idempotent; a reduction reads
-// its input from a buffer it does not write). Two trials, because a first call pays what a
-// later one does not (connections set up, first touches).
+// its input from a buffer it does not write). Several trials, because a first call pays what a
+// later one does not (connections set up, first touches); three, because with two a machine's
+// noise picked the census all-reduce, 1.3-1.6x slower at 1 MiB and p = 2, once in six
+// processes.
 bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
                const char* library_name, const char* rosched_name,
                const std::function<void()>& library,

@@ -31,9 +31,10 @@
  * combined message per round, described by derived datatypes over the receive buffer);
  * Rosched_Allreduce_census the census (Algorithm 8, ceil(log2 p) rounds, commutative
  * operations, meant for small data); Rosched_Allreduce runs it where it can pay (a commutative
- * operation, p > 2, up to 60 KiB) and, timed at the first call of each size class, it beat the
- * library's MPI_Allreduce, else that (ROSCHED_ALLREDUCE=auto|model|rosched|native, as
- * ROSCHED_BCAST). Each walks the schedule description of sched/, the one the verifier checks.
+ * operation, a short vector by the cost model) and, timed at the first call of each size class,
+ * it beat the library's MPI_Allreduce, else that (ROSCHED_ALLREDUCE=auto|model|rosched|native,
+ * as ROSCHED_BCAST; mpi_exec/library_choice.h). Rosched_Allgather likewise chooses between its
+ * all-gather and MPI_Allgather (ROSCHED_ALLGATHER). Each walks the schedule description of sched/, the one the verifier checks.
  */
 #ifndef ROSCHED_MPI_EXEC_ROSCHED_MPI_H_
 #define ROSCHED_MPI_EXEC_ROSCHED_MPI_H_
@@ -94,9 +95,9 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
-/* The reduction of this library, or the MPI library's MPI_Reduce where that is faster (chosen
- * as Rosched_Bcast chooses: p = 2, where every reduction is one message, goes to MPI_Reduce; else
- * the first call of each size class times both; ROSCHED_REDUCE=auto|model|rosched|native).
+/* The reduction of this library, or the MPI library's MPI_Reduce where that is faster (the
+ * first call of each size class on a communicator times both, as Rosched_Bcast does;
+ * ROSCHED_REDUCE=auto|model|rosched|native).
  * Short vectors (up to 60 KiB): the k-nomial tree with n ports
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
  * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
