@@ -87,7 +87,9 @@ TEST(KnomialReduce, MatchesTheDefinitionAndTheLectureLoop) {
           const std::vector<Move> got = schedule_moves(s);
           ASSERT_TRUE(same(got, reference_moves(p, ports, v)))
               << "p=" << p << " ports=" << ports << " root=" << root << " rank=" << r;
-          if (ports == 1) ASSERT_TRUE(same(got, lecture_moves(p, v))) << p << " " << r;
+          if (ports == 1) {
+            ASSERT_TRUE(same(got, lecture_moves(p, v))) << p << " " << r;
+          }
         }
       }
     }
