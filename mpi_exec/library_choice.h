@@ -49,9 +49,9 @@ Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choi
 
 // Step 4: runs library() and rosched() three times each, in turn, each timed call started on all
 // ranks at once (at one agreed instant where MPI_Wtime is global, as in SimGrid SMPI; else after
-// a barrier), timed to the slowest rank's end and running its collective a batch of times back
-// to back (as many as last about 200 us by the cost model, at most 64: one call of a short
-// vector at p = 2 lasts less than the barrier's noise); stores the faster (the shortest of
+// a barrier, and then running its collective a batch of times back to back, as many as last
+// 50 us by the cost model, at most 64: one call of a short vector at p = 2 lasts less than the
+// barrier's noise), timed to the slowest rank's end; stores the faster (the shortest of
 // each's three times per collective, agreed by one MPI_Allreduce; rosched's only if at least
 // 5% faster: a tie goes to the library's collective) for the size class of
 // count * size bytes and in the memo of (count, size), tells it (ROSCHED_VERBOSE: the winner's
