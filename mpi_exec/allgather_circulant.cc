@@ -133,20 +133,20 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
     const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup);
     return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allgather", comm, rc, "MPI_Allgather");
   }
-  return allgather("Rosched_Allgather", Entry::kChoose, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                   recvtype, comm);
+  return allgather("Rosched_Allgather", Entry::kChoose, sendbuf, sendcount, sendtype, recvbuf,
+                   recvcount, recvtype, comm);
 }
 
 extern "C" int Rosched_Allgather_node_aware(const void* sendbuf, int sendcount,
                                             MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                             MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgather("Rosched_Allgather_node_aware", Entry::kNodeAware, sendbuf, sendcount, sendtype, recvbuf,
-                   recvcount, recvtype, comm);
+  return allgather("Rosched_Allgather_node_aware", Entry::kNodeAware, sendbuf, sendcount,
+                   sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 extern "C" int Rosched_Allgather_circulant(const void* sendbuf, int sendcount,
                                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                            MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgather("Rosched_Allgather_circulant", Entry::kFlat, sendbuf, sendcount, sendtype, recvbuf,
-                   recvcount, recvtype, comm);
+  return allgather("Rosched_Allgather_circulant", Entry::kFlat, sendbuf, sendcount, sendtype,
+                   recvbuf, recvcount, recvtype, comm);
 }

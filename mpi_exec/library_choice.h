@@ -51,11 +51,11 @@ Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choi
 // ranks at once (at one agreed instant where MPI_Wtime is global, as in SimGrid SMPI; else after
 // a barrier, and then running its collective a batch of times back to back, as many as last
 // 50 us by the cost model, at most 64: one call of a short vector at p = 2 lasts less than the
-// barrier's noise), timed to the slowest rank's end; stores the faster (the shortest of
-// each's three times per collective, agreed by one MPI_Allreduce; rosched's only if at least
-// 5% faster: a tie goes to the library's collective) for the size class of
-// count * size bytes and in the memo of (count, size), tells it (ROSCHED_VERBOSE: the winner's
-// name, library_name or rosched_name) and returns whether rosched's was faster. Both callables must leave the same
+// barrier's noise), timed to the slowest rank's end; stores the faster (the shortest of each's
+// three times per collective, agreed by one MPI_Allreduce; rosched's only if at least 5% faster:
+// a tie goes to the library's collective) for the size class of count * size bytes and in the
+// memo of (count, size), tells it (ROSCHED_VERBOSE: the winner's name, library_name or
+// rosched_name) and returns whether rosched's was faster. Both callables must leave the same
 // result, whichever runs last (a broadcast or an all-gather is idempotent; a reduction reads
 // its input from a buffer it does not write). Several trials, because a first call pays what a
 // later one does not (connections set up, first touches); three, because with two a machine's

@@ -1,7 +1,7 @@
 // MPI_Reduce over this library's trees: Rosched_Reduce (the k-nomial tree or the pipelined two
 // trees, whichever the cost model says is faster for the vector, or the MPI library's own
-// MPI_Reduce where a timed first call of the size class found that faster: library_choice.h), Rosched_Reduce_binomial and
-// Rosched_Reduce_two_tree (one tree, always), Rosched_Reduce_node_aware (the node-aware
+// MPI_Reduce where a timed first call of the size class found that faster: library_choice.h),
+// Rosched_Reduce_binomial and Rosched_Reduce_two_tree (one tree, always), Rosched_Reduce_node_aware (the node-aware
 // reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The trees are in
 // reduce_knomial.cc and reduce_two_tree.cc.
 //
