@@ -36,7 +36,6 @@
 //
 // A call that repeats this thread's last call handed to MPI_Bcast goes straight to it
 // (library_choice.h, LibraryRepeat; the root is checked again).
-#include <algorithm>
 #include <cstdint>
 
 #include "mpi_exec/args.h"
