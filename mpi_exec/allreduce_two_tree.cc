@@ -75,7 +75,8 @@ void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatyp
   const rosched::TwoTreeBcastSchedule broadcast(p, pipe.n, rank, 0);
   const std::int64_t delay = bcast_delay(p, pipe.n);
   ReduceWindow reduce(acc, count, pipe.n, datatype, type, op, pipe.window, reduction.rounds(), c);
-  BcastWindow bcast(result, count, datatype, type, pipe.n, rank == 0, pipe.window, c);
+  BcastWindow bcast(result, count, datatype, type, pipe.n, rank == 0, pipe.window,
+                    pipe.synchronous, c);
   const std::int64_t rounds = std::max(reduction.rounds(), broadcast.rounds() + delay);
   for (std::int64_t i = 0; i < rounds; ++i) {
     if (i < reduction.rounds()) {

@@ -56,7 +56,7 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
   const CostModel& model = cost_model(ci);
   const int q = ceil_log2(ci.p);
   const double bytes = static_cast<double>(count) * type.size;
-  const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1).n;
+  const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1, true).n;
   return pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
 }
 

@@ -27,11 +27,11 @@ namespace {
 Pipeline circulant_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
                       const TypeInfo& type, int root) {
   const CommInfo ci = comm_info(sub);
-  if (ci.p == 1) return {0, 0};
+  if (ci.p == 1) return {0, 0, false};
   const Pipeline pipe = pipeline_for(ci, settings().bcast_f, count, type,
-                                     extra_rounds<BcastSchedule>(ci.p));
+                                     extra_rounds<BcastSchedule>(ci.p), true);
   walk_bcast(BcastSchedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
-             ci.rank == root, pipe.window, ci.c);
+             ci.rank == root, pipe, ci.c);
   return pipe;
 }
 
@@ -81,7 +81,8 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
                                " nodes (lane " + std::to_string(lane) +
                                "), then circulant within each node of " +
                                std::to_string(layout.min_node_size) + ".." +
-                               std::to_string(layout.max_node_size) + " ranks";
+                               std::to_string(layout.max_node_size) + " ranks" +
+                               (between.synchronous ? ", synchronous sends" : "");
       tell_choice(comm_info(layout.lane), name, what.c_str(), between.n, between.window,
                   static_cast<double>(count) * type.size);
     }

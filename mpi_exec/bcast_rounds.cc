@@ -22,21 +22,27 @@ TypeInfo check_bcast_args(const CommInfo& comm, int count, MPI_Datatype datatype
 namespace rosched::mpi {
 
 Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type,
-                      std::int64_t extra_rounds) {
+                      std::int64_t extra_rounds, bool synchronous_allowed) {
   const double bytes = static_cast<double>(count) * type.size;
   const CostModel& model = cost_model(comm);
   const std::int64_t n = factor > 0 ? block_count(bytes, comm.p, factor, count)
                                     : pipeline_blocks(model, bytes, extra_rounds, count);
-  return {n, window_rounds(model, bytes / static_cast<double>(n))};
+  const double block_bytes = bytes / static_cast<double>(n);
+  if (synchronous_allowed && synchronous_sends(model, block_bytes)) {
+    return {n, settings().window > 0 ? settings().window : 1, true};
+  }
+  return {n, window_rounds(model, block_bytes), false};
 }
 
 BcastWindow::BcastWindow(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
-                         std::int64_t n, bool holds_all, int window, MPI_Comm c)
+                         std::int64_t n, bool holds_all, int window, bool synchronous,
+                         MPI_Comm c)
     : buffer_(static_cast<char*>(buffer)),
       count_(count),
       datatype_(datatype),
       type_(type),
       n_(n),
+      synchronous_(synchronous),
       c_(c),
       state_(static_cast<std::size_t>(n), holds_all ? kHave : kMissing),
       slots_(static_cast<std::size_t>(std::max(window, 1))) {}
@@ -80,9 +86,10 @@ void BcastWindow::round(std::int64_t i, const BcastRound& round) {
     }
     if (state_[b] != kHave) arrive(slots_[static_cast<std::size_t>(state_[b])]);
     const BlockSpan from = block_span(buffer_, b, count_, n_, type_.extent);
-    check(PMPI_Isend(from.at, from.count, datatype_, static_cast<int>(round.send->peer),
-                    tag::kBcastRound, c_, &slot.requests[0]),
-          "MPI_Isend");
+    check((synchronous_ ? PMPI_Issend : PMPI_Isend)(from.at, from.count, datatype_,
+                                                      static_cast<int>(round.send->peer),
+                                                      tag::kBcastRound, c_, &slot.requests[0]),
+          synchronous_ ? "MPI_Issend" : "MPI_Isend");
   }
 }
 

@@ -43,8 +43,9 @@ inline BlockSpan block_span(void* buffer, std::int64_t b, std::int64_t count, st
 }
 
 // The rounds of a pipelined broadcast, `window` of them in flight: round i posts its receive
-// and its send as nonblocking calls after completing round i - window. A block is sent only
-// after it has arrived (the wait is for exactly that receive). A block that arrives a second
+// and its send as nonblocking calls after completing round i - window; the sends synchronous
+// (MPI_Issend) or eager (MPI_Isend), as the pipeline chose (synchronous_sends, cost_model.h).
+// A block is sent only after it has arrived (the wait is for exactly that receive). A block that arrives a second
 // time (the schedules clamp blocks beyond n - 1 in the last phase, Träff 2022, Alg. 6) is
 // received into a scratch buffer, so no receive ever writes where a pending send reads.
 class BcastWindow {
@@ -52,7 +53,7 @@ class BcastWindow {
   // buffer: count elements of datatype in n blocks (block_span); holds_all: this rank has every
   // block from the start (the root).
   BcastWindow(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
-              std::int64_t n, bool holds_all, int window, MPI_Comm c);
+              std::int64_t n, bool holds_all, int window, bool synchronous, MPI_Comm c);
   void round(std::int64_t i, const BcastRound& round);
   // Completes every round still in flight.
   void finish();
@@ -72,31 +73,37 @@ class BcastWindow {
   MPI_Datatype datatype_;
   TypeInfo type_;
   std::int64_t n_;
+  bool synchronous_;
   MPI_Comm c_;
   std::vector<std::int64_t> state_;  // per block: kMissing, kHave or the receiving slot
   std::vector<Slot> slots_;
 };
 
-// Runs the rounds of schedule over buffer (count elements of datatype, n = schedule.n()
-// blocks) on communicator c, `window` rounds in flight (BcastWindow).
-template <typename Schedule>
-void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype datatype,
-                const TypeInfo& type, bool holds_all, int window, MPI_Comm c) {
-  BcastWindow walk(buffer, count, datatype, type, schedule.n(), holds_all, window, c);
-  for (std::int64_t i = 0; i < schedule.rounds(); ++i) walk.round(i, schedule.round(i));
-  walk.finish();
-}
-
-// The blocks and the window of a pipelined broadcast of count elements over a schedule of
-// n + extra_rounds rounds: with the family's block-size factor F if one is set (block_count),
-// else the optimum of the cost model (pipeline_blocks); the window from the cost model
-// (window_rounds).
+// The blocks of a pipelined walk over a schedule of n + extra_rounds rounds, the rounds it
+// keeps in flight and how it sends: with the family's block-size factor F if one is set
+// (block_count), else the optimum of the cost model (pipeline_blocks); synchronous sends, one
+// round in flight, where synchronous_allowed and the model says so (synchronous_sends), else
+// eager sends and the window from the cost model (window_rounds). ROSCHED_WINDOW overrides the
+// window in both cases. The reductions keep eager sends (synchronous_allowed false): measured
+// with them only.
 struct Pipeline {
   std::int64_t n;
   int window;
+  bool synchronous;
 };
 Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type,
-                      std::int64_t extra_rounds);
+                      std::int64_t extra_rounds, bool synchronous_allowed);
+
+// Runs the rounds of schedule over buffer (count elements of datatype, n = schedule.n()
+// blocks) on communicator c as the pipeline says (BcastWindow).
+template <typename Schedule>
+void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype datatype,
+                const TypeInfo& type, bool holds_all, const Pipeline& pipe, MPI_Comm c) {
+  BcastWindow walk(buffer, count, datatype, type, schedule.n(), holds_all, pipe.window,
+                   pipe.synchronous, c);
+  for (std::int64_t i = 0; i < schedule.rounds(); ++i) walk.round(i, schedule.round(i));
+  walk.finish();
+}
 
 // The rounds of Schedule beyond its n blocks (the same for every n, up to rounding), from its
 // one-block instance.
@@ -113,10 +120,12 @@ template <typename Schedule>
 void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor, void* buffer,
                         int count, MPI_Datatype datatype, const TypeInfo& type, int root) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
-  const Pipeline pipe = pipeline_for(ci, factor, count, type, extra_rounds<Schedule>(ci.p));
-  tell_choice(ci, name, "pipelined", pipe.n, pipe.window, count * static_cast<double>(type.size));
+  const Pipeline pipe =
+      pipeline_for(ci, factor, count, type, extra_rounds<Schedule>(ci.p), true);
+  tell_choice(ci, name, pipe.synchronous ? "pipelined, synchronous sends" : "pipelined", pipe.n,
+              pipe.window, count * static_cast<double>(type.size));
   walk_bcast(Schedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
-             ci.rank == root, pipe.window, ci.c);
+             ci.rank == root, pipe, ci.c);
 }
 
 template <typename Schedule>

@@ -18,6 +18,7 @@ constexpr int kBurst = 4;                  // messages of the burst that measure
 constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
+constexpr double kSyncShare = 0.5;         // synchronous_sends: of a block's transfer time
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
@@ -70,7 +71,7 @@ double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vecto
 // barrier counts alike for every k (a burst to k different peers waits for the last of them:
 // SMPI, 1,152 ranks, no per-message costs, measured 0.57 us per message that way).
 double burst(MPI_Comm c, int to, int from, int k, std::vector<char>& out, std::vector<char>& in,
-             int trips) {
+             int trips, bool synchronous = false) {
   std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(k));
   return shortest(c, trips, [&] {
     for (int j = 0; j < k; ++j) {
@@ -78,7 +79,8 @@ double burst(MPI_Comm c, int to, int from, int k, std::vector<char>& out, std::v
             "MPI_Irecv");
     }
     for (int j = 0; j < k; ++j) {
-      check(PMPI_Isend(out.data(), 8, MPI_BYTE, to, tag::kCostModel, c, &requests[k + j]),
+      check((synchronous ? PMPI_Issend : PMPI_Isend)(out.data(), 8, MPI_BYTE, to,
+                                                     tag::kCostModel, c, &requests[k + j]),
             "MPI_Isend");
     }
     check(PMPI_Waitall(2 * k, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
@@ -95,7 +97,7 @@ CostModel build(const CommInfo& comm) {
   const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
   std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
   exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
-  std::array<double, CostModel::kPoints + 1> mine{}, slowest{};
+  std::array<double, CostModel::kPoints + 2> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
     mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
@@ -104,12 +106,16 @@ CostModel build(const CommInfo& comm) {
   const double one = burst(comm.c, to, from, 1, out, in, 2 * kTrips);
   mine[CostModel::kPoints] = std::max(
       0.0, (burst(comm.c, to, from, kBurst, out, in, 2 * kTrips) - one) / (kBurst - 1));
+  // What a synchronous send costs more.
+  mine[CostModel::kPoints + 1] =
+      std::max(0.0, burst(comm.c, to, from, 1, out, in, 2 * kTrips, true) - one);
   // The slowest rank's figures, the same on every rank.
-  check(PMPI_Allreduce(mine.data(), slowest.data(), CostModel::kPoints + 1, MPI_DOUBLE, MPI_MAX,
-                      comm.c),
+  check(PMPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
+                      MPI_MAX, comm.c),
         "MPI_Allreduce");
   std::copy(slowest.begin(), slowest.begin() + CostModel::kPoints, model.seconds.begin());
   model.per_message = slowest[CostModel::kPoints];
+  model.sync_extra = slowest[CostModel::kPoints + 1];
   // A message never takes longer than a larger one: a delayed trip at a small size (the
   // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
   // see a message still gives a positive time.
@@ -262,18 +268,32 @@ int window_rounds(const CostModel& model, double block_bytes) {
   return static_cast<int>(std::clamp(cover, 1.0, kMaxWindow));
 }
 
+bool synchronous_sends(const CostModel& model, double block_bytes) {
+  switch (settings().sends) {
+    case Settings::Sends::kSynchronous:
+      return true;
+    case Settings::Sends::kEager:
+      return false;
+    case Settings::Sends::kAuto:
+      break;
+  }
+  const double transfer = model.time(block_bytes) - model.time(0);
+  return model.sync_extra < kSyncShare * transfer;
+}
+
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes) {
   if (!settings().verbose || comm.rank != 0) return;
   // Only rank 0 gets here, so the model is shown only if made already (making it is collective).
   const CommModel* record = comm.cache != nullptr ? comm.cache->model : nullptr;
-  char figures[160] = " (no model made)";
+  char figures[200] = " (no model made)";
   if (record != nullptr) {
     const CostModel& model = record->model;
     std::snprintf(figures, sizeof figures,
-                  " (model%s: 8 B %.3g s, 32 KiB %.3g s, 1 MiB %.3g s, per message %.3g s)",
+                  " (model%s: 8 B %.3g s, 32 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
+                  " synchronous send %.3g s more)",
                   model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
-                  model.time(32768), model.time(1048576), model.per_message);
+                  model.time(32768), model.time(1048576), model.per_message, model.sync_extra);
   }
   char line[400];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",

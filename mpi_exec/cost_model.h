@@ -20,8 +20,9 @@
 //    absorbs the barrier's uneven release); the slowest rank's figures, by
 //    one MPI_Allreduce, so every rank computes the same block counts. Also per_message: every
 //    rank sends four messages of 8 B to rank + p / 2 and receives four from rank - p / 2 at
-//    once (a burst), and one; the difference over 3. About 140 messages and 5 MiB per rank,
-//    once per communicator; cached on its private duplicate.
+//    once (a burst), and one; the difference over 3. And sync_extra: the same single exchange
+//    of 8 B with MPI_Issend, less the one with MPI_Isend. About 160 messages and 5 MiB per
+//    rank, once per communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
@@ -41,6 +42,10 @@ struct CostModel {
   // (seconds): per-message overheads that one message at a time hides in the latency. 0 for the
   // linear model.
   double per_message = 0;
+  // What a synchronous send (MPI_Issend, complete only once the receive has matched it) of a
+  // short message costs over an eager one (MPI_Isend) in an exchange (seconds): the
+  // acknowledgement a transport sends back. 0 for the linear model.
+  double sync_extra = 0;
   bool measured = false;
 
   // alpha + beta m, as points of the same sizes.
@@ -128,6 +133,22 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
 // 11 blocks: 440 us with 1, 325 with 4), 1 for 0.7-1.4 MB (8-17% slower with 2).
 // ROSCHED_WINDOW overrides (>= 1).
 int window_rounds(const CostModel& model, double block_bytes);
+
+// Whether a pipelined broadcast with blocks of `block_bytes` sends them synchronously
+// (MPI_Issend) and one round at a time, instead of eagerly (MPI_Isend) with window_rounds in
+// flight. An eager block leaves when its sender is ready, whether or not the receiver is still
+// taking the previous round's block; the two then share the receiver's link and the block the
+// receiver must pass on next arrives late, and the delay spreads along the schedule. With
+// synchronous sends a block moves only once its receive is posted, so each rank takes one block
+// at a time, as the schedule's rounds assume. Measured in SMPI (flat platform, non-blocking
+// backbone, 1 MiB in 17 blocks of 60 KiB, below SMPI's eager limit): per round 14.6 us
+// synchronous and one round in flight at p = 36..256, which is the time of one message
+// (time(60 KiB) = 14.1 us), against 18.8 us (p = 32), 25 us (p = 256) and 28.6 us (p = 1,152)
+// eager with 1-4 rounds in flight; two and four synchronous rounds in flight took 23% and 55%
+// longer than one at p = 256. The price is sync_extra per round, so: synchronous where
+// sync_extra is below half the transfer time of a block (time(block) - time(0)), where an
+// early block could have cost more. ROSCHED_SENDS=sync|eager overrides.
+bool synchronous_sends(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message
 // of `bytes`: the algorithm, its blocks n and window (0: not pipelined) and the model's figures

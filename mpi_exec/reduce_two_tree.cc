@@ -19,7 +19,7 @@ namespace rosched::mpi {
 
 Pipeline two_tree_pipeline(const CommInfo& comm, int count, const TypeInfo& type) {
   return pipeline_for(comm, settings().twotree_f, count, type,
-                      extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p));
+                      extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p), false);
 }
 
 ReduceWindow::ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype,

@@ -47,6 +47,16 @@ Settings from_environment() {
   double window = 0;
   read_factor("ROSCHED_WINDOW", window);
   s.window = window >= 1 && window <= 64 ? static_cast<int>(window) : 0;
+  if (const char* sends = std::getenv("ROSCHED_SENDS"); sends && *sends) {
+    if (std::strcmp(sends, "sync") == 0) {
+      s.sends = Settings::Sends::kSynchronous;
+    } else if (std::strcmp(sends, "eager") == 0) {
+      s.sends = Settings::Sends::kEager;
+    } else if (std::strcmp(sends, "auto") != 0) {
+      std::fprintf(stderr, "rosched: ROSCHED_SENDS=%s is not auto, sync or eager; using auto\n",
+                   sends);
+    }
+  }
   double node_size = 0;
   read_factor("ROSCHED_NODE_SIZE", node_size);
   if (node_size >= 1 && node_size <= (1 << 30) && node_size == static_cast<int>(node_size)) {

@@ -14,6 +14,10 @@ struct Settings {
                                // blocks from the cost model, cost_model.h)
   double alpha = 0, beta = 0;  // ROSCHED_ALPHA, ROSCHED_BETA: the cost model (0: measure it)
   int window = 0;              // ROSCHED_WINDOW: rounds in flight (0: from the cost model)
+  // ROSCHED_SENDS: how the pipelined broadcasts send their blocks (cost_model.h,
+  // synchronous_sends): auto (the cost model decides), sync (MPI_Issend) or eager (MPI_Isend).
+  enum class Sends { kAuto, kSynchronous, kEager };
+  Sends sends = Sends::kAuto;
   int node_size = 0;           // ROSCHED_NODE_SIZE: k consecutive ranks form a node
                                // (node_layout.h; 0: MPI_COMM_TYPE_SHARED decides)
   bool verbose = false;        // ROSCHED_VERBOSE: rank 0 tells which algorithm was chosen
