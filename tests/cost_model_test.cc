@@ -94,6 +94,23 @@ TEST(CostModel, WindowCoversLatenciesWhileBlocksAreShort) {
   EXPECT_EQ(window_rounds(model, 1), 4);       // tiny blocks: the cap
 }
 
+// Synchronous sends where their price is below half a block's transfer time, time(b) - time(0):
+// never for free blocks, always where a synchronous send costs nothing more but a block takes
+// time, and on either side of the boundary as the rule says.
+TEST(CostModel, SynchronousSendsWhereTheyCostLessThanHalfATransfer) {
+  CostModel model = CostModel::linear(1e-6, 1e-10);
+  const double zero = model.time(0);
+  ASSERT_DOUBLE_EQ(zero, model.time(8));
+  model.sync_extra = 0;
+  EXPECT_FALSE(synchronous_sends(model, 0));  // nothing to transfer: 0 < 0 fails
+  EXPECT_TRUE(synchronous_sends(model, 100));
+  model.sync_extra = 1e-6;
+  // Half the transfer of b bytes is 0.5e-10 (b - 8) s: equal to 1 us at b = 20,008.
+  EXPECT_FALSE(synchronous_sends(model, 20000));
+  EXPECT_TRUE(synchronous_sends(model, 20016));
+  EXPECT_TRUE(synchronous_sends(model, 1e6));
+}
+
 // The size classes of the timed choices: powers of two up to the next, against a loop that
 // doubles; an answer belongs to its class alone and can be replaced.
 TEST(MeasuredChoices, OneAnswerPerPowerOfTwoClass) {

@@ -61,6 +61,19 @@ timed=$(echo "$out" | grep -c "^rosched Rosched_Bcast: p = 4, [0-9]* bytes timed
 aware=$(echo "$out" | grep -c "^rosched Rosched_Bcast.*: p = 2, .*node-aware: circulant between 2 nodes")
 if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$aware" -ge 1 ]; then echo "ok   bcast node-aware on nodes of 2"
 else echo "FAIL bcast on nodes of 2 (exit $rc, $timed timed lines, $aware node-aware lines)"; echo "$out"; fail=1; fi
+# Both ways of sending a pipelined broadcast's blocks (ROSCHED_SENDS), every broadcast family in
+# many blocks (ROSCHED_BCAST_F etc. small), results verified; the verbose line says which ran.
+for sends in sync eager; do
+  out=$(ROSCHED_VERBOSE=1 ROSCHED_SENDS=$sends ROSCHED_BCAST_F=5 ROSCHED_TWOTREE_F=5 ROSCHED_HYPERCUBE_F=5 \
+        timeout 120 mpirun -np 5 --oversubscribe "$bin" --op bcast --impl circulant,twotree,hypercube \
+        --sizes 1,1000,100000 --reps 2 --check 2>&1); rc=$?
+  sync_lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_.*: pipelined, synchronous sends, [0-9]* blocks")
+  eager_lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_.*: pipelined, [0-9]* blocks")
+  if [ $rc -eq 0 ] && { { [ $sends = sync ] && [ "$sync_lines" -ge 3 ] && [ "$eager_lines" = 0 ]; } ||
+                        { [ $sends = eager ] && [ "$eager_lines" -ge 3 ] && [ "$sync_lines" = 0 ]; }; }; then
+    echo "ok   bcast ROSCHED_SENDS=$sends"
+  else echo "FAIL bcast ROSCHED_SENDS=$sends (exit $rc, $sync_lines synchronous, $eager_lines eager lines)"; echo "$out"; fail=1; fi
+done
 # Run as a singleton (no mpirun, whose output forwarding would hide the error): a failed write
 # of the results is exit status 2.
 timeout 60 "$bin" --op bcast --sizes 1 --reps 1 >/dev/full 2>/dev/null
