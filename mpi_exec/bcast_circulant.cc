@@ -83,8 +83,8 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
     if (entry == Entry::kFlat) {
-      pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype,
-                                        type, root);
+      pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, buffer, count,
+                                        datatype, type, root);
       return;
     }
     if (entry == Entry::kChoose) {

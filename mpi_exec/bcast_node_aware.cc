@@ -56,8 +56,8 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
                          MPI_Datatype datatype, const TypeInfo& type, int root) {
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) {
-    pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, buffer, count, datatype,
-                                      type, root);
+    pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, buffer, count,
+                                      datatype, type, root);
     return;
   }
   if (count == 0 || type.size == 0) return;

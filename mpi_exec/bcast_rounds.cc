@@ -29,7 +29,7 @@ Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const Type
                                     : pipeline_blocks(model, bytes, extra_rounds, count);
   const double block_bytes = bytes / static_cast<double>(n);
   if (synchronous_allowed && synchronous_sends(model, block_bytes)) {
-    return {n, settings().window > 0 ? settings().window : 1, true};
+    return {n, synchronous_window(model, block_bytes), true};
   }
   return {n, window_rounds(model, block_bytes), false};
 }

@@ -81,11 +81,14 @@ class BcastWindow {
 
 // The blocks of a pipelined walk over a schedule of n + extra_rounds rounds, the rounds it
 // keeps in flight and how it sends: with the family's block-size factor F if one is set
-// (block_count), else the optimum of the cost model (pipeline_blocks); synchronous sends, one
-// round in flight, where synchronous_allowed and the model says so (synchronous_sends), else
-// eager sends and the window from the cost model (window_rounds). ROSCHED_WINDOW overrides the
-// window in both cases. The reductions keep eager sends (synchronous_allowed false): measured
-// with them only.
+// (block_count), else the optimum of the cost model (pipeline_blocks); synchronous sends where
+// synchronous_allowed and the model says so (synchronous_sends), with one or two rounds in
+// flight (synchronous_window), else eager sends and the window from the cost model
+// (window_rounds). ROSCHED_WINDOW overrides the window in both cases. The two-tree broadcast
+// and the reductions keep eager sends (synchronous_allowed false): for the two-tree broadcast
+// its sends running ahead of their receivers paid (SMPI, paper platform p = 36, 64 KiB / 1 MiB:
+// 63.6 / 215.7 us eager, 104.0 / 298.9 synchronous; flatnb p = 256, 1 MiB: 466.6 eager, 460.7
+// synchronous), the reductions were measured with eager sends only.
 struct Pipeline {
   std::int64_t n;
   int window;
@@ -117,11 +120,12 @@ std::int64_t extra_rounds(int p) {
 // on the communicator's private duplicate, and errors to the communicator's error handler under
 // the name `name`. factor is a Settings member: read at the call, once per process.
 template <typename Schedule>
-void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor, void* buffer,
-                        int count, MPI_Datatype datatype, const TypeInfo& type, int root) {
+void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor,
+                        bool synchronous_allowed, void* buffer, int count, MPI_Datatype datatype,
+                        const TypeInfo& type, int root) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
-  const Pipeline pipe =
-      pipeline_for(ci, factor, count, type, extra_rounds<Schedule>(ci.p), true);
+  const Pipeline pipe = pipeline_for(ci, factor, count, type, extra_rounds<Schedule>(ci.p),
+                                     synchronous_allowed);
   tell_choice(ci, name, pipe.synchronous ? "pipelined, synchronous sends" : "pipelined", pipe.n,
               pipe.window, count * static_cast<double>(type.size));
   walk_bcast(Schedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
@@ -129,12 +133,12 @@ void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor, voi
 }
 
 template <typename Schedule>
-int pipelined_bcast(const char* name, double Settings::*factor, void* buffer, int count,
-                    MPI_Datatype datatype, int root, MPI_Comm comm) {
+int pipelined_bcast(const char* name, double Settings::*factor, bool synchronous_allowed,
+                    void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    pipelined_bcast_on<Schedule>(ci, name, settings().*factor, buffer, count, datatype, type,
-                                 root);
+    pipelined_bcast_on<Schedule>(ci, name, settings().*factor, synchronous_allowed, buffer,
+                                 count, datatype, type, root);
   });
 }
 

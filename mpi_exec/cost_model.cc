@@ -19,6 +19,7 @@ constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
 constexpr double kSyncShare = 0.5;         // synchronous_sends: of a block's transfer time
+constexpr double kLatencyOverTransfer = 1.5;  // synchronous_window: two rounds from this ratio
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
@@ -279,6 +280,14 @@ bool synchronous_sends(const CostModel& model, double block_bytes) {
   }
   const double transfer = model.time(block_bytes) - model.time(0);
   return model.sync_extra < kSyncShare * transfer;
+}
+
+int synchronous_window(const CostModel& model, double block_bytes) {
+  if (settings().window > 0) return settings().window;
+  const int i = segment(model, block_bytes);
+  const double slope = model.per_byte(block_bytes);
+  const double latency = model.seconds[i] - slope * model.bytes[i];
+  return latency >= kLatencyOverTransfer * slope * block_bytes ? 2 : 1;
 }
 
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,

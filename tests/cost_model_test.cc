@@ -111,6 +111,21 @@ TEST(CostModel, SynchronousSendsWhereTheyCostLessThanHalfATransfer) {
   EXPECT_TRUE(synchronous_sends(model, 1e6));
 }
 
+// Two synchronous rounds in flight where a block's latency (its segment's intercept) is at least
+// 1.5 times its transfer (slope times size), else one.
+TEST(CostModel, SynchronousWindowFromLatencyOverTransfer) {
+  const CostModel model = CostModel::linear(1e-6, 1e-10);  // latency 1 us on every segment
+  // 1.5 transfers equal the latency at b = 1e-6 / 1.5e-10 = 6,667 B.
+  EXPECT_EQ(synchronous_window(model, 1000), 2);
+  EXPECT_EQ(synchronous_window(model, 6600), 2);
+  EXPECT_EQ(synchronous_window(model, 6700), 1);
+  EXPECT_EQ(synchronous_window(model, 1e6), 1);
+  // A latency of 100 us: 1.5 transfers equal it at b = 666,667 B, on the model's last segment.
+  const CostModel slow = CostModel::linear(1e-4, 1e-10);
+  EXPECT_EQ(synchronous_window(slow, 600000), 2);
+  EXPECT_EQ(synchronous_window(slow, 700000), 1);
+}
+
 // The size classes of the timed choices: powers of two up to the next, against a loop that
 // doubles; an answer belongs to its class alone and can be replaced.
 TEST(MeasuredChoices, OneAnswerPerPowerOfTwoClass) {
