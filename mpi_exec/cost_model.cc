@@ -284,10 +284,12 @@ bool synchronous_sends(const CostModel& model, double block_bytes) {
 
 int synchronous_window(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
-  const int i = segment(model, block_bytes);
-  const double slope = model.per_byte(block_bytes);
-  const double latency = model.seconds[i] - slope * model.bytes[i];
-  return latency >= kLatencyOverTransfer * slope * block_bytes ? 2 : 1;
+  // The slope from half the block to the block, not the slope of the block's own segment: a
+  // block just above a measured point would take the segment across a protocol step (60 to
+  // 128 KiB), whose steep slope says nothing about the block's transfer.
+  const double transfer = 2 * (model.time(block_bytes) - model.time(block_bytes / 2));
+  const double latency = model.time(block_bytes) - transfer;
+  return latency >= kLatencyOverTransfer * transfer ? 2 : 1;
 }
 
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,

@@ -150,10 +150,11 @@ int window_rounds(const CostModel& model, double block_bytes);
 // early block could have cost more. ROSCHED_SENDS=sync|eager overrides.
 bool synchronous_sends(const CostModel& model, double block_bytes);
 
-// Rounds kept in flight by a walk with synchronous sends: 2 where the latency of a block (the
-// intercept of the model's segment that serves it) is at least 1.5 times its transfer time
-// (the segment's slope times the block), so that the next block's latency passes while this one
-// moves; else 1, where a second block in flight would share the receiver's link. Measured in
+// Rounds kept in flight by a walk with synchronous sends: 2 where the latency of a block is at
+// least 1.5 times its transfer time, so that the next block's latency passes while this one
+// moves; else 1, where a second block in flight would share the receiver's link. The transfer
+// time of b bytes is taken as 2 (time(b) - time(b / 2)), the latency as time(b) less that (on a
+// linear model: beta b and alpha). Measured in
 // SMPI: 1 MiB in 17 blocks at p = 36 on the paper's 25 GB/s links (latency about twice the
 // transfer): 224 us with 2, 234 with 1; at p = 256 on flatnb's 12.5 GB/s (about equal): 421 with
 // 2, 343 with 1. ROSCHED_WINDOW overrides.

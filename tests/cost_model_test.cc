@@ -111,8 +111,9 @@ TEST(CostModel, SynchronousSendsWhereTheyCostLessThanHalfATransfer) {
   EXPECT_TRUE(synchronous_sends(model, 1e6));
 }
 
-// Two synchronous rounds in flight where a block's latency (its segment's intercept) is at least
-// 1.5 times its transfer (slope times size), else one.
+// Two synchronous rounds in flight where a block's latency is at least 1.5 times its transfer,
+// else one; on a linear model latency alpha and transfer beta b, also for a block just above a
+// measured point whose segment crosses a step.
 TEST(CostModel, SynchronousWindowFromLatencyOverTransfer) {
   const CostModel model = CostModel::linear(1e-6, 1e-10);  // latency 1 us on every segment
   // 1.5 transfers equal the latency at b = 1e-6 / 1.5e-10 = 6,667 B.
@@ -124,6 +125,18 @@ TEST(CostModel, SynchronousWindowFromLatencyOverTransfer) {
   const CostModel slow = CostModel::linear(1e-4, 1e-10);
   EXPECT_EQ(synchronous_window(slow, 600000), 2);
   EXPECT_EQ(synchronous_window(slow, 700000), 1);
+  // A protocol step of 20 us between the 60 KiB and 128 KiB points: a block of 61,681 B (1 MiB
+  // in 17) costs 1 us + 6.2 us on its way across the step, where the segment's slope would say
+  // 2.9e-10 s/B and a negative intercept; the half-block slope says latency 1 us, transfer
+  // 6.2 us: one round.
+  CostModel step = model;
+  for (int i = kEagerPoint + 1; i < CostModel::kPoints; ++i) step.seconds[i] += 20e-6;
+  EXPECT_EQ(synchronous_window(step, 61681), 1);
+  // With a latency of 10 us below the step, the same block takes two rounds (10 us >= 1.5 x
+  // 6.2 us); the segment's own intercept would have been negative.
+  CostModel high = CostModel::linear(10e-6, 1e-10);
+  for (int i = kEagerPoint + 1; i < CostModel::kPoints; ++i) high.seconds[i] += 20e-6;
+  EXPECT_EQ(synchronous_window(high, 61681), 2);
 }
 
 // The size classes of the timed choices: powers of two up to the next, against a loop that
