@@ -20,6 +20,7 @@ constexpr double kWindowCover = 8;         // window_rounds: latencies covered b
 constexpr double kMaxWindow = 4;
 constexpr double kSyncShare = 0.5;         // synchronous_sends: of a block's transfer time
 constexpr double kLatencyOverTransfer = 1.5;  // synchronous_window: two rounds from this ratio
+constexpr double kMaxCrowding = 1.5;       // synchronous_sends: only where crowding is below
 
 int model_keyval = MPI_KEYVAL_INVALID;
 
@@ -98,7 +99,7 @@ CostModel build(const CommInfo& comm) {
   const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
   std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
   exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
-  std::array<double, CostModel::kPoints + 2> mine{}, slowest{};
+  std::array<double, CostModel::kPoints + 3> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
     mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
@@ -110,6 +111,18 @@ CostModel build(const CommInfo& comm) {
   // What a synchronous send costs more.
   mine[CostModel::kPoints + 1] =
       std::max(0.0, burst(comm.c, to, from, 1, out, in, 2 * kTrips, true) - one);
+  // The largest exchange by ranks 0 and p / 2 alone, the others idle (their 0 leaves the pair's
+  // figure in the maximum).
+  const int lone = static_cast<int>(kModelSizes.back());
+  const bool paired = comm.rank == 0 || comm.rank == shift;
+  const int partner = comm.rank == 0 ? shift : 0;
+  mine[CostModel::kPoints + 2] = shortest(comm.c, kTrips, [&] {
+    if (!paired) return;
+    check(PMPI_Sendrecv(out.data(), lone, MPI_BYTE, partner, tag::kCostModel, in.data(), lone,
+                       MPI_BYTE, partner, tag::kCostModel, comm.c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+  });
+  if (!paired) mine[CostModel::kPoints + 2] = 0;
   // The slowest rank's figures, the same on every rank.
   check(PMPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
                       MPI_MAX, comm.c),
@@ -117,6 +130,8 @@ CostModel build(const CommInfo& comm) {
   std::copy(slowest.begin(), slowest.begin() + CostModel::kPoints, model.seconds.begin());
   model.per_message = slowest[CostModel::kPoints];
   model.sync_extra = slowest[CostModel::kPoints + 1];
+  model.crowding = std::max(1.0, slowest[CostModel::kPoints - 1] /
+                                     std::max(slowest[CostModel::kPoints + 2], 1e-9));
   // A message never takes longer than a larger one: a delayed trip at a small size (the
   // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
   // see a message still gives a positive time.
@@ -278,6 +293,7 @@ bool synchronous_sends(const CostModel& model, double block_bytes) {
     case Settings::Sends::kAuto:
       break;
   }
+  if (model.crowding > kMaxCrowding) return false;
   const double transfer = model.time(block_bytes) - model.time(0);
   return model.sync_extra < kSyncShare * transfer;
 }
@@ -297,14 +313,15 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   if (!settings().verbose || comm.rank != 0) return;
   // Only rank 0 gets here, so the model is shown only if made already (making it is collective).
   const CommModel* record = comm.cache != nullptr ? comm.cache->model : nullptr;
-  char figures[200] = " (no model made)";
+  char figures[240] = " (no model made)";
   if (record != nullptr) {
     const CostModel& model = record->model;
     std::snprintf(figures, sizeof figures,
                   " (model%s: 8 B %.3g s, 32 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
-                  " synchronous send %.3g s more)",
+                  " synchronous send %.3g s more, crowding %.3g)",
                   model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
-                  model.time(32768), model.time(1048576), model.per_message, model.sync_extra);
+                  model.time(32768), model.time(1048576), model.per_message, model.sync_extra,
+                  model.crowding);
   }
   char line[400];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",

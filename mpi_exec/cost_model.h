@@ -21,8 +21,9 @@
 //    one MPI_Allreduce, so every rank computes the same block counts. Also per_message: every
 //    rank sends four messages of 8 B to rank + p / 2 and receives four from rank - p / 2 at
 //    once (a burst), and one; the difference over 3. And sync_extra: the same single exchange
-//    of 8 B with MPI_Issend, less the one with MPI_Isend. About 160 messages and 5 MiB per
-//    rank, once per communicator; cached on its private duplicate.
+//    of 8 B with MPI_Issend, less the one with MPI_Isend. And crowding: the 1 MiB exchange
+//    of ranks 0 and p / 2 alone, the others idle, against the one of all ranks. About 160
+//    messages and 5 MiB per rank, once per communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
@@ -46,6 +47,10 @@ struct CostModel {
   // short message costs over an eager one (MPI_Isend) in an exchange (seconds): the
   // acknowledgement a transport sends back. 0 for the linear model.
   double sync_extra = 0;
+  // How many times longer the largest exchange takes with every rank exchanging at once than
+  // with two ranks alone (>= 1): above 1, something the ranks share (a backbone narrower than
+  // all links, a node's link) limits, not each rank's own link. 1 for the linear model.
+  double crowding = 1;
   bool measured = false;
 
   // alpha + beta m, as points of the same sizes.
@@ -147,7 +152,11 @@ int window_rounds(const CostModel& model, double block_bytes);
 // eager with 1-4 rounds in flight; two and four synchronous rounds in flight took 23% and 55%
 // longer than one at p = 256. The price is sync_extra per round, so: synchronous where
 // sync_extra is below half the transfer time of a block (time(block) - time(0)), where an
-// early block could have cost more. ROSCHED_SENDS=sync|eager overrides.
+// early block could have cost more. And only where the ranks' own links limit (crowding at
+// most 1.5): where a shared resource does, eager sends with several rounds in flight keep it
+// busy, and a block that arrives early costs little more (SMPI, flat platform, 2,000 GB/s
+// backbone, crowding 6, p = 1,152: 64 KiB / 256 KiB / 1 MiB took 110.8 / 253.1 / 1,279.7 us
+// eager, 138.8 / 389.7 / 1,604.8 synchronous). ROSCHED_SENDS=sync|eager overrides.
 bool synchronous_sends(const CostModel& model, double block_bytes);
 
 // Rounds kept in flight by a walk with synchronous sends: 2 where the latency of a block is at

@@ -109,6 +109,11 @@ TEST(CostModel, SynchronousSendsWhereTheyCostLessThanHalfATransfer) {
   EXPECT_FALSE(synchronous_sends(model, 20000));
   EXPECT_TRUE(synchronous_sends(model, 20016));
   EXPECT_TRUE(synchronous_sends(model, 1e6));
+  // Where a shared resource limits (all ranks' exchange 1.5 times a lone pair's or more), eager.
+  model.crowding = 1.5;
+  EXPECT_TRUE(synchronous_sends(model, 1e6));
+  model.crowding = 1.6;
+  EXPECT_FALSE(synchronous_sends(model, 1e6));
 }
 
 // Two synchronous rounds in flight where a block's latency is at least 1.5 times its transfer,
