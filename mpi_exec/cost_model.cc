@@ -19,7 +19,7 @@ constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
 constexpr double kSyncShare = 0.5;         // synchronous_sends: of a block's transfer time
-constexpr double kLatencyOverTransfer = 1.5;  // synchronous_window: two rounds from this ratio
+constexpr double kLatencyOverTransfer = 1.1;  // synchronous_window: two rounds from this ratio
 constexpr double kMaxCrowding = 1.5;       // synchronous_sends: only where crowding is below
 
 int model_keyval = MPI_KEYVAL_INVALID;

@@ -160,13 +160,15 @@ int window_rounds(const CostModel& model, double block_bytes);
 bool synchronous_sends(const CostModel& model, double block_bytes);
 
 // Rounds kept in flight by a walk with synchronous sends: 2 where the latency of a block is at
-// least 1.5 times its transfer time, so that the next block's latency passes while this one
+// least 1.1 times its transfer time, so that the next block's latency passes while this one
 // moves; else 1, where a second block in flight would share the receiver's link. The transfer
 // time of b bytes is taken as 2 (time(b) - time(b / 2)), the latency as time(b) less that (on a
 // linear model: beta b and alpha). Measured in
-// SMPI: 1 MiB in 17 blocks at p = 36 on the paper's 25 GB/s links (latency about twice the
-// transfer): 224 us with 2, 234 with 1; at p = 256 on flatnb's 12.5 GB/s (about equal): 421 with
-// 2, 343 with 1. ROSCHED_WINDOW overrides.
+// SMPI: 1 MiB in 17 blocks at p = 36 on the paper's 25 GB/s links (this ratio 1.65): 224 us
+// with 2, 234 with 1; at p = 256 on flatnb's 12.5 GB/s (0.94): 421 with 2, 343 with 1; 64 KiB
+// in 4 blocks at p = 36, paper (1.17): 61.3 with 2, 71.5 with 1; on flatnb at p = 1,152: 105.0
+// with 2, 108.8 with 1, at p = 256 (6 blocks, 1.27) the other way: 96.9 with 2, 87.2 with 1.
+// ROSCHED_WINDOW overrides.
 int synchronous_window(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message

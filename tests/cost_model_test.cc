@@ -116,20 +116,20 @@ TEST(CostModel, SynchronousSendsWhereTheyCostLessThanHalfATransfer) {
   EXPECT_FALSE(synchronous_sends(model, 1e6));
 }
 
-// Two synchronous rounds in flight where a block's latency is at least 1.5 times its transfer,
+// Two synchronous rounds in flight where a block's latency is at least 1.1 times its transfer,
 // else one; on a linear model latency alpha and transfer beta b, also for a block just above a
 // measured point whose segment crosses a step.
 TEST(CostModel, SynchronousWindowFromLatencyOverTransfer) {
   const CostModel model = CostModel::linear(1e-6, 1e-10);  // latency 1 us on every segment
-  // 1.5 transfers equal the latency at b = 1e-6 / 1.5e-10 = 6,667 B.
+  // 1.1 transfers equal the latency at b = 1e-6 / 1.1e-10 = 9,091 B.
   EXPECT_EQ(synchronous_window(model, 1000), 2);
-  EXPECT_EQ(synchronous_window(model, 6600), 2);
-  EXPECT_EQ(synchronous_window(model, 6700), 1);
+  EXPECT_EQ(synchronous_window(model, 9000), 2);
+  EXPECT_EQ(synchronous_window(model, 9200), 1);
   EXPECT_EQ(synchronous_window(model, 1e6), 1);
-  // A latency of 100 us: 1.5 transfers equal it at b = 666,667 B, on the model's last segment.
+  // A latency of 100 us: 1.1 transfers equal it at b = 909,091 B, on the model's last segment.
   const CostModel slow = CostModel::linear(1e-4, 1e-10);
-  EXPECT_EQ(synchronous_window(slow, 600000), 2);
-  EXPECT_EQ(synchronous_window(slow, 700000), 1);
+  EXPECT_EQ(synchronous_window(slow, 880000), 2);
+  EXPECT_EQ(synchronous_window(slow, 940000), 1);
   // A protocol step of 20 us between the 60 KiB and 128 KiB points: a block of 61,681 B (1 MiB
   // in 17) costs 1 us + 6.2 us on its way across the step, where the segment's slope would say
   // 2.9e-10 s/B and a negative intercept; the half-block slope says latency 1 us, transfer
@@ -137,7 +137,7 @@ TEST(CostModel, SynchronousWindowFromLatencyOverTransfer) {
   CostModel step = model;
   for (int i = kEagerPoint + 1; i < CostModel::kPoints; ++i) step.seconds[i] += 20e-6;
   EXPECT_EQ(synchronous_window(step, 61681), 1);
-  // With a latency of 10 us below the step, the same block takes two rounds (10 us >= 1.5 x
+  // With a latency of 10 us below the step, the same block takes two rounds (10 us >= 1.1 x
   // 6.2 us); the segment's own intercept would have been negative.
   CostModel high = CostModel::linear(10e-6, 1e-10);
   for (int i = kEagerPoint + 1; i < CostModel::kPoints; ++i) high.seconds[i] += 20e-6;
