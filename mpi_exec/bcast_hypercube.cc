@@ -12,6 +12,6 @@
 extern "C" int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int root,
                                        MPI_Comm comm) {
   return rosched::mpi::pipelined_bcast<rosched::HypercubeBcastSchedule>(
-      "Rosched_Bcast_hypercube", &rosched::mpi::Settings::hypercube_f, true, buffer, count, datatype,
-      root, comm);
+      "Rosched_Bcast_hypercube", &rosched::mpi::Settings::hypercube_f, true, buffer, count,
+      datatype, root, comm);
 }

@@ -45,9 +45,10 @@ inline BlockSpan block_span(void* buffer, std::int64_t b, std::int64_t count, st
 // The rounds of a pipelined broadcast, `window` of them in flight: round i posts its receive
 // and its send as nonblocking calls after completing round i - window; the sends synchronous
 // (MPI_Issend) or eager (MPI_Isend), as the pipeline chose (synchronous_sends, cost_model.h).
-// A block is sent only after it has arrived (the wait is for exactly that receive). A block that arrives a second
-// time (the schedules clamp blocks beyond n - 1 in the last phase, Träff 2022, Alg. 6) is
-// received into a scratch buffer, so no receive ever writes where a pending send reads.
+// A block is sent only after it has arrived (the wait is for exactly that receive). A block
+// that arrives a second time (the schedules clamp blocks beyond n - 1 in the last phase, Träff
+// 2022, Alg. 6) is received into a scratch buffer, so no receive ever writes where a pending
+// send reads.
 class BcastWindow {
  public:
   // buffer: count elements of datatype in n blocks (block_span); holds_all: this rank has every

@@ -11,6 +11,6 @@
 extern "C" int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
                                       MPI_Comm comm) {
   return rosched::mpi::pipelined_bcast<rosched::TwoTreeBcastSchedule>(
-      "Rosched_Bcast_two_tree", &rosched::mpi::Settings::twotree_f, false, buffer, count, datatype,
-      root, comm);
+      "Rosched_Bcast_two_tree", &rosched::mpi::Settings::twotree_f, false, buffer, count,
+      datatype, root, comm);
 }

@@ -71,7 +71,8 @@ double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vecto
 // Bursts of k messages of 8 bytes: every rank sends k to rank + p / 2 and receives k from
 // rank - p / 2, all at once. A rank waits for one peer whatever k is, so the ranks' skew after a
 // barrier counts alike for every k (a burst to k different peers waits for the last of them:
-// SMPI, 1,152 ranks, no per-message costs, measured 0.57 us per message that way).
+// SMPI, 1,152 ranks, no per-message costs, measured 0.57 us per message that way). synchronous:
+// the sends are MPI_Issend.
 double burst(MPI_Comm c, int to, int from, int k, std::vector<char>& out, std::vector<char>& in,
              int trips, bool synchronous = false) {
   std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(k));
@@ -83,7 +84,7 @@ double burst(MPI_Comm c, int to, int from, int k, std::vector<char>& out, std::v
     for (int j = 0; j < k; ++j) {
       check((synchronous ? PMPI_Issend : PMPI_Isend)(out.data(), 8, MPI_BYTE, to,
                                                      tag::kCostModel, c, &requests[k + j]),
-            "MPI_Isend");
+            synchronous ? "MPI_Issend" : "MPI_Isend");
     }
     check(PMPI_Waitall(2 * k, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   });

@@ -62,17 +62,25 @@ aware=$(echo "$out" | grep -c "^rosched Rosched_Bcast.*: p = 2, .*node-aware: ci
 if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$aware" -ge 1 ]; then echo "ok   bcast node-aware on nodes of 2"
 else echo "FAIL bcast on nodes of 2 (exit $rc, $timed timed lines, $aware node-aware lines)"; echo "$out"; fail=1; fi
 # Both ways of sending a pipelined broadcast's blocks (ROSCHED_SENDS), every broadcast family in
-# many blocks (ROSCHED_BCAST_F etc. small), results verified; the verbose line says which ran.
+# many blocks (ROSCHED_BCAST_F etc. small), results verified; the verbose lines say which ran:
+# with sync the circulant and hypercube broadcasts send synchronously, the two-tree one never.
 for sends in sync eager; do
-  out=$(ROSCHED_VERBOSE=1 ROSCHED_SENDS=$sends ROSCHED_BCAST_F=5 ROSCHED_TWOTREE_F=5 ROSCHED_HYPERCUBE_F=5 \
-        timeout 120 mpirun -np 5 --oversubscribe "$bin" --op bcast --impl circulant,twotree,hypercube \
-        --sizes 1,1000,100000 --reps 2 --check 2>&1); rc=$?
-  sync_lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_.*: pipelined, synchronous sends, [0-9]* blocks")
-  eager_lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_.*: pipelined, [0-9]* blocks")
-  if [ $rc -eq 0 ] && { { [ $sends = sync ] && [ "$sync_lines" -ge 3 ] && [ "$eager_lines" = 0 ]; } ||
-                        { [ $sends = eager ] && [ "$eager_lines" -ge 3 ] && [ "$sync_lines" = 0 ]; }; }; then
+  out=$(ROSCHED_VERBOSE=1 ROSCHED_SENDS=$sends ROSCHED_BCAST_F=5 ROSCHED_TWOTREE_F=5 \
+        ROSCHED_HYPERCUBE_F=5 timeout 120 mpirun -np 5 --oversubscribe "$bin" --op bcast \
+        --impl circulant,twotree,hypercube --sizes 1,1000,100000 --reps 2 --check 2>&1); rc=$?
+  sync_lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_\(circulant\|hypercube\): .*: pipelined, synchronous sends, ")
+  eager_lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_\(circulant\|hypercube\): .*: pipelined, [0-9]* blocks")
+  tree_sync=$(echo "$out" | grep -c "^rosched Rosched_Bcast_two_tree: .*pipelined, synchronous sends")
+  tree_lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_two_tree: .*: pipelined, [0-9]* blocks")
+  if [ $rc -eq 0 ] && [ "$tree_sync" = 0 ] && [ "$tree_lines" -ge 1 ] &&
+     { { [ $sends = sync ] && [ "$sync_lines" -ge 2 ] && [ "$eager_lines" = 0 ]; } ||
+       { [ $sends = eager ] && [ "$eager_lines" -ge 2 ] && [ "$sync_lines" = 0 ]; }; }; then
     echo "ok   bcast ROSCHED_SENDS=$sends"
-  else echo "FAIL bcast ROSCHED_SENDS=$sends (exit $rc, $sync_lines synchronous, $eager_lines eager lines)"; echo "$out"; fail=1; fi
+  else
+    echo "FAIL bcast ROSCHED_SENDS=$sends (exit $rc, $sync_lines synchronous, $eager_lines eager," \
+         "two-tree $tree_lines eager, $tree_sync synchronous)"
+    echo "$out"; fail=1
+  fi
 done
 # Run as a singleton (no mpirun, whose output forwarding would hide the error): a failed write
 # of the results is exit status 2.
