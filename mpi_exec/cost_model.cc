@@ -112,18 +112,13 @@ CostModel build(const CommInfo& comm) {
   // What a synchronous send costs more.
   mine[CostModel::kPoints + 1] =
       std::max(0.0, burst(comm.c, to, from, 1, out, in, 2 * kTrips, true) - one);
-  // The largest exchange by ranks 0 and p / 2 alone, the others idle (their 0 leaves the pair's
-  // figure in the maximum).
-  const int lone = static_cast<int>(kModelSizes.back());
+  // The largest exchange by ranks 0 and p / 2 alone; the others exchange with MPI_PROC_NULL
+  // (nothing) and report 0, which leaves the pair's figure in the maximum.
   const bool paired = comm.rank == 0 || comm.rank == shift;
-  const int partner = comm.rank == 0 ? shift : 0;
-  mine[CostModel::kPoints + 2] = shortest(comm.c, kTrips, [&] {
-    if (!paired) return;
-    check(PMPI_Sendrecv(out.data(), lone, MPI_BYTE, partner, tag::kCostModel, in.data(), lone,
-                       MPI_BYTE, partner, tag::kCostModel, comm.c, MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
-  });
-  if (!paired) mine[CostModel::kPoints + 2] = 0;
+  const int partner = !paired ? MPI_PROC_NULL : comm.rank == 0 ? shift : 0;
+  const double alone = exchange(comm.c, partner, partner, out, in,
+                                static_cast<int>(kModelSizes.back()), kTrips);
+  mine[CostModel::kPoints + 2] = paired ? alone : 0;
   // The slowest rank's figures, the same on every rank.
   check(PMPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
                       MPI_MAX, comm.c),

@@ -140,8 +140,8 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
 int window_rounds(const CostModel& model, double block_bytes);
 
 // Whether a pipelined broadcast with blocks of `block_bytes` sends them synchronously
-// (MPI_Issend) and one round at a time, instead of eagerly (MPI_Isend) with window_rounds in
-// flight. An eager block leaves when its sender is ready, whether or not the receiver is still
+// (MPI_Issend) with synchronous_window rounds in flight, instead of eagerly (MPI_Isend) with
+// window_rounds in flight. An eager block leaves when its sender is ready, whether or not the receiver is still
 // taking the previous round's block; the two then share the receiver's link and the block the
 // receiver must pass on next arrives late, and the delay spreads along the schedule. With
 // synchronous sends a block moves only once its receive is posted, so each rank takes one block
