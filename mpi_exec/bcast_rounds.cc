@@ -71,7 +71,7 @@ void BcastWindow::round(std::int64_t i, const BcastRound& round) {
     } else {  // a second copy: received, and dropped
       const std::size_t need = static_cast<std::size_t>(type_.true_extent) +
                                static_cast<std::size_t>(type_.extent) * (into.count - 1);
-      if (slot.scratch.size() < need) slot.scratch.resize(need);
+      if (slot.scratch.size() < need) slot.scratch = PayloadBuffer(need);
       into.at = reinterpret_cast<char*>(slot.scratch.data()) - type_.true_lb;
     }
     check(PMPI_Irecv(into.at, into.count, datatype_, static_cast<int>(round.recv->peer),

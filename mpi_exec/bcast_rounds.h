@@ -14,6 +14,7 @@
 #include "mpi_exec/block_count.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/payload.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
@@ -64,7 +65,7 @@ class BcastWindow {
   struct Slot {
     MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // send, receive
     std::int64_t block = -1;  // the block the receive delivers, -1 none or a duplicate
-    std::vector<unsigned char> scratch;  // a duplicate's landing place, allocated on need
+    PayloadBuffer scratch;  // a duplicate's landing place, allocated on need
   };
   void complete(Slot& slot);   // waits for its send and receive
   void arrive(Slot& slot);     // waits for its receive

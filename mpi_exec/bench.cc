@@ -49,6 +49,7 @@
 #include "mpi_exec/bench_alltoall.h"
 #include "mpi_exec/clock.h"
 #include "mpi_exec/compute_charge.h"
+#include "mpi_exec/payload.h"
 #include "mpi_exec/rosched_mpi.h"
 
 namespace po = boost::program_options;
@@ -178,7 +179,7 @@ Op make_op(const Options& o) {
   }
   if (o.op == "bcast") {
     return [](Impl impl, long m, bool check) {
-      std::vector<int> buf(m);
+      rosched::mpi::PayloadArray<int> buf(m);
       if (rank == 0) for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
       const auto bcast = impl == kCirculant   ? Rosched_Bcast_circulant
                          : impl == kTwoTree   ? Rosched_Bcast_two_tree
@@ -195,7 +196,7 @@ Op make_op(const Options& o) {
   if (o.op == "allgather") {
     return [](Impl impl, long m, bool check) {
       const long c = std::max(1L, m / p);
-      std::vector<int> send(c, rank + 1), recv(c * p);
+      rosched::mpi::PayloadArray<int> send(c, rank + 1), recv(c * p);
       const auto allgather = impl == kCirculant   ? Rosched_Allgather_circulant
                              : impl == kNodeAware ? Rosched_Allgather_node_aware
                              : impl == kAuto      ? Rosched_Allgather
@@ -212,7 +213,7 @@ Op make_op(const Options& o) {
       const std::vector<int> counts = allgatherv_counts(m, dist);
       std::vector<int> displs(p, 0);
       for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + counts[j - 1];
-      std::vector<int> send(counts[rank], rank + 1), recv(std::max(1L, m));
+      rosched::mpi::PayloadArray<int> send(counts[rank], rank + 1), recv(std::max(1L, m));
       const auto allgatherv = impl == kCirculant   ? Rosched_Allgatherv_circulant
                               : impl == kNodeAware ? Rosched_Allgatherv_node_aware
                               : impl == kAuto      ? Rosched_Allgatherv
@@ -226,7 +227,7 @@ Op make_op(const Options& o) {
   }
   if (o.op == "allreduce") {
     return [](Impl impl, long m, bool check) {
-      std::vector<int> send(m, rank + 1), recv(m);
+      rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
       const auto allreduce = impl == kCirculant   ? Rosched_Allreduce_census
                              : impl == kTwoTree   ? Rosched_Allreduce_two_tree
                              : impl == kNway      ? Rosched_Allreduce_nway
@@ -241,7 +242,7 @@ Op make_op(const Options& o) {
   }
   if (o.op == "reduce") {
     return [](Impl impl, long m, bool check) {
-      std::vector<int> send(m, rank + 1), recv(m);
+      rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
       const auto reduce = impl == kTwoTree     ? Rosched_Reduce_two_tree
                           : impl == kBinomial  ? Rosched_Reduce_binomial
                           : impl == kNodeAware ? Rosched_Reduce_node_aware

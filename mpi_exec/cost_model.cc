@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/payload.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 
@@ -59,7 +60,7 @@ double shortest(MPI_Comm c, int trips, Once&& once) {
 // as every rank does in a round of a circulant schedule, so the figure includes what the traffic
 // of all ranks together costs (a shared node link, a backbone that cannot carry every link at
 // once).
-double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vector<char>& in,
+double exchange(MPI_Comm c, int to, int from, const PayloadBuffer& out, const PayloadBuffer& in,
                 int bytes, int trips) {
   return shortest(c, trips, [&] {
     check(PMPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
@@ -73,8 +74,8 @@ double exchange(MPI_Comm c, int to, int from, std::vector<char>& out, std::vecto
 // barrier counts alike for every k (a burst to k different peers waits for the last of them:
 // SMPI, 1,152 ranks, no per-message costs, measured 0.57 us per message that way). synchronous:
 // the sends are MPI_Issend.
-double burst(MPI_Comm c, int to, int from, int k, std::vector<char>& out, std::vector<char>& in,
-             int trips, bool synchronous = false) {
+double burst(MPI_Comm c, int to, int from, int k, const PayloadBuffer& out,
+             const PayloadBuffer& in, int trips, bool synchronous = false) {
   std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(k));
   return shortest(c, trips, [&] {
     for (int j = 0; j < k; ++j) {
@@ -98,7 +99,8 @@ CostModel build(const CommInfo& comm) {
   if (comm.p == 1) return model;
   const int shift = comm.p / 2;
   const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
-  std::vector<char> out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
+  // Payload memory (payload.h): shared between simulated ranks in SMPI timing runs.
+  const PayloadBuffer out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
   exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
   std::array<double, CostModel::kPoints + 3> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {

@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "mpi_exec/payload.h"
+
 namespace rosched::mpi {
 
 // Size and extent of a datatype (checked beforehand: see args.h).
@@ -34,7 +36,8 @@ inline bool contiguous(const TypeInfo& t) {
   return t.lb == 0 && t.true_lb == 0 && t.extent == t.size && t.true_extent == t.size;
 }
 
-// A buffer for `count` elements of a datatype (true extent respected), owned.
+// A buffer for `count` elements of a datatype (true extent respected), owned, uninitialised,
+// in payload memory (payload.h).
 class TypedBuffer {
  public:
   TypedBuffer(const TypeInfo& info, int count);
@@ -42,7 +45,7 @@ class TypedBuffer {
   std::size_t span() const { return storage_.size(); }
 
  private:
-  std::vector<unsigned char> storage_;
+  PayloadBuffer storage_;
   MPI_Aint offset_ = 0;
 };
 
@@ -50,8 +53,8 @@ class TypedBuffer {
 // them must hold.
 std::size_t span_of(const TypeInfo& t, int count);
 
-// count elements of a datatype, true extent respected, left uninitialised (no zeroing on every
-// call, unlike TypedBuffer). The storage comes from, and goes back to, a small store of this
+// count elements of a datatype, true extent respected, left uninitialised, in payload memory
+// (payload.h) above 64 bytes. The storage comes from, and goes back to, a small store of this
 // thread's recent buffers (at most 16, each at most 1 MiB), or, for at most 64 bytes, is part of
 // the object: a program repeats its reductions, and an allocation per buffer costs more than the
 // reduction of a short vector.
@@ -62,12 +65,11 @@ class ScratchBuffer {
   ScratchBuffer(ScratchBuffer&&) = default;
   ScratchBuffer& operator=(ScratchBuffer&&) = delete;
   // Where element 0 starts.
-  void* data() { return (store_ ? store_.get() : inline_) - offset_; }
+  void* data() { return (store_.data() != nullptr ? store_.data() : inline_) - offset_; }
 
  private:
   static constexpr std::size_t kInline = 64;  // spans up to this live in the object itself
-  std::size_t capacity_ = 0;
-  std::unique_ptr<unsigned char[]> store_;  // from the store, for spans above kInline
+  PayloadBuffer store_;  // from the store, for spans above kInline
   MPI_Aint offset_;
   alignas(std::max_align_t) unsigned char inline_[kInline];
 };
