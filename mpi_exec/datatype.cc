@@ -53,26 +53,32 @@ class BlockStore {
  public:
   static constexpr std::size_t kKept = 16, kKeptBytes = std::size_t{1} << 20;
 
-  PayloadBuffer take(std::size_t bytes) {
+  std::unique_ptr<unsigned char[]> take(std::size_t bytes, std::size_t* capacity) {
     std::size_t best = kept_;
     for (std::size_t i = 0; i < kept_; ++i) {
-      if (stores_[i].size() >= bytes && (best == kept_ || stores_[i].size() < stores_[best].size()))
-        best = i;
+      if (sizes_[i] >= bytes && (best == kept_ || sizes_[i] < sizes_[best])) best = i;
     }
-    if (best == kept_) return PayloadBuffer(bytes);
-    PayloadBuffer out = std::move(stores_[best]);
+    if (best == kept_) {
+      *capacity = bytes;
+      return std::unique_ptr<unsigned char[]>(new unsigned char[bytes]);
+    }
+    *capacity = sizes_[best];
+    std::unique_ptr<unsigned char[]> out = std::move(stores_[best]);
     --kept_;
     stores_[best] = std::move(stores_[kept_]);
+    sizes_[best] = sizes_[kept_];
     return out;
   }
 
-  void give(PayloadBuffer store) {
-    if (kept_ == kKept || store.size() > kKeptBytes) return;  // freed here
-    stores_[kept_++] = std::move(store);
+  void give(std::unique_ptr<unsigned char[]> store, std::size_t capacity) {
+    if (kept_ == kKept || capacity > kKeptBytes) return;  // freed here
+    stores_[kept_] = std::move(store);
+    sizes_[kept_++] = capacity;
   }
 
  private:
-  std::array<PayloadBuffer, kKept> stores_;
+  std::array<std::unique_ptr<unsigned char[]>, kKept> stores_;
+  std::array<std::size_t, kKept> sizes_{};
   std::size_t kept_ = 0;
 };
 thread_local BlockStore block_store;
@@ -81,11 +87,15 @@ thread_local BlockStore block_store;
 
 ScratchBuffer::ScratchBuffer(const TypeInfo& t, int count) : offset_(t.true_lb) {
   const std::size_t bytes = span_of(t, count);
-  if (bytes > kInline) store_ = block_store.take(bytes);
+  if (bytes > BlockStore::kKeptBytes) {
+    large_ = PayloadBuffer(bytes);
+  } else if (bytes > kInline) {
+    store_ = block_store.take(bytes, &capacity_);
+  }
 }
 
 ScratchBuffer::~ScratchBuffer() {
-  if (store_.data() != nullptr) block_store.give(std::move(store_));
+  if (store_) block_store.give(std::move(store_), capacity_);
 }
 
 OwnedType::~OwnedType() {

@@ -53,11 +53,13 @@ class TypedBuffer {
 // them must hold.
 std::size_t span_of(const TypeInfo& t, int count);
 
-// count elements of a datatype, true extent respected, left uninitialised, in payload memory
-// (payload.h) above 64 bytes. The storage comes from, and goes back to, a small store of this
-// thread's recent buffers (at most 16, each at most 1 MiB), or, for at most 64 bytes, is part of
-// the object: a program repeats its reductions, and an allocation per buffer costs more than the
-// reduction of a short vector.
+// count elements of a datatype, true extent respected, left uninitialised. Up to 1 MiB the
+// storage comes from, and goes back to, a small store of this thread's recent buffers (at most
+// 16), or, for at most 64 bytes, is part of the object: a program repeats its reductions, and an
+// allocation per buffer costs more than the reduction of a short vector. Above 1 MiB it is
+// payload memory (payload.h), allocated for the call and freed after it. Not the store's: a
+// buffer kept in a thread_local store outlives the simulation under SMPI, whose shared-malloc
+// records are gone by the time thread_local destructors run (freeing it there crashed).
 class ScratchBuffer {
  public:
   ScratchBuffer(const TypeInfo& t, int count);
@@ -65,11 +67,15 @@ class ScratchBuffer {
   ScratchBuffer(ScratchBuffer&&) = default;
   ScratchBuffer& operator=(ScratchBuffer&&) = delete;
   // Where element 0 starts.
-  void* data() { return (store_.data() != nullptr ? store_.data() : inline_) - offset_; }
+  void* data() {
+    return (store_ ? store_.get() : large_.data() != nullptr ? large_.data() : inline_) - offset_;
+  }
 
  private:
   static constexpr std::size_t kInline = 64;  // spans up to this live in the object itself
-  PayloadBuffer store_;  // from the store, for spans above kInline
+  std::size_t capacity_ = 0;
+  std::unique_ptr<unsigned char[]> store_;  // from the store, for spans above kInline
+  PayloadBuffer large_;                     // spans above the store's largest
   MPI_Aint offset_;
   alignas(std::max_align_t) unsigned char inline_[kInline];
 };
