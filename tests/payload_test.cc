@@ -36,7 +36,7 @@ TEST(PayloadBuffer, MovesOwnership) {
   EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state
   EXPECT_EQ(a.size(), 0u);
   PayloadBuffer c(7);
-  c = std::move(b);  // c's own 7 bytes are freed (ASan would report a leak otherwise)
+  c = std::move(b);  // c's own 7 bytes are freed
   EXPECT_EQ(c.data(), at);
   EXPECT_EQ(c.size(), 100u);
   PayloadBuffer& same = c;
