@@ -1,7 +1,7 @@
 // Rosched_Bcast: MPI_Bcast by the n-block circulant broadcast, Algorithm 6 of Träff 2022
-// (Sec. 2.2), walking sched/circulant/bcast_schedule.h, where it is faster than the MPI
-// library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant
-// broadcast.
+// (Sec. 2.2), walking sched/circulant/bcast_schedule.h, or by another of rosched's broadcasts
+// (Jia's hypercube, the two trees) where one of them is faster than the MPI library's own
+// MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant broadcast.
 //
 // The block count is the cost model's optimum (cost_model.h; for a linear model
 // n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
@@ -14,8 +14,16 @@
 //     messages; below that a schedule of ceil(log2 p) rounds cannot beat the library's own, so
 //     MPI_Bcast runs.
 //  2. Where the prediction says circulant, the first broadcast of each size class on a
-//     communicator times both, on the caller's own buffer (library_choice.h, time_both), and
-//     the faster runs for the class from then on. A call's time is the slowest rank's from a
+//     communicator times the library's against rosched's three (the circulant, Bin Jia's
+//     hypercube and the two-tree broadcast), on the caller's own buffer (library_choice.h,
+//     time_choices), and the fastest runs for the class from then on. All three take about the
+//     same time by the model (the same rounds, or twice the rounds of half the blocks), but not
+//     on a network that all ranks share: at 1,152 ranks on SMPI's `flat` platform, whose
+//     backbone carries a seventh of what the ranks' links can send at once, the hypercube
+//     broadcast took 0.87 of the circulant's time at 256 KiB, the two trees 0.78 at 1 MiB. On a
+//     single node or one rank per node (p > 2) all three are timed; on several multicore nodes
+//     the node-aware circulant broadcast alone, and at p = 2 the three are one message.
+//     A call's time is the slowest rank's from a
 //     barrier or, where MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed
 //     on: ranks leave a barrier in an order that can suit one tree more than another (on 36 x 32
 //     simulated ranks at 16 KiB the barrier-timed trial saw the library's broadcast 9% faster
@@ -23,8 +31,8 @@
 //     The model cannot predict the library's algorithm: on 36 nodes x 32 ranks (SimGrid SMPI)
 //     its binomial tree at the model's cross-node message time predicted the library 1.5-1.6x
 //     too slow at 16-256 KiB, whose trees over consecutive ranks stay mostly inside nodes.
-//     The timed call costs six broadcasts or more (batches of short ones), once per class and
-//     communicator.
+//     The timed call costs six broadcasts per candidate or more (batches of short ones), once
+//     per class and communicator.
 // ROSCHED_BCAST=model stops after step 1; circulant|native force one.
 //
 // "The circulant broadcast" above is, on ranks spread over several multicore nodes
@@ -37,6 +45,7 @@
 // A call that repeats this thread's last call handed to MPI_Bcast goes straight to it
 // (library_choice.h, LibraryRepeat; the root is checked again).
 #include <cstdint>
+#include <vector>
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_node_aware.h"
@@ -45,6 +54,8 @@
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "sched/circulant/bcast_schedule.h"
+#include "sched/hypercube/hypercube_schedule.h"
+#include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {
 namespace {
@@ -60,17 +71,65 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
   return pipeline_time(model, bytes, q - 1, n) <= kMinGain * q * model.time(bytes);
 }
 
+// Rosched's broadcasts in the choice, as answers of library_verdict (0 is MPI_Bcast).
+enum Family { kCirculant = 1, kHypercube = 2, kTwoTree = 3 };
+
 // ROSCHED_BCAST, the memo of the last call, the prediction, then the size class's measured
-// answer (library_choice.h). Nothing to send (p = 1, count 0) counts as circulant (it returns
-// at once). On several multicore nodes the model (one figure for all pairs) predicts neither
-// rosched's node-aware broadcast nor the library's: both are timed.
-Verdict verdict(const CommInfo& ci, int count, const TypeInfo& type) {
+// answer (library_choice.h); *family: which of rosched's runs where that does. Nothing to send
+// (p = 1, count 0) counts as circulant (it returns at once). On several multicore nodes the
+// model (one figure for all pairs) predicts neither rosched's node-aware broadcast nor the
+// library's: both are timed.
+Verdict verdict(const CommInfo& ci, int count, const TypeInfo& type, int* family) {
+  *family = kCirculant;
   if (ci.p == 1 || count == 0 || type.size == 0) return Verdict::kRosched;
   const Settings::Choice choice = settings().bcast;
-  return library_verdict(ci, Decided::kBcast, choice, count, type.size, [&] {
-    return (choice == Settings::Choice::kAuto && node_layout(ci).hierarchical()) ||
-           predicted_to_pay(ci, count, type);
-  });
+  return library_verdict(
+      ci, Decided::kBcast, choice, count, type.size,
+      [&] {
+        return (choice == Settings::Choice::kAuto && node_layout(ci).hierarchical()) ||
+               predicted_to_pay(ci, count, type);
+      },
+      family);
+}
+
+// Runs rosched's broadcast `family` (the circulant one: node-aware where the layout has it) for
+// Rosched_Bcast (`name`; ROSCHED_VERBOSE names the other two families).
+void run_family(int family, const CommInfo& ci, const char* name, void* buffer, int count,
+                MPI_Datatype datatype, const TypeInfo& type, int root) {
+  const Settings& s = settings();
+  switch (family) {
+    case kHypercube:
+      pipelined_bcast_on<HypercubeBcastSchedule>(ci, "Rosched_Bcast (hypercube)", s.hypercube_f,
+                                                 true, buffer, count, datatype, type, root);
+      return;
+    case kTwoTree:
+      pipelined_bcast_on<TwoTreeBcastSchedule>(ci, "Rosched_Bcast (two-tree)", s.twotree_f,
+                                               false, buffer, count, datatype, type, root);
+      return;
+    default:
+      node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
+  }
+}
+
+// The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
+// nodes, else against the circulant, hypercube and two-tree broadcasts (at p = 2 all three are
+// one message: the circulant alone). A broadcast is idempotent: the later calls deliver the
+// bytes the first did.
+void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
+                   MPI_Datatype datatype, const TypeInfo& type, int root) {
+  node_aware_bcast_prepare(ci, root);
+  const auto family = [&](int f) {
+    return [&, f] { run_family(f, ci, name, buffer, count, datatype, type, root); };
+  };
+  std::vector<Candidate> candidates = {
+      {"native MPI_Bcast",
+       [&] { check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast"); }},
+      {"circulant", family(kCirculant)}};
+  if (ci.p > 2 && !node_layout(ci).hierarchical()) {
+    candidates.push_back({"hypercube", family(kHypercube)});
+    candidates.push_back({"two-tree", family(kTwoTree)});
+  }
+  time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
 }
 
 // The three entry points: Rosched_Bcast (kChoose), Rosched_Bcast_node_aware (kNodeAware: the
@@ -87,26 +146,22 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
                                         datatype, type, root);
       return;
     }
+    int family = kCirculant;
     if (entry == Entry::kChoose) {
-      switch (verdict(ci, count, type)) {
+      switch (verdict(ci, count, type, &family)) {
         case Verdict::kLibrary:
           tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
           check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
           library_repeat(Decided::kBcast).remember(comm, ci, count, datatype, MPI_OP_NULL);
           return;
         case Verdict::kTimeBoth:
-          // A broadcast is idempotent: the later calls deliver the bytes the first did.
-          node_aware_bcast_prepare(ci, root);
-          time_both(
-              ci, name, Decided::kBcast, count, type.size, "native MPI_Bcast", "circulant",
-              [&] { check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast"); },
-              [&] { node_aware_bcast_on(ci, name, buffer, count, datatype, type, root); });
+          time_families(ci, name, buffer, count, datatype, type, root);
           return;
         case Verdict::kRosched:
           break;
       }
     }
-    node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
+    run_family(family, ci, name, buffer, count, datatype, type, root);
   });
 }
 
@@ -140,12 +195,15 @@ extern "C" int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype dat
 }
 
 extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype,
-                                    int* circulant) {
+                                    int* algorithm) {
   return rosched::mpi::run_collective("Rosched_Bcast_choice", comm, [&](const auto& ci) {
-    if (circulant == nullptr) {
-      throw rosched::mpi::Error(MPI_ERR_ARG, "circulant is a null pointer");
+    if (algorithm == nullptr) {
+      throw rosched::mpi::Error(MPI_ERR_ARG, "algorithm is a null pointer");
     }
     const rosched::mpi::TypeInfo type = rosched::mpi::check_bcast_args(ci, count, datatype, 0);
-    *circulant = rosched::mpi::verdict(ci, count, type) != rosched::mpi::Verdict::kLibrary ? 1 : 0;
+    int family = 0;
+    const bool ours =
+        rosched::mpi::verdict(ci, count, type, &family) != rosched::mpi::Verdict::kLibrary;
+    *algorithm = ours ? family : 0;
   });
 }

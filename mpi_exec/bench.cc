@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -390,20 +391,28 @@ int run(int argc, char** argv) {
   Rosched_Set_nway(o.nway_n, o.nway_rule.c_str());
   if (rank == 0) std::printf("op\timpl\tp\tbytes\tusec\n");
   bool all_ok = true;
-  // Progress on stderr (rank 0) at most every kProgressSeconds, so that long sizes are not silent.
+  // Progress on stderr (rank 0) at most every kProgressSeconds of real time, so that long sizes
+  // are not silent, and where a size took that long, the real time of each implementation in
+  // it (under SMPI, MPI_Wtime is the simulated clock: what a simulation costs is real time).
   constexpr double kProgressSeconds = 5;
-  const double started = MPI_Wtime();
+  const auto real_now = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
+  const double started = real_now();
   double last_report = started;
   for (std::size_t size_index = 0; size_index < sizes.size(); ++size_index) {
     const long m = sizes[size_index];
     std::vector<double> best(kImplCount, 1e30);
+    std::vector<double> real_seconds(kImplCount, 0);
+    const double size_started = real_now();
     for (int rep = 0; rep < o.reps; ++rep) {
-      if (rank == 0 && MPI_Wtime() - last_report >= kProgressSeconds) {
-        last_report = MPI_Wtime();
-        std::fprintf(stderr, "bench: size %zu of %zu (%ld MPI_INT), repetition %d of %d, %.0f s\n",
-                     size_index + 1, sizes.size(), m, rep + 1, o.reps, last_report - started);
+      if (rank == 0 && real_now() - last_report >= kProgressSeconds) {
+        last_report = real_now();
+        std::fprintf(stderr, "bench: size %zu of %zu (%ld B), repetition %d of %d, %.0f s\n",
+                     size_index + 1, sizes.size(), m * 4, rep + 1, o.reps, last_report - started);
       }
       for (Impl impl : impls) {  // interleaved
+        const double impl_started = real_now();
         bool ok = true;
         double slowest = 0;
         for (bool again = true; again;) {
@@ -440,7 +449,17 @@ int run(int argc, char** argv) {
         MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         all_ok = all_ok && all_good;
         best[impl] = std::min(best[impl], slowest);
+        real_seconds[impl] += real_now() - impl_started;
       }
+    }
+    if (rank == 0 && real_now() - size_started >= kProgressSeconds) {
+      std::string each;
+      for (Impl impl : impls) {
+        each += std::string(each.empty() ? "" : ", ") + kImplNames[impl] + " " +
+                std::to_string(static_cast<long>(std::lround(real_seconds[impl]))) + " s";
+      }
+      std::fprintf(stderr, "bench: size %ld B took %.0f s of real time (%s)\n", m * 4,
+                   real_now() - size_started, each.c_str());
     }
     if (o.op == "allmerge") {  // the largest merge work of any rank
       MPI_Allreduce(MPI_IN_PLACE, allmerge_moves, kImplCount, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);

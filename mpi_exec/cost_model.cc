@@ -176,11 +176,13 @@ CommModel& comm_model(const CommInfo& comm) {
                           [&] { return new CommModel{build(comm), {}, {}}; });
 }
 
-// The memo's word: bit 63 set, bit 62 the answer, bits 31-61 the count, bits 0-30 the size.
-std::uint64_t memo_word(int count, int size, bool yes) {
-  return (std::uint64_t{1} << 63) | (std::uint64_t{yes} << 62) |
-         (static_cast<std::uint64_t>(count) << 31) | static_cast<std::uint64_t>(size);
+// The memo's word: bit 63 set, bits 61-62 the answer, bits 30-60 the count, bits 0-29 the size
+// (below 2^30).
+std::uint64_t memo_word(int count, int size, int answer) {
+  return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(answer) << 61) |
+         (static_cast<std::uint64_t>(count) << 30) | static_cast<std::uint64_t>(size);
 }
+constexpr int kMemoSizeLimit = 1 << 30;
 
 }  // namespace
 
@@ -190,17 +192,18 @@ DecisionMemo& decision_memo(const CommInfo& comm, Decided which) {
   return comm_model(comm).memo[static_cast<int>(which)];
 }
 
-bool DecisionMemo::find(int count, int size, bool* yes) const {
+bool DecisionMemo::find(int count, int size, int* answer) const {
+  if (size >= kMemoSizeLimit) return false;
   const std::uint64_t word = word_.load(std::memory_order_relaxed);
-  if (word == memo_word(count, size, false) || word == memo_word(count, size, true)) {
-    *yes = ((word >> 62) & 1) != 0;
-    return true;
-  }
-  return false;
+  const int stored = static_cast<int>((word >> 61) & 3);
+  if (word != memo_word(count, size, stored)) return false;
+  *answer = stored;
+  return true;
 }
 
-void DecisionMemo::store(int count, int size, bool yes) {
-  word_.store(memo_word(count, size, yes), std::memory_order_relaxed);
+void DecisionMemo::store(int count, int size, int answer) {
+  word_.store(size < kMemoSizeLimit ? memo_word(count, size, answer) : 0,
+              std::memory_order_relaxed);
 }
 
 MeasuredChoices& measured_choices(const CommInfo& comm, Decided which) {
@@ -213,20 +216,25 @@ int MeasuredChoices::size_class(std::int64_t bytes) {
   return k;
 }
 
-bool MeasuredChoices::find(std::int64_t bytes, bool* yes) const {
+bool MeasuredChoices::find(std::int64_t bytes, int* answer) const {
   const std::uint64_t bit = std::uint64_t{1} << size_class(bytes);
   if ((known_.load(std::memory_order_acquire) & bit) == 0) return false;
-  *yes = (yes_.load(std::memory_order_relaxed) & bit) != 0;
+  *answer = ((low_.load(std::memory_order_relaxed) & bit) != 0 ? 1 : 0) +
+            ((high_.load(std::memory_order_relaxed) & bit) != 0 ? 2 : 0);
   return true;
 }
 
-void MeasuredChoices::store(std::int64_t bytes, bool yes) {
+void MeasuredChoices::store(std::int64_t bytes, int answer) {
   const std::uint64_t bit = std::uint64_t{1} << size_class(bytes);
-  if (yes) {
-    yes_.fetch_or(bit, std::memory_order_relaxed);
-  } else {
-    yes_.fetch_and(~bit, std::memory_order_relaxed);
-  }
+  const auto put = [bit](std::atomic<std::uint64_t>& word, bool set) {
+    if (set) {
+      word.fetch_or(bit, std::memory_order_relaxed);
+    } else {
+      word.fetch_and(~bit, std::memory_order_relaxed);
+    }
+  };
+  put(low_, (answer & 1) != 0);
+  put(high_, (answer & 2) != 0);
   known_.fetch_or(bit, std::memory_order_release);
 }
 
@@ -331,15 +339,21 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   std::fputs(line, stderr);
 }
 
-void tell_timing(const CommInfo& comm, const char* name, std::int64_t bytes,
-                 double library_seconds, double rosched_seconds, const char* chosen) {
+void tell_timing(const CommInfo& comm, const char* name, std::int64_t bytes, int candidates,
+                 const char* const* names, const double* seconds, int chosen) {
   if (!settings().verbose || comm.rank != 0) return;
   const int k = MeasuredChoices::size_class(bytes);
+  std::string times;
+  for (int i = 0; i < candidates; ++i) {
+    char one[160];
+    std::snprintf(one, sizeof one, "%s%s %.3g s", i == 0 ? "" : ", ", names[i], seconds[i]);
+    times += one;
+  }
   std::fprintf(stderr,
-               "rosched %s: p = %d, %lld bytes timed: the library's %.3g s, rosched's %.3g s "
-               "(slowest rank): %s for %lld to %lld bytes\n",
-               name, comm.p, static_cast<long long>(bytes), library_seconds, rosched_seconds,
-               chosen, 1LL << k, (1LL << (k + 1)) - 1);
+               "rosched %s: p = %d, %lld bytes timed: %s (slowest rank): %s for %lld to %lld "
+               "bytes\n",
+               name, comm.p, static_cast<long long>(bytes), times.c_str(), names[chosen], 1LL << k,
+               (1LL << (k + 1)) - 1);
 }
 
 }  // namespace rosched::mpi

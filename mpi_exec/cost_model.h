@@ -72,16 +72,23 @@ inline constexpr int kEagerPoint = 3;
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
 
-// The last answer of a yes/no decision that depends only on the communicator and (count,
-// element size), such as Rosched_Bcast's choice. It is kept with the communicator's model, so it
-// goes when the communicator is freed: a later communicator that reuses the handle never sees an
-// old answer (which could differ between its ranks and make them run different algorithms).
-// One atomic word, so threads may share it.
+// An answer of a decision between the MPI library's collective and rosched's (library_choice.h):
+// 0 the library's, k >= 1 rosched's candidate k (the broadcast has three: the circulant, the
+// hypercube and the two-tree broadcast; the others one), at most kMaxAnswer.
+inline constexpr int kMaxAnswer = 3;
+
+// The last answer of a decision that depends only on the communicator and (count, element
+// size), such as Rosched_Bcast's choice. It is kept with the communicator's model, so it goes
+// when the communicator is freed: a later communicator that reuses the handle never sees an old
+// answer (which could differ between its ranks and make them run different algorithms). One
+// atomic word, so threads may share it.
 class DecisionMemo {
  public:
-  // Whether the last answer stored is for (count, size) (both >= 0); if so, *yes is it.
-  bool find(int count, int size, bool* yes) const;
-  void store(int count, int size, bool yes);
+  // Whether the last answer stored is for (count, size) (both >= 0); if so, *answer is it.
+  bool find(int count, int size, int* answer) const;
+  // Keeps answer (0..kMaxAnswer) for (count, size); an element of 2^30 bytes or more is not
+  // kept (the word has no room for it): find then says no.
+  void store(int count, int size, int answer);
 
  private:
   std::atomic<std::uint64_t> word_{0};
@@ -96,20 +103,21 @@ inline constexpr int kDecidedCount = 4;
 // cost_model.
 DecisionMemo& decision_memo(const CommInfo& comm, Decided which);
 
-// Yes/no answers found by timing both candidates of a decision (Rosched_Bcast: the library's
-// MPI_Bcast against the circulant broadcast), one per size class: messages of 2^k to
+// Answers (0..kMaxAnswer) found by timing the candidates of a decision (Rosched_Bcast: the
+// library's MPI_Bcast against rosched's broadcasts), one per size class: messages of 2^k to
 // 2^(k+1) - 1 bytes share the answer of the first of them timed. Kept with the communicator's
-// model, like the memo; two atomic words, so threads may share them.
+// model, like the memo; atomic words, so threads may share them (an answer is written before
+// its class is marked known).
 class MeasuredChoices {
  public:
   // floor(log2 bytes) for bytes >= 1, else 0: 0..62.
   static int size_class(std::int64_t bytes);
-  // Whether the class of `bytes` has an answer; if so, *yes is it.
-  bool find(std::int64_t bytes, bool* yes) const;
-  void store(std::int64_t bytes, bool yes);
+  // Whether the class of `bytes` has an answer; if so, *answer is it.
+  bool find(std::int64_t bytes, int* answer) const;
+  void store(std::int64_t bytes, int answer);
 
  private:
-  std::atomic<std::uint64_t> known_{0}, yes_{0};
+  std::atomic<std::uint64_t> known_{0}, low_{0}, high_{0};  // the answer's bits 0 and 1
 };
 
 // The measured answers of collective `which` on the communicator; collective the first time,
@@ -178,11 +186,11 @@ int synchronous_window(const CostModel& model, double block_bytes);
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes);
 
-// With ROSCHED_VERBOSE set, rank 0 prints to stderr the times (slowest rank) of the library's
-// collective and rosched's for a message of `bytes`, and which runs for the message's size class
-// (MeasuredChoices) from now on.
-void tell_timing(const CommInfo& comm, const char* name, std::int64_t bytes,
-                 double library_seconds, double rosched_seconds, const char* chosen);
+// With ROSCHED_VERBOSE set, rank 0 prints to stderr the times (slowest rank) of the candidates
+// timed for a message of `bytes` (names[0] the library's collective), and which runs for the
+// message's size class (MeasuredChoices) from now on.
+void tell_timing(const CommInfo& comm, const char* name, std::int64_t bytes, int candidates,
+                 const char* const* names, const double* seconds, int chosen);
 
 }  // namespace rosched::mpi
 

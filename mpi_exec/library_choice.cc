@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 
 #include "mpi_exec/clock.h"
 #include "mpi_exec/datatype.h"
@@ -22,29 +23,35 @@ constexpr double kMinTrialGain = 0.95;
 }  // namespace
 
 Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choice, int count,
-                        int size, const std::function<bool()>& predicted) {
-  if (choice == Settings::Choice::kRosched) return Verdict::kRosched;
+                        int size, const std::function<bool()>& predicted, int* candidate) {
+  int answer = 1;  // rosched's first candidate, unless a trial found another
+  const auto rosched = [&] {
+    if (candidate != nullptr) *candidate = answer;
+    return Verdict::kRosched;
+  };
+  if (choice == Settings::Choice::kRosched) return rosched();
   if (choice == Settings::Choice::kNative) return Verdict::kLibrary;
   // The last decision on this communicator: a program calls the same collective again and again.
   DecisionMemo& memo = decision_memo(ci, which);
-  bool yes = false;
-  if (memo.find(count, size, &yes)) return yes ? Verdict::kRosched : Verdict::kLibrary;
-  yes = predicted();
-  if (yes && choice == Settings::Choice::kAuto &&
-      !measured_choices(ci, which).find(std::int64_t{count} * size, &yes)) {
+  if (memo.find(count, size, &answer)) return answer > 0 ? rosched() : Verdict::kLibrary;
+  answer = predicted() ? 1 : 0;
+  if (answer > 0 && choice == Settings::Choice::kAuto &&
+      !measured_choices(ci, which).find(std::int64_t{count} * size, &answer)) {
     return Verdict::kTimeBoth;
   }
-  memo.store(count, size, yes);
-  return yes ? Verdict::kRosched : Verdict::kLibrary;
+  memo.store(count, size, answer);
+  return answer > 0 ? rosched() : Verdict::kLibrary;
 }
 
-bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
-               const char* library_name, const char* rosched_name,
-               const std::function<void()>& library,
-               const std::function<void()>& rosched) {
-  constexpr int kTrials = 3;
-  constexpr int kCalls = 2 * kTrials;  // the library's, rosched's, the library's, ...
+int time_choices(const CommInfo& ci, const char* name, Decided which, int count, int size,
+                 const std::vector<Candidate>& candidates) {
+  const int n = static_cast<int>(candidates.size());
+  if (n < 2 || n > kMaxAnswer + 1) throw std::logic_error("time_choices: 2..4 candidates");
   const bool global = global_clock();
+  // Trials per candidate: on a machine three (its noise); on a global clock (a simulation, whose
+  // times do not vary from call to call) two, the second without the first call's costs.
+  const int trials = global ? 2 : 3;
+  const int calls = n * trials;  // the library's, rosched's first, ..., the library's, ...
   const CostModel& model = cost_model(ci);
   const std::int64_t bytes = std::int64_t{count} * size;
   // Where the calls start after a barrier, a timed call runs its collective `batch` times back
@@ -63,40 +70,54 @@ bool time_both(const CommInfo& ci, const char* name, Decided which, int count, i
   // With a global clock every call starts at one agreed instant; the margin covers the
   // MPI_Allreduce that agrees on it (a few of the model's small-message latencies per round).
   double margin = 8.0 * ceil_log2(ci.p) * model.time(8);
-  double seconds[2] = {1e300, 1e300};  // the library's, rosched's: the shorter of the trials
+  std::vector<double> seconds(n, 1e300);  // per candidate: the shortest of its trials
+  std::vector<double> value(calls + 1), instant(calls);
   for (int attempt = 0;; ++attempt) {
-    double value[kCalls + 1] = {};     // per call: its end (global clock) or duration; late
-    double instant[kCalls] = {};
-    for (int call = 0; call < kCalls; ++call) {
+    std::fill(value.begin(), value.end(), 0.0);  // per call: its end (global clock) or duration;
+    for (int call = 0; call < calls; ++call) {   // then whether a rank was late
       if (global) {
         bool late = false;
         instant[call] = start_together(ci.c, margin, &late);
-        if (late) value[kCalls] = 1;
+        if (late) value[calls] = 1;
       } else {
         check(PMPI_Barrier(ci.c), "MPI_Barrier");
         instant[call] = PMPI_Wtime();
       }
-      const std::function<void()>& run = call % 2 == 0 ? library : rosched;
+      const std::function<void()>& run = candidates[call % n].run;
       for (int i = 0; i < batch; ++i) run();
       value[call] = global ? PMPI_Wtime() : PMPI_Wtime() - instant[call];
     }
-    check(PMPI_Allreduce(MPI_IN_PLACE, value, kCalls + 1, MPI_DOUBLE, MPI_MAX, ci.c),
+    check(PMPI_Allreduce(MPI_IN_PLACE, value.data(), calls + 1, MPI_DOUBLE, MPI_MAX, ci.c),
           "MPI_Allreduce");
-    if (value[kCalls] > 0 && attempt < 2) {  // a rank missed the instant: a longer margin
+    if (value[calls] > 0 && attempt < 2) {  // a rank missed the instant: a longer margin
       margin *= 16;
       continue;
     }
-    for (int call = 0; call < kCalls; ++call) {
+    for (int call = 0; call < calls; ++call) {
       const double t = global ? value[call] - instant[call] : value[call];
-      seconds[call % 2] = std::min(seconds[call % 2], t / batch);
+      seconds[call % n] = std::min(seconds[call % n], t / batch);
     }
     break;
   }
-  const bool ours = seconds[1] < kMinTrialGain * seconds[0];
-  measured_choices(ci, which).store(bytes, ours);
-  decision_memo(ci, which).store(count, size, ours);
-  tell_timing(ci, name, bytes, seconds[0], seconds[1], ours ? rosched_name : library_name);
-  return ours;
+  int best = 1;  // rosched's fastest, against the library's
+  for (int k = 2; k < n; ++k) {
+    if (seconds[k] < seconds[best]) best = k;
+  }
+  const int answer = seconds[best] < kMinTrialGain * seconds[0] ? best : 0;
+  measured_choices(ci, which).store(bytes, answer);
+  decision_memo(ci, which).store(count, size, answer);
+  std::vector<const char*> names(n);
+  for (int k = 0; k < n; ++k) names[k] = candidates[k].name;
+  tell_timing(ci, name, bytes, n, names.data(), seconds.data(), answer);
+  return answer;
+}
+
+bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
+               const char* library_name, const char* rosched_name,
+               const std::function<void()>& library,
+               const std::function<void()>& rosched) {
+  return time_choices(ci, name, which, count, size,
+                      {{library_name, library}, {rosched_name, rosched}}) != 0;
 }
 
 bool is_predefined_op(MPI_Op op) {

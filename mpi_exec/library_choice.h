@@ -14,8 +14,9 @@
 //     rounds, so only a trial tells (at p = 2 Open MPI's MPI_Reduce of 64 KiB took 4x the
 //     k-nomial tree's one message, its MPI_Reduce of 4 B 0.7x). `model` stops here.
 //  4. Else the first call of each size class (2^k to 2^(k+1) - 1 bytes) on the communicator
-//     times both, twice each in turn (time_both), and the faster runs for the class from then
-//     on (MeasuredChoices, one per collective), identically on every rank.
+//     times the library's and rosched's candidates, three times each in turn (twice in a
+//     simulation; time_choices), and the fastest runs for the class from then on
+//     (MeasuredChoices, one per collective), identically on every rank.
 //
 // A call that repeats this thread's last call of the same collective handed to the library
 // (same communicator, count, predefined datatype and predefined operation; LibraryRepeat) goes
@@ -30,6 +31,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/mpi_call.h"
@@ -43,24 +45,37 @@ enum class Verdict { kLibrary, kRosched, kTimeBoth };
 // Steps 1-4 above for a call of `bytes` = count * size bytes of collective `which`, whose
 // setting is `choice`; predicted() is step 3 (true: rosched's may pay), asked only where needed
 // (it may make the cost model, which is collective). A kTimeBoth answer is the caller's to time
-// (time_both) and store.
+// (time_choices) and store. For kRosched, *candidate (if given) is which of rosched's candidates
+// runs: the one a trial found (1..kMaxAnswer), else 1 (forced, predicted without a trial).
 Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choice, int count,
-                        int size, const std::function<bool()>& predicted);
+                        int size, const std::function<bool()>& predicted,
+                        int* candidate = nullptr);
 
-// Step 4: runs library() and rosched() three times each, in turn, each timed call started on all
-// ranks at once (at one agreed instant where MPI_Wtime is global, as in SimGrid SMPI; else after
-// a barrier, and then running its collective a batch of times back to back, as many as last
-// 50 us by the cost model, at most 64: one call of a short vector at p = 2 lasts less than the
-// barrier's noise), timed to the slowest rank's end; stores the faster (the shortest of each's
-// three times per collective, agreed by one MPI_Allreduce; rosched's only if at least 5% faster:
-// a tie goes to the library's collective) for the size class of count * size bytes and in the
-// memo of (count, size), tells it (ROSCHED_VERBOSE: the winner's name, library_name or
-// rosched_name) and returns whether rosched's was faster. Both callables must leave the same
-// result, whichever runs last (a broadcast or an all-gather is idempotent; a reduction reads
-// its input from a buffer it does not write). Several trials, because a first call pays what a
-// later one does not (connections set up, first touches); three, because with two a machine's
-// noise picked the census all-reduce, 1.3-1.6x slower at 1 MiB and p = 2, once in six
-// processes.
+// One candidate of a timed choice: its name (ROSCHED_VERBOSE) and a call of it.
+struct Candidate {
+  const char* name;
+  std::function<void()> run;
+};
+
+// Step 4: candidates[0] is the library's collective, the others rosched's (1..kMaxAnswer of
+// them: the broadcast times its circulant, hypercube and two-tree broadcasts). Runs each three
+// times (twice where MPI_Wtime is global: a simulation's times do not vary), round-robin, each
+// timed call started on all ranks at once (at one agreed instant where MPI_Wtime is global, as
+// in SimGrid SMPI; else after a barrier, and then running its collective a batch of times back
+// to back, as many as last 50 us by the cost model, at most 64: one call of a short vector at
+// p = 2 lasts less than the barrier's noise), timed to the slowest rank's end; the shortest of each candidate's times counts (agreed by one MPI_Allreduce). The
+// fastest of rosched's wins if it is at least 5% faster than the library's (a tie goes to the
+// library's collective); the winner's index (0: the library's) is stored for the size class of
+// count * size bytes and in the memo of (count, size), told (ROSCHED_VERBOSE) and returned. All
+// candidates must leave the same result, whichever runs last (a broadcast or an all-gather is
+// idempotent; a reduction reads its input from a buffer it does not write). Several trials,
+// because a first call pays what a later one does not (connections set up, first touches);
+// three, because with two a machine's noise picked the census all-reduce, 1.3-1.6x slower at
+// 1 MiB and p = 2, once in six processes.
+int time_choices(const CommInfo& ci, const char* name, Decided which, int count, int size,
+                 const std::vector<Candidate>& candidates);
+
+// time_choices with the library's and one of rosched's: whether rosched's won.
 bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
                const char* library_name, const char* rosched_name,
                const std::function<void()>& library,

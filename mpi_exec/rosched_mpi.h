@@ -18,7 +18,8 @@
  * communicator, measured once or set by ROSCHED_ALPHA/ROSCHED_BETA, Theorem 2);
  * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10% and, timed at
  * the first call of each size class (2^k to 2^(k+1) - 1 bytes) on a communicator, it beat the MPI
- * library's MPI_Bcast; else MPI_Bcast (ROSCHED_BCAST=auto|model|circulant|native, model: the
+ * library's MPI_Bcast, or the hypercube or two-tree broadcast where that was faster still
+ * (Rosched_Bcast_choice says which); else MPI_Bcast (ROSCHED_BCAST=auto|model|circulant|native, model: the
  * prediction alone; ROSCHED_VERBOSE=1 prints the choice and the timings on rank 0). The pipelined broadcasts keep several rounds in flight (nonblocking,
  * ROSCHED_WINDOW rounds, default from the model). On ranks spread over several multicore nodes
  * (MPI_COMM_TYPE_SHARED, or ROSCHED_NODE_SIZE consecutive ranks per node) Rosched_Bcast's own
@@ -53,13 +54,14 @@ int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype datatype, int 
 int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm);
 
-/* Whether Rosched_Bcast(buffer, count, datatype, root, comm) would run the circulant broadcast
- * (*circulant = 1) or the MPI library's MPI_Bcast (*circulant = 0), by ROSCHED_BCAST, the cost
- * model and the timing of count's size class if Rosched_Bcast has timed it on comm (before
- * that, 1 means: the next Rosched_Bcast of this size times both and keeps the faster); the same
- * answer on every rank. Collective over comm the first time it is asked for comm (the model is
- * measured then), like the first Rosched_Bcast. */
-int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype, int* circulant);
+/* What Rosched_Bcast(buffer, count, datatype, root, comm) would run: *algorithm = 0 the MPI
+ * library's MPI_Bcast, 1 the circulant broadcast (node-aware on several multicore nodes), 2 Bin
+ * Jia's hypercube broadcast, 3 the two-tree broadcast; by ROSCHED_BCAST, the cost model and the
+ * timing of count's size class if Rosched_Bcast has timed it on comm (before that, 1 means: the
+ * next Rosched_Bcast of this size times MPI_Bcast against rosched's broadcasts and keeps the
+ * fastest); the same answer on every rank. Collective over comm the first time it is asked for
+ * comm (the model is measured then), like the first Rosched_Bcast. */
+int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype, int* algorithm);
 
 int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm);

@@ -208,6 +208,14 @@ for o in $ops; do
     runs+=("$o $s $impls")
   done
 done
+pass_progress() {  # bench's progress and the real time each size took, as they come (run_one's)
+  [ -f "$work/$i.err" ] || return 0
+  n=$(wc -l <"$work/$i.err")
+  [ "$n" -gt "$seen" ] || return 0
+  sed -n "$((seen + 1)),${n}p" "$work/$i.err" | grep '^bench: size' |
+    while IFS= read -r line; do say "$o $s: ${line#bench: }"; done
+  seen=$n
+}
 run_one() {  # run_one INDEX OP SELECTOR IMPLS
   local i=$1 o=$2 s=$3 impls=$4 bop=$2 dist=() t0=$SECONDS prog=$bench impl_arg=$4
   [ "$impls" = pmpi ] && { prog="$build/bench_pmpi"; impl_arg=native; }
@@ -217,7 +225,7 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
     --cfg=smpi/coll-selector:"$s" "$prog" --op "$bop" --impl "$impl_arg" "${dist[@]}" "${extra[@]}" \
     >"$work/$i.out" 2>"$work/$i.err" &
-  local pid=$! kb
+  local pid=$! kb seen=0 n
   # SMPI's own collectives allocate per-rank temporaries that shared malloc does not cover
   # (MPICH's large bcast: p x message size): stop a run before it takes the machine's memory.
   # The memory is the proportional set size: shared malloc maps one block of memory at every
@@ -231,10 +239,12 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
         echo "stopped at the memory budget of $mem_gb GiB" >"$work/$i.mem"; kill "$c"
       fi
     done
+    pass_progress
     sleep 2
   done
   wait "$pid"
   echo $? >"$work/$i.rc"
+  pass_progress
   say "done $o $s ($impls) in $((SECONDS - t0)) s, exit $(cat "$work/$i.rc")"
 }
 say "${#runs[@]} runs: ops [$ops], selectors [$selectors], p=$p, platform $platform, sizes $sizes B, $jobs at once"

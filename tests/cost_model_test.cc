@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <climits>
 #include <cmath>
 
 namespace rosched::mpi {
@@ -154,21 +155,63 @@ TEST(MeasuredChoices, OneAnswerPerPowerOfTwoClass) {
     EXPECT_EQ(MeasuredChoices::size_class(bytes), k) << bytes;
   }
   MeasuredChoices choices;
-  bool yes = true;
-  EXPECT_FALSE(choices.find(4096, &yes));
-  choices.store(5000, false);  // class 12: 4096..8191
-  ASSERT_TRUE(choices.find(8191, &yes));
-  EXPECT_FALSE(yes);
-  EXPECT_FALSE(choices.find(8192, &yes));
-  EXPECT_FALSE(choices.find(4095, &yes));
-  choices.store(8192, true);
-  ASSERT_TRUE(choices.find(16383, &yes));
-  EXPECT_TRUE(yes);
-  ASSERT_TRUE(choices.find(4096, &yes));
-  EXPECT_FALSE(yes);
-  choices.store(4096, true);
-  ASSERT_TRUE(choices.find(6000, &yes));
-  EXPECT_TRUE(yes);
+  int answer = -1;
+  EXPECT_FALSE(choices.find(4096, &answer));
+  choices.store(5000, 0);  // class 12: 4096..8191
+  ASSERT_TRUE(choices.find(8191, &answer));
+  EXPECT_EQ(answer, 0);
+  EXPECT_FALSE(choices.find(8192, &answer));
+  EXPECT_FALSE(choices.find(4095, &answer));
+  choices.store(8192, 1);
+  ASSERT_TRUE(choices.find(16383, &answer));
+  EXPECT_EQ(answer, 1);
+  ASSERT_TRUE(choices.find(4096, &answer));
+  EXPECT_EQ(answer, 0);
+  choices.store(4096, 3);
+  ASSERT_TRUE(choices.find(6000, &answer));
+  EXPECT_EQ(answer, 3);
+  choices.store(4096, 2);  // replaced: both bits of the answer
+  ASSERT_TRUE(choices.find(6000, &answer));
+  EXPECT_EQ(answer, 2);
+  ASSERT_TRUE(choices.find(8192, &answer));
+  EXPECT_EQ(answer, 1);
+  // every answer in every class, against a plain array
+  MeasuredChoices all;
+  int expected[63];
+  for (int k = 0; k < 63; ++k) {
+    expected[k] = (k * 7 + 1) % (kMaxAnswer + 1);
+    all.store(std::int64_t{1} << k, expected[k]);
+  }
+  for (int k = 0; k < 63; ++k) {
+    ASSERT_TRUE(all.find(std::int64_t{1} << k, &answer)) << k;
+    EXPECT_EQ(answer, expected[k]) << k;
+  }
+}
+
+// The memo answers for the (count, size) stored last only, with the answer stored, and keeps
+// nothing for elements of 2^30 bytes or more.
+TEST(DecisionMemo, LastCountAndSizeOnly) {
+  DecisionMemo memo;
+  int answer = -1;
+  EXPECT_FALSE(memo.find(0, 0, &answer));
+  for (int stored = 0; stored <= kMaxAnswer; ++stored) {
+    memo.store(1000, 4, stored);
+    ASSERT_TRUE(memo.find(1000, 4, &answer));
+    EXPECT_EQ(answer, stored);
+    EXPECT_FALSE(memo.find(1000, 8, &answer));
+    EXPECT_FALSE(memo.find(1001, 4, &answer));
+    EXPECT_FALSE(memo.find(4, 1000, &answer));
+  }
+  memo.store(INT_MAX, (1 << 30) - 1, 2);  // the largest kept
+  ASSERT_TRUE(memo.find(INT_MAX, (1 << 30) - 1, &answer));
+  EXPECT_EQ(answer, 2);
+  EXPECT_FALSE(memo.find(INT_MAX - 1, (1 << 30) - 1, &answer));
+  memo.store(5, 1 << 30, 1);  // too large an element: nothing kept
+  EXPECT_FALSE(memo.find(5, 1 << 30, &answer));
+  EXPECT_FALSE(memo.find(INT_MAX, (1 << 30) - 1, &answer));
+  memo.store(0, 0, 1);
+  ASSERT_TRUE(memo.find(0, 0, &answer));
+  EXPECT_EQ(answer, 1);
 }
 
 }  // namespace

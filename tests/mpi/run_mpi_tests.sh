@@ -31,7 +31,8 @@ for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
     line=$(echo "$out" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed$")
     echo "${line:-$name: no result (exit $rc)}"
     if [ -z "$line" ]; then echo "$out" | tail -20; status=1; failed=$((failed + 1)); continue; fi
-    [ $rc -eq 0 ] || { echo "$out" | grep -v "^p=" | tail -20; status=1; }
+    # the failed checks first (they can be far from the end), then how the run ended
+    [ $rc -eq 0 ] || { echo "$out" | grep "^FAIL" | head -20; echo "$out" | grep -v "^p=\|^FAIL" | tail -20; status=1; }
     counts=${line##*: }
     passed=$((passed + $(echo "$counts" | awk '{print $1}')))
     failed=$((failed + $(echo "$counts" | awk '{print $3}')))
