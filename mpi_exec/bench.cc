@@ -30,7 +30,8 @@
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
 // uniform|irregular|half; extra rows `allmerge moves-IMPL p bytes moves/(m p)`: the largest
 // merge work of any rank per element of the result);
-// --impl all (the default) takes every one, --impl both native and circulant.
+// --impl all (the default) takes every one, --impl both native and circulant, an item -NAME
+// takes NAME out again (--impl all,-auto).
 // Output (rank 0, stdout): TSV with header `op impl p bytes usec`, then for each non-native
 // implementation a row `op ratio-IMPL p bytes IMPL/native`. --check verifies every result.
 #include <mpi.h>
@@ -294,24 +295,33 @@ Op make_op(const Options& o) {
                               "alltoallv)");
 }
 
-// --impl: a comma-separated subset of what the operation has, "all", or "both" (native and
-// circulant). Native first, so the ratios can refer to it.
+// --impl: a comma-separated subset of what the operation has, "all" (every one), "both" (native
+// and circulant), or items "-NAME" that take NAME out again ("all,-auto"). Native first, so the
+// ratios can refer to it.
 std::vector<Impl> parse_impls(const std::string& list, const std::vector<Impl>& available,
                               const std::string& op) {
-  if (list == "all") return available;
   std::vector<Impl> out;
   std::stringstream in(list == "both" ? std::string("native,circulant") : list);
   std::string item;
   while (std::getline(in, item, ',')) {
+    if (item == "all") {
+      for (Impl impl : available)
+        if (std::find(out.begin(), out.end(), impl) == out.end()) out.push_back(impl);
+      continue;
+    }
+    const bool remove = !item.empty() && item[0] == '-';
+    const std::string name = remove ? item.substr(1) : item;
     bool found = false;
     for (Impl impl : available) {
-      if (item != kImplNames[impl]) continue;
+      if (name != kImplNames[impl]) continue;
       found = true;
-      if (std::find(out.begin(), out.end(), impl) == out.end()) out.push_back(impl);
+      const auto at = std::find(out.begin(), out.end(), impl);
+      if (remove && at != out.end()) out.erase(at);
+      if (!remove && at == out.end()) out.push_back(impl);
     }
-    if (!found) throw std::invalid_argument("--op " + op + " has no implementation '" + item + "'");
+    if (!found) throw std::invalid_argument("--op " + op + " has no implementation '" + name + "'");
   }
-  if (out.empty()) throw std::invalid_argument("--impl is empty");
+  if (out.empty()) throw std::invalid_argument("--impl leaves no implementation");
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -329,7 +339,7 @@ int run(int argc, char** argv) {
       "allreduce also nway; reduce: native, binomial, twotree, node, auto; allmerge: "
       "native, alg0, alg1, alg2; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
       "twophase, linear), all, or both "
-      "(native and circulant)")(
+      "(native and circulant); -NAME takes one out again (all,-auto)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(
       "reps", po::value(&o.reps)->default_value(o.reps), "repetitions per size (minimum reported)")(
       "batch", po::value(&o.batch)->default_value(o.batch),

@@ -63,8 +63,12 @@ Options:
                     --impls LIST, named OP_PLATFORM_pP_LIST_*)
   -h, --help        this text
 
-Our implementations do not call the selected collectives, so they run once, in the run of the
-first selector; the other selectors run the native collective only.
+Our implementations do not call the selected collectives, so they run once, under the first
+selector; the other selectors run the native collective only. Under the first selector auto
+(the library's choice, which times the others at each size's first call) runs apart from the
+others, so that --jobs 2 runs the two halves side by side; with one rank per host (flat,
+flatnb, paper up to 36 ranks) the bcast's node is the circulant broadcast and is left out.
+Progress: each run's start and end, and bench's real time per size and implementation.
 
 Exit status: 0 success, 1 a simulation failed or --check found a wrong result, 2 bad usage,
 3 set-up failed (installing packages or building).
@@ -199,13 +203,28 @@ if [[ ",$ours," == *,pmpi,* ]]; then
   ours=$(echo ",$ours," | sed 's/,pmpi,/,/g; s/^,//; s/,$//')
   [ -n "$ours" ] || ours=native
 fi
+# One rank per host (flat, flatnb, paper up to 36 ranks): the node-aware broadcast is the
+# circulant one (mpi_exec/bcast_circulant.cc), so a run of every implementation leaves it out.
+one_per_host=0
+{ [ "$platform" != paper ] || [ "$p" -le 36 ]; } && one_per_host=1
 runs=()  # "op selector impls"
 for o in $ops; do
   [ $pmpi -eq 0 ] || runs+=("$o ${sel_list[0]} pmpi")
   for s in "${sel_list[@]}"; do
     impls=native; [ "$s" = "${sel_list[0]}" ] && impls=$ours
-    [ "$impls" = all ] || [[ ",$impls," == *,native,* ]] || [ "$impls" = native ] || impls="native,$impls"
-    runs+=("$o $s $impls")
+    [ "$impls" = all ] && [ "$o" = bcast ] && [ $one_per_host -eq 1 ] && impls="all,-node"
+    [[ "$impls" == all* ]] || [[ ",$impls," == *,native,* ]] || [ "$impls" = native ] || impls="native,$impls"
+    # auto (the library's choice) times the other implementations at each size's first call, so
+    # it costs about as much as they do together: a run of its own, beside theirs (--jobs 2).
+    if [[ ",$impls," == *,auto,* ]] && [ "$(echo "$impls" | tr ',' '\n' | grep -cv '^\(native\|auto\)$')" -gt 0 ]; then
+      runs+=("$o $s $(echo ",$impls," | sed 's/,auto,/,/; s/^,//; s/,$//')")
+      runs+=("$o $s native,auto")
+    elif [[ "$impls" == all* ]] && [[ ",$impls," != *,-auto,* ]] && [[ "$o" =~ ^(bcast|allgather|reduce|allreduce)$ ]]; then
+      runs+=("$o $s $impls,-auto")
+      runs+=("$o $s native,auto")
+    else
+      runs+=("$o $s $impls")
+    fi
   done
 done
 pass_progress() {  # bench's progress and the real time each size took, as they come (run_one's)
@@ -274,7 +293,7 @@ status=0
       'NR > 1 && NF == 5 && $2 !~ /^(ratio|moves)-/ && $5 ~ /^[0-9.]+$/ { if (rename != "") $2 = rename; print op, $2, sel, plat, $3, $4, $5 }' \
       "$work/$i.out"
   done
-} >"$work/rows.tsv"
+} | awk -F'\t' '!($2 == "native" && seen[$1, $3, $6]++)' >"$work/rows.tsv"  # native once per selector
 awk -F'\t' -v OFS='\t' '
   NR == 1 { print; next }
   { print; key = $1 OFS $4 OFS $5 OFS $6 }

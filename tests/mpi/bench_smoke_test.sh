@@ -31,6 +31,18 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulant 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "no implementation 'circulant'" && echo "ok   bad impl" || { echo "FAIL bad impl"; fail=1; }
+# --impl all,-NAME: every implementation but those named (bcast has six: all but auto and node
+# leaves native, circulant, twotree, hypercube); taking all out again is an error.
+out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl all,-auto,-node --sizes 10 --reps 1 2>&1); rc=$?
+impls=$(echo "$out" | awk -F'\t' '$1 == "bcast" && $2 !~ /^ratio-/ { printf "%s ", $2 }')
+[ $rc -eq 0 ] && [ "$impls" = "native circulant twotree hypercube " ] && echo "ok   --impl all,-auto,-node" ||
+  { echo "FAIL --impl all,-auto,-node (exit $rc, rows for: $impls)"; echo "$out"; fail=1; }
+out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl native,-native 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "leaves no implementation" && echo "ok   --impl native,-native" ||
+  { echo "FAIL --impl native,-native (exit $rc)"; echo "$out"; fail=1; }
+out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl all,-nway 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "no implementation 'nway'" && echo "ok   --impl all,-nway" ||
+  { echo "FAIL --impl all,-nway (exit $rc)"; echo "$out"; fail=1; }
 # Bad sizes, distributions and stray words are errors naming what is wrong.
 for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist weird:--dist must be" \
            "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
