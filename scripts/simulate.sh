@@ -232,7 +232,7 @@ pass_progress() {  # bench's progress and the real time each size took, as they 
   n=$(wc -l <"$work/$i.err")
   [ "$n" -gt "$seen" ] || return 0
   sed -n "$((seen + 1)),${n}p" "$work/$i.err" | grep '^bench: size' |
-    while IFS= read -r line; do say "$o $s: ${line#bench: }"; done
+    while IFS= read -r line; do say "$o $s ($impls): ${line#bench: }"; done
   seen=$n
 }
 run_one() {  # run_one INDEX OP SELECTOR IMPLS
