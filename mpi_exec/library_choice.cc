@@ -71,10 +71,11 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
   // MPI_Allreduce that agrees on it (a few of the model's small-message latencies per round).
   double margin = 8.0 * ceil_log2(ci.p) * model.time(8);
   std::vector<double> seconds(n, 1e300);  // per candidate: the shortest of its trials
+  // value: per call its end (global clock) or duration, then whether a rank was late
   std::vector<double> value(calls + 1), instant(calls);
   for (int attempt = 0;; ++attempt) {
-    std::fill(value.begin(), value.end(), 0.0);  // per call: its end (global clock) or duration;
-    for (int call = 0; call < calls; ++call) {   // then whether a rank was late
+    std::fill(value.begin(), value.end(), 0.0);
+    for (int call = 0; call < calls; ++call) {
       if (global) {
         bool late = false;
         instant[call] = start_together(ci.c, margin, &late);
