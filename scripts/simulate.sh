@@ -26,12 +26,17 @@ Options:
   --platform NAME   flat, flatnb or paper (sim/platforms/NAME.xml; default flat)
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
                     (at least one); default 4 B .. 16 MiB in steps of 4x
-  --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi (default all four)
+  --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi, run in this order
+                    (default ompi,mvapich2,impi,mpich: our implementations run under the
+                    first; MPICH's native runs cost least, last so that --jobs 2 ends together)
   --impls LIST      this project's implementations to run, comma-separated (bench --impl;
                     default all of the operation's); "pmpi" adds the native collective called
                     through the interposition library librosched_pmpi (ROSCHED_PMPI=auto; what an
                     unmodified MPI program gets), in the run of the first selector
-  --reps N          repetitions per size, minimum reported (default 2)
+  --reps N          repetitions per size, minimum reported (default: bcast 1, its times
+                    repeat exactly once bench's untimed first calls (bench --warmup) have
+                    taken the set-up out; the other operations 2, as theirs do not: see
+                    docs/simulation.md, "Repetitions")
   --measure M       span (max end - min start over ranks; default), sync (span with every rank
                     started at one agreed instant: no barrier skew; best below 64 KiB) or
                     slowest (the paper's)
@@ -79,7 +84,7 @@ die_usage() { echo "simulate.sh: $*; see --help" >&2; exit 2; }
 say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
 
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
-op=bcast p="" platform=flat sizes="" selectors="ompi,mpich,mvapich2,impi" reps=2
+op=bcast p="" platform=flat sizes="" selectors="ompi,mvapich2,impi,mpich" reps=""
 measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all host_speed="" compute="" overhead=""
 mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
 while [ $# -gt 0 ]; do
@@ -112,7 +117,7 @@ case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|allmerge_half
   *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
 [[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
-[[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] || die_usage "--reps must be a positive integer"
+[ -z "$reps" ] || { [[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ]; } || die_usage "--reps must be a positive integer"
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || die_usage "--jobs must be a positive integer"
 [ -z "$host_speed" ] || [[ "$host_speed" =~ ^[0-9]+([.][0-9]+)?([eE][0-9]+)?$ ]] ||
   die_usage "--host-speed must be a number of flop/s, e.g. 1e9"
@@ -193,7 +198,7 @@ if [ -n "$overhead" ]; then  # one constant per message from size 0: "size:secon
   o=$(awk -v us="$overhead" 'BEGIN { printf "%.9g", us * 1e-6 }')
   cfg+=(--cfg=smpi/os:0:$o:0 --cfg=smpi/ois:0:$o:0 --cfg=smpi/or:0:$o:0)
 fi
-extra=(--reps "$reps" --measure "$measure" --sizes "$ints")
+extra=(--measure "$measure" --sizes "$ints")
 [ $check -eq 0 ] || extra+=(--check)
 
 impls_arg=$ours
@@ -241,8 +246,10 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   [ "$o" = allgatherv_uniform ] && { bop=allgatherv; dist=(--dist uniform); }
   [ "$o" = alltoallv_powerlaw ] && { bop=alltoallv; dist=(--dist powerlaw); }
   [ "$o" = allmerge_half ] && { bop=allmerge; dist=(--dist half); }
+  local r=$reps  # default: see --reps
+  [ -n "$r" ] || { r=2; [ "$o" = bcast ] && r=1; }
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
-    --cfg=smpi/coll-selector:"$s" "$prog" --op "$bop" --impl "$impl_arg" "${dist[@]}" "${extra[@]}" \
+    --cfg=smpi/coll-selector:"$s" "$prog" --op "$bop" --impl "$impl_arg" "${dist[@]}" --reps "$r" "${extra[@]}" \
     >"$work/$i.out" 2>"$work/$i.err" &
   local pid=$! kb seen=0 n
   # SMPI's own collectives allocate per-rank temporaries that shared malloc does not cover
