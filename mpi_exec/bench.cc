@@ -422,22 +422,25 @@ int run(int argc, char** argv) {
   // algorithm that the library's collective or Rosched_* (auto) choose by the size: auto's
   // trial, an MPI library's set-up at an algorithm's first use (SMPI, Open MPI's selector,
   // 36 ranks on the paper's cluster: the first 4 KiB broadcast took 314 us, every later one
-  // 14.7), so those two are warmed up at every size.
-  const auto warm_up = [&](long m, bool first) {
+  // 14.7), so those two are warmed up at every size. Their real time counts in the size's
+  // progress line.
+  const auto warm_up = [&](long m, bool first, std::vector<double>* real_seconds) {
     for (int k = 0; k < o.warmup; ++k) {
       for (Impl impl : impls) {
         if (!first && impl != kNative && impl != kAuto) continue;
+        const double impl_started = real_now();
         MPI_Barrier(MPI_COMM_WORLD);
         op(impl, m, false);
+        (*real_seconds)[impl] += real_now() - impl_started;
       }
     }
   };
   for (std::size_t size_index = 0; size_index < sizes.size(); ++size_index) {
     const long m = sizes[size_index];
-    warm_up(m, size_index == 0);
     std::vector<double> best(kImplCount, 1e30);
     std::vector<double> real_seconds(kImplCount, 0);
     const double size_started = real_now();
+    warm_up(m, size_index == 0, &real_seconds);
     for (int rep = 0; rep < o.reps; ++rep) {
       if (rank == 0 && real_now() - last_report >= kProgressSeconds) {
         last_report = real_now();

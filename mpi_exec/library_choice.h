@@ -9,14 +9,15 @@
 //  3. A prediction, the collective's own: where rosched's schedule cannot beat the library's
 //     (the broadcast: the cost model predicts it slower than a binomial tree, at p = 2 less
 //     than 10% faster; the census all-reduce: a non-commutative operation, or more than twice
-//     the time of an ideal all-reduce by the model), the library's collective runs. The reduction's trees and the
-//     all-gather's Algorithm 7 move no more data than the libraries' algorithms and take no more
-//     rounds, so only a trial tells (at p = 2 Open MPI's MPI_Reduce of 64 KiB took 4x the
-//     k-nomial tree's one message, its MPI_Reduce of 4 B 0.7x). `model` stops here.
+//     the time of an ideal all-reduce by the model), the library's collective runs. The
+//     reduction's trees and the all-gather's Algorithm 7 move no more data than the libraries'
+//     algorithms and take no more rounds, so only a trial tells (at p = 2 Open MPI's
+//     MPI_Reduce of 64 KiB took 4x the k-nomial tree's one message, its MPI_Reduce of 4 B
+//     0.7x). `model` stops here.
 //  4. Else the first call of each size class (2^k to 2^(k+1) - 1 bytes) on the communicator
 //     times the library's and rosched's candidates, three times each in turn (in a simulation
-//     rosched's once and the library's twice; time_choices), and the fastest runs for the class from then on
-//     (MeasuredChoices, one per collective), identically on every rank.
+//     rosched's once and the library's twice; time_choices), and the fastest runs for the
+//     class from then on (MeasuredChoices, one per collective), identically on every rank.
 //
 // A call that repeats this thread's last call of the same collective handed to the library
 // (same communicator, count, predefined datatype and predefined operation; LibraryRepeat) goes
@@ -60,16 +61,17 @@ struct Candidate {
 // Step 4: candidates[0] is the library's collective, the others rosched's (1..kMaxAnswer of
 // them: the broadcast times its circulant, hypercube and two-tree broadcasts). Runs each three
 // times, round-robin (where MPI_Wtime is global, a simulation whose times do not vary: rosched's
-// once and the library's twice, as its first call may set the communicator up), each
-// timed call started on all ranks at once (at one agreed instant where MPI_Wtime is global, as
-// in SimGrid SMPI; else after a barrier, and then running its collective a batch of times back
-// to back, as many as last 50 us by the cost model, at most 64: one call of a short vector at
-// p = 2 lasts less than the barrier's noise), timed to the slowest rank's end; the shortest of each candidate's times counts (agreed by one MPI_Allreduce). The
-// fastest of rosched's wins if it is at least 5% faster than the library's (a tie goes to the
-// library's collective); the winner's index (0: the library's) is stored for the size class of
-// count * size bytes and in the memo of (count, size), told (ROSCHED_VERBOSE) and returned. All
-// candidates must leave the same result, whichever runs last (a broadcast or an all-gather is
-// idempotent; a reduction reads its input from a buffer it does not write). Several trials,
+// once and the library's twice, as its first call may set the communicator up), each timed
+// call started on all ranks at once (at one agreed instant where MPI_Wtime is global, as in
+// SimGrid SMPI; else after a barrier, and then running its collective a batch of times back to
+// back, as many as last 50 us by the cost model, at most 64: one call of a short vector at
+// p = 2 lasts less than the barrier's noise), timed to the slowest rank's end; the shortest of
+// each candidate's times counts (agreed by one MPI_Allreduce). The fastest of rosched's wins if
+// it is at least 5% faster than the library's (a tie goes to the library's collective); the
+// winner's index (0: the library's) is stored for the size class of count * size bytes and in
+// the memo of (count, size), told (ROSCHED_VERBOSE) and returned. All candidates must leave
+// the same result, whichever runs last (a broadcast or an all-gather is idempotent; a
+// reduction reads its input from a buffer it does not write). Several trials,
 // because a first call pays what a later one does not (connections set up, first touches);
 // three, because with two a machine's noise picked the census all-reduce, 1.3-1.6x slower at
 // 1 MiB and p = 2, once in six processes.
