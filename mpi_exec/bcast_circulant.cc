@@ -129,10 +129,10 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   std::vector<Candidate> candidates = {
       {"native MPI_Bcast",
        [&] { check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast"); }},
-      {"circulant", family(kCirculant)}};
+      {"circulant", family(kCirculant), 1}};
   if (ci.p > 2 && !node_layout(ci).hierarchical()) {
-    candidates.push_back({"hypercube", family(kHypercube)});
-    candidates.push_back({"two-tree", family(kTwoTree)});
+    candidates.push_back({"hypercube", family(kHypercube), 1});
+    candidates.push_back({"two-tree", family(kTwoTree), 1});
   }
   time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
 }

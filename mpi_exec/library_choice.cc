@@ -48,17 +48,16 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
   const int n = static_cast<int>(candidates.size());
   if (n < 2 || n > kMaxAnswer + 1) throw std::logic_error("time_choices: 2..4 candidates");
   const bool global = global_clock();
-  // The calls, round-robin: on a machine three per candidate (its noise). On a global clock (a
-  // simulation, whose times do not vary from call to call) rosched's candidates once each (their
-  // first call's work is the schedule's construction, O(log p)) and the library's twice: its
-  // first call may set the communicator up (SMPI's node-aware algorithms build node and leader
-  // communicators at their first use: milliseconds of simulated time at 1,152 ranks). One call
-  // less per candidate saves minutes of a simulation's real time per size from 256 KiB.
-  std::vector<int> order;  // candidate per call: the library's, rosched's first, ..., the library's
-  for (int round = 0; round < (global ? 1 : 3); ++round) {
-    for (int k = 0; k < n; ++k) order.push_back(k);
+  // The calls, round-robin: on a machine three per candidate (its noise); on a global clock (a
+  // simulation, whose times do not vary from call to call) each candidate's global_calls (the
+  // library's twice: SMPI's node-aware algorithms build node and leader communicators at their
+  // first use, milliseconds of simulated time at 1,152 ranks).
+  std::vector<int> order;  // candidate per call: the library's, rosched's first, ...
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < n; ++k) {
+      if (!global || round < candidates[k].global_calls) order.push_back(k);
+    }
   }
-  if (global) order.push_back(0);
   const int calls = static_cast<int>(order.size());
   const CostModel& model = cost_model(ci);
   const std::int64_t bytes = std::int64_t{count} * size;

@@ -16,7 +16,7 @@
 //     0.7x). `model` stops here.
 //  4. Else the first call of each size class (2^k to 2^(k+1) - 1 bytes) on the communicator
 //     times the library's and rosched's candidates, three times each in turn (in a simulation
-//     rosched's once and the library's twice; time_choices), and the fastest runs for the
+//     twice, rosched's broadcasts once; time_choices), and the fastest runs for the
 //     class from then on (MeasuredChoices, one per collective), identically on every rank.
 //
 // A call that repeats this thread's last call of the same collective handed to the library
@@ -56,12 +56,18 @@ Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choi
 struct Candidate {
   const char* name;
   std::function<void()> run;
+  // Timed calls where MPI_Wtime is global (a simulation, whose times do not vary): two, as a
+  // first call may pay set-up that later ones do not (the library's; rosched's all-gather: 66.5
+  // us in its first call at p = 256 on SMPI's flat platform, 34.1 after); one where the first
+  // call was checked to cost what later ones do (rosched's broadcasts), which saves minutes of a
+  // simulation's real time per size from 256 KiB at 1,152 ranks.
+  int global_calls = 2;
 };
 
 // Step 4: candidates[0] is the library's collective, the others rosched's (1..kMaxAnswer of
 // them: the broadcast times its circulant, hypercube and two-tree broadcasts). Runs each three
-// times, round-robin (where MPI_Wtime is global, a simulation whose times do not vary: rosched's
-// once and the library's twice, as its first call may set the communicator up), each timed
+// times, round-robin (where MPI_Wtime is global, a simulation whose times do not vary: each
+// global_calls times), each timed
 // call started on all ranks at once (at one agreed instant where MPI_Wtime is global, as in
 // SimGrid SMPI; else after a barrier, and then running its collective a batch of times back to
 // back, as many as last 50 us by the cost model, at most 64: one call of a short vector at
