@@ -67,13 +67,13 @@ struct Candidate {
 // Step 4: candidates[0] is the library's collective, the others rosched's (1..kMaxAnswer of
 // them: the broadcast times its circulant, hypercube and two-tree broadcasts). Runs each three
 // times, round-robin (where MPI_Wtime is global, a simulation whose times do not vary: each
-// global_calls times), each timed
-// call started on all ranks at once (at one agreed instant where MPI_Wtime is global, as in
-// SimGrid SMPI; else after a barrier, and then running its collective a batch of times back to
-// back, as many as last 50 us by the cost model, at most 64: one call of a short vector at
-// p = 2 lasts less than the barrier's noise), timed to the slowest rank's end; the shortest of
-// each candidate's times counts (agreed by one MPI_Allreduce). The fastest of rosched's wins if
-// it is at least 5% faster than the library's (a tie goes to the library's collective); the
+// its global_calls times, at most three), each timed call started on all ranks at once (at one
+// agreed instant where MPI_Wtime is global, as in SimGrid SMPI; else after a barrier, and then
+// running its collective a batch of times back to back, as many as last 50 us by the cost
+// model, at most 64: one call of a short vector at p = 2 lasts less than the barrier's noise),
+// timed to the slowest rank's end; the shortest of each candidate's times counts (agreed by one
+// MPI_Allreduce). The fastest of rosched's wins if it is at least 5% faster than the library's
+// (a tie goes to the library's collective); the
 // winner's index (0: the library's) is stored for the size class of count * size bytes and in
 // the memo of (count, size), told (ROSCHED_VERBOSE) and returned. All candidates must leave
 // the same result, whichever runs last (a broadcast or an all-gather is idempotent; a
