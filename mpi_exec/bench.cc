@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "mpi_exec/bench_alltoall.h"
+#include "mpi_exec/bench_setup.h"
 #include "mpi_exec/clock.h"
 #include "mpi_exec/compute_charge.h"
 #include "mpi_exec/payload.h"
@@ -80,6 +81,7 @@ struct Options {
   std::string op = "bcast", impl = "all", sizes, dist = "irregular", measure = "slowest";
   int reps = 35;
   int warmup = 1;
+  std::string rewarm = "every";
   int batch = 1;
   int nway_n = 0;
   std::string nway_rule = "circulant";
@@ -347,6 +349,12 @@ int run(int argc, char** argv) {
       "untimed calls of each implementation before the first size, and of native and auto "
       "before every size (first-use set-up: the communicator's cost model, auto's trial, the "
       "MPI library's set-up of the algorithm it picks for the size)")(
+      "rewarm", po::value(&o.rewarm)->default_value(o.rewarm),
+      "the untimed calls of native before every size: every, or until-setup: until bench has "
+      "seen MPI_COMM_WORLD set up, a first call (bench's first MPI_Barrier or MPI_Allreduce, or "
+      "native's untimed call of a size, timed for this) taking over twice its repeat; for an "
+      "MPI that sets a communicator up once (SimGrid SMPI), needs --measure span or sync. auto "
+      "is warmed before every size either way (its trial)")(
       "batch", po::value(&o.batch)->default_value(o.batch),
       "calls back to back per repetition, time divided by it (small messages: a single call "
       "after a barrier is timed within the barrier's noise)")(
@@ -380,6 +388,11 @@ int run(int argc, char** argv) {
     if (o.reps < 1) throw std::invalid_argument("--reps must be positive");
     if (o.warmup < 0 || o.warmup > 1000)
       throw std::invalid_argument("--warmup must be in 0..1000, not " + std::to_string(o.warmup));
+    if (o.rewarm != "every" && o.rewarm != "until-setup")
+      throw std::invalid_argument("--rewarm must be every or until-setup, not " + o.rewarm);
+    if (o.rewarm == "until-setup" && o.measure == "slowest")
+      throw std::invalid_argument("--rewarm until-setup needs --measure span or sync (a global "
+                                  "clock: a first call against its repeat)");
     if (o.batch < 1 || o.batch > 1000000)
       throw std::invalid_argument("--batch must be in 1..1000000, not " + std::to_string(o.batch));
     if (o.nway_n < 0 || o.nway_n > 64)
@@ -417,30 +430,86 @@ int run(int argc, char** argv) {
   };
   const double started = real_now();
   double last_report = started;
+  // One measurement of impl at m: `calls` calls back to back after a barrier (and, for
+  // --measure sync, an agreed instant), the time per call by the chosen measure, the same on
+  // every rank; *ok: every rank's check passed.
+  const auto measure_call = [&](Impl impl, long m, int calls, bool check_it, bool* ok) {
+    double seconds = 0;
+    bool mine_ok = true;
+    for (bool again = true; again;) {
+      again = false;
+      MPI_Barrier(MPI_COMM_WORLD);
+      const bool late = o.measure == "sync" && start_together();
+      const double t0 = MPI_Wtime();
+      mine_ok = true;
+      for (int k = 0; k < calls; ++k) mine_ok = op(impl, m, check_it) && mine_ok;
+      const double t1 = MPI_Wtime();
+      if (o.measure == "slowest") {
+        const double local = (t1 - t0) / calls;
+        MPI_Allreduce(&local, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        break;
+      }
+      // One MPI_MAX over {-start, end, start, late}: the span, the spread of the starts and
+      // whether a rank missed the agreed instant.
+      const double local[4] = {-t0, t1, t0, late ? 1.0 : 0.0};
+      double global[4] = {0, 0, 0, 0};
+      MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      seconds = (global[0] + global[1]) / calls;
+      const double spread = global[2] + global[0];
+      if (global[3] > 0 && sync_margin < 1) {
+        sync_margin *= 4, again = true;
+      } else if (o.measure == "sync" && spread > 1e-8 && rank == 0 && !warned_spread) {
+        warned_spread = true;
+        std::fprintf(stderr, "bench: --measure sync: ranks started up to %.3g us apart (%s); "
+                     "such times are spans\n", spread * 1e6,
+                     global[3] > 0 ? "a rank missed the instant even with a 1 s margin"
+                                   : "computation charged around the wait, or no global clock");
+      }
+    }
+    int good = mine_ok, all_good = 0;
+    MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    *ok = all_good != 0;
+    return seconds;
+  };
   // Warm-up, untimed: the first call of an implementation on a communicator sets it up (the
   // cost model's measurements), which no later call pays; so does the first call of an
   // algorithm that the library's collective or Rosched_* (auto) choose by the size: auto's
   // trial, an MPI library's set-up at an algorithm's first use (SMPI, Open MPI's selector,
   // 36 ranks on the paper's cluster: the first 4 KiB broadcast took 314 us, every later one
-  // 14.7), so those two are warmed up at every size. Their real time counts in the size's
-  // progress line.
+  // 14.7), so those two are warmed up at every size; native not after set-up was seen with
+  // --rewarm until-setup (bench_setup.h), where its untimed call is measured to see it. Their
+  // real time counts in the size's progress line. Returns native's untimed call's time, or 0.
+  const bool until_setup = o.rewarm == "until-setup";
+  bool setup_seen = until_setup && rosched::mpi::first_collectives_paid_setup();
+  if (setup_seen && rank == 0) {
+    std::fprintf(stderr, "bench: MPI_COMM_WORLD was set up in bench's first MPI_Barrier or "
+                 "MPI_Allreduce; native is warmed up before the first size only\n");
+  }
   const auto warm_up = [&](long m, bool first, std::vector<double>* real_seconds) {
+    double native_seconds = 0;
     for (int k = 0; k < o.warmup; ++k) {
       for (Impl impl : impls) {
         if (!first && impl != kNative && impl != kAuto) continue;
+        if (!first && impl == kNative && setup_seen) continue;
         const double impl_started = real_now();
-        MPI_Barrier(MPI_COMM_WORLD);
-        op(impl, m, false);
+        if (impl == kNative && until_setup && !setup_seen) {
+          bool ok = true;
+          native_seconds = measure_call(impl, m, 1, false, &ok);
+        } else {
+          MPI_Barrier(MPI_COMM_WORLD);
+          op(impl, m, false);
+        }
         (*real_seconds)[impl] += real_now() - impl_started;
       }
     }
+    return native_seconds;
   };
   for (std::size_t size_index = 0; size_index < sizes.size(); ++size_index) {
     const long m = sizes[size_index];
     std::vector<double> best(kImplCount, 1e30);
     std::vector<double> real_seconds(kImplCount, 0);
     const double size_started = real_now();
-    warm_up(m, size_index == 0, &real_seconds);
+    const double native_warm = warm_up(m, size_index == 0, &real_seconds);
     for (int rep = 0; rep < o.reps; ++rep) {
       if (rank == 0 && real_now() - last_report >= kProgressSeconds) {
         last_report = real_now();
@@ -450,42 +519,19 @@ int run(int argc, char** argv) {
       for (Impl impl : impls) {  // interleaved
         const double impl_started = real_now();
         bool ok = true;
-        double slowest = 0;
-        for (bool again = true; again;) {
-          again = false;
-          MPI_Barrier(MPI_COMM_WORLD);
-          const bool late = o.measure == "sync" && start_together();
-          const double t0 = MPI_Wtime();
-          ok = true;
-          for (int k = 0; k < o.batch; ++k) ok = op(impl, m, o.check) && ok;
-          const double t1 = MPI_Wtime();
-          if (o.measure == "slowest") {
-            const double local = (t1 - t0) / o.batch;
-            MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            break;
-          }
-          // One MPI_MAX over {-start, end, start, late}: the span, the spread of the starts and
-          // whether a rank missed the agreed instant.
-          const double local[4] = {-t0, t1, t0, late ? 1.0 : 0.0};
-          double global[4] = {0, 0, 0, 0};
-          MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-          slowest = (global[0] + global[1]) / o.batch;
-          const double spread = global[2] + global[0];
-          if (global[3] > 0 && sync_margin < 1) {
-            sync_margin *= 4, again = true;
-          } else if (o.measure == "sync" && spread > 1e-8 && rank == 0 && !warned_spread) {
-            warned_spread = true;
-            std::fprintf(stderr, "bench: --measure sync: ranks started up to %.3g us apart (%s); "
-                         "such times are spans\n", spread * 1e6,
-                         global[3] > 0 ? "a rank missed the instant even with a 1 s margin"
-                                       : "computation charged around the wait, or no global clock");
-          }
-        }
-        int good = ok, all_good = 0;
-        MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        all_ok = all_ok && all_good;
-        best[impl] = std::min(best[impl], slowest);
+        const double seconds = measure_call(impl, m, o.batch, o.check, &ok);
+        all_ok = all_ok && ok;
+        best[impl] = std::min(best[impl], seconds);
         real_seconds[impl] += real_now() - impl_started;
+      }
+    }
+    if (until_setup && !setup_seen && native_warm > 0 && best[kNative] < 1e30 &&
+        rosched::mpi::paid_setup(native_warm, best[kNative])) {
+      setup_seen = true;
+      if (rank == 0) {
+        std::fprintf(stderr, "bench: MPI_COMM_WORLD was set up in native's first call of %ld B "
+                     "(%.1f us against %.1f); native is not warmed up again\n", m * 4,
+                     native_warm * 1e6, best[kNative] * 1e6);
       }
     }
     if (rank == 0 && real_now() - size_started >= kProgressSeconds) {

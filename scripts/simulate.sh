@@ -36,7 +36,9 @@ Options:
   --reps N          repetitions per size, minimum reported (default: bcast 1, its times
                     repeat exactly once bench's untimed first calls (bench --warmup) have
                     taken the set-up out; the other operations 2, as theirs do not: see
-                    docs/simulation.md, "Repetitions")
+                    docs/simulation.md, "Repetitions"); the native collective's untimed
+                    call before each size stops once bench has seen SimGrid set
+                    MPI_COMM_WORLD up (bench --rewarm until-setup; not with slowest)
   --measure M       span (max end - min start over ranks; default), sync (span with every rank
                     started at one agreed instant: no barrier skew; best below 64 KiB) or
                     slowest (the paper's)
@@ -200,6 +202,9 @@ if [ -n "$overhead" ]; then  # one constant per message from size 0: "size:secon
 fi
 extra=(--measure "$measure" --sizes "$ints")
 [ $check -eq 0 ] || extra+=(--check)
+# SimGrid sets a communicator up once (bench_setup.h): native's untimed call before each size
+# only until bench has seen that happen (the first MPI_Allreduce at 1,152 ranks on flat).
+[ "$measure" = slowest ] || extra+=(--rewarm until-setup)
 
 impls_arg=$ours
 pmpi=0  # "pmpi" is a run of its own (bench_pmpi), not a bench --impl
@@ -232,11 +237,12 @@ for o in $ops; do
     fi
   done
 done
-pass_progress() {  # bench's progress and the real time each size took, as they come (run_one's)
+pass_progress() {  # bench's progress, the real time each size took and where SimGrid set
+  # MPI_COMM_WORLD up (--rewarm until-setup), as they come (run_one's)
   [ -f "$work/$i.err" ] || return 0
   n=$(wc -l <"$work/$i.err")
   [ "$n" -gt "$seen" ] || return 0
-  sed -n "$((seen + 1)),${n}p" "$work/$i.err" | grep '^bench: size' |
+  sed -n "$((seen + 1)),${n}p" "$work/$i.err" | grep -E '^bench: (size|MPI_COMM_WORLD)' |
     while IFS= read -r line; do say "$o $s ($impls): ${line#bench: }"; done
   seen=$n
 }

@@ -49,7 +49,9 @@ for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist we
            "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
            "extra:too many positional" "--measure fast:--measure must be slowest, span or sync" \
            "--measure sync:needs a global clock" "--dist half:--dist must be irregular or uniform, not half" \
-           "--batch 0:--batch must be in 1..1000000" "--warmup=-1:--warmup must be in 0..1000"; do
+           "--batch 0:--batch must be in 1..1000000" "--warmup=-1:--warmup must be in 0..1000" \
+           "--rewarm sometimes:--rewarm must be every or until-setup" \
+           "--rewarm until-setup:needs --measure span or sync"; do
   args=${bad%%:*}; want=${bad#*:}
   # shellcheck disable=SC2086
   out=$(timeout 60 mpirun -np 1 "$bin" --op bcast $args 2>&1); rc=$?
