@@ -97,8 +97,9 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
     // Rosched_Allgather: the library's MPI_Allgather where that is faster (library_choice.h).
     if (entry == Entry::kChoose && p > 1 && recvcount > 0 && rtype.size > 0) {
       const auto library = [&] {
-        check(PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, c),
-              "MPI_Allgather");
+        check_on(ci.user, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         recvtype, ci.user),
+                 "MPI_Allgather");
       };
       switch (library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount,
                               rtype.size, [] { return true; })) {
@@ -127,10 +128,9 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Comm comm) {
   using namespace rosched::mpi;
   const LibraryRepeat& last = library_repeat(Decided::kAllgather);
-  if (const MPI_Comm dup = last.match(comm, recvcount, recvtype, MPI_OP_NULL);
-      dup != MPI_COMM_NULL &&
+  if (last.match(comm, recvcount, recvtype, MPI_OP_NULL) &&
       (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) {
-    const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup);
+    const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allgather", comm, rc, "MPI_Allgather");
   }
   return allgather("Rosched_Allgather", Entry::kChoose, sendbuf, sendcount, sendtype, recvbuf,

@@ -102,10 +102,10 @@ void allreduce_by_choice(const char* name, MPI_Comm comm, const CommInfo& ci,
       : !commutative ? Verdict::kLibrary
                      : library_verdict(ci, Decided::kAllreduce, choice, count, type.size,
                                        [&] { return census_can_pay(cost_model(ci), ci.p, bytes); });
-  const MPI_Comm c = ci.c;
   if (verdict == Verdict::kLibrary) {
     tell_choice(ci, name, "native MPI_Allreduce", 0, 0, bytes);
-    check(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, c), "MPI_Allreduce");
+    check_on(ci.user, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, ci.user),
+             "MPI_Allreduce");
     library_repeat(Decided::kAllreduce).remember(comm, ci, count, datatype, op);
   } else if (verdict == Verdict::kTimeBoth) {
     // In place, the input is recvbuf, which every trial overwrites: a copy of it is the input of
@@ -117,7 +117,10 @@ void allreduce_by_choice(const char* name, MPI_Comm comm, const CommInfo& ci,
     const void* in = input ? input->data() : sendbuf;
     time_both(
         ci, name, Decided::kAllreduce, count, type.size, "native MPI_Allreduce", "census",
-        [&] { check(PMPI_Allreduce(in, recvbuf, count, datatype, op, c), "MPI_Allreduce"); },
+        [&] {
+          check_on(ci.user, PMPI_Allreduce(in, recvbuf, count, datatype, op, ci.user),
+                   "MPI_Allreduce");
+        },
         [&] { census(ci, in, recvbuf, count, datatype, type, op); });
   } else {
     tell_choice(ci, name, "census", 0, 0, bytes);
@@ -141,8 +144,8 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   const LibraryRepeat& last = library_repeat(Decided::kAllreduce);
-  if (const MPI_Comm dup = last.match(comm, count, datatype, op); dup != MPI_COMM_NULL) {
-    const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, dup);
+  if (last.match(comm, count, datatype, op)) {
+    const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
   }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {

@@ -222,7 +222,8 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
       mine[0] = std::max<long long>(mine[0], send->size[j]);
       mine[1] += send->size[j];
     }
-    check(PMPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, ci.c), "MPI_Allreduce");
+    check_on(ci.user, PMPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, ci.user),
+             "MPI_Allreduce");
     if (all[0] == 0) {  // nothing anywhere; zero receive counts are all that is allowed
       for (int j = 0; j < ci.p; ++j) {
         if (recv.size[j] != 0) {

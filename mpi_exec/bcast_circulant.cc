@@ -128,7 +128,9 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   };
   std::vector<Candidate> candidates = {
       {"native MPI_Bcast",
-       [&] { check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast"); }},
+       [&] {
+         check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
+       }},
       {"circulant", family(kCirculant), 1}};
   if (ci.p > 2 && !node_layout(ci).hierarchical()) {
     candidates.push_back({"hypercube", family(kHypercube), 1});
@@ -156,7 +158,7 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
       switch (verdict(ci, count, type, &family)) {
         case Verdict::kLibrary:
           tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
-          check(PMPI_Bcast(buffer, count, datatype, root, ci.c), "MPI_Bcast");
+          check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
           library_repeat(Decided::kBcast).remember(comm, ci, count, datatype, MPI_OP_NULL);
           return;
         case Verdict::kTimeBoth:
@@ -177,9 +179,8 @@ extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int
                              MPI_Comm comm) {
   using namespace rosched::mpi;
   const LibraryRepeat& last = library_repeat(Decided::kBcast);
-  if (const MPI_Comm dup = last.match(comm, count, datatype, MPI_OP_NULL);
-      dup != MPI_COMM_NULL && root >= 0 && root < last.p()) {
-    const int rc = PMPI_Bcast(buffer, count, datatype, root, dup);
+  if (last.match(comm, count, datatype, MPI_OP_NULL) && root >= 0 && root < last.p()) {
+    const int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
     return rc == MPI_SUCCESS ? rc : report_call("Rosched_Bcast", comm, rc, "MPI_Bcast");
   }
   return rosched::mpi::bcast_by_choice("Rosched_Bcast", rosched::mpi::Entry::kChoose, buffer,

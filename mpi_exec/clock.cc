@@ -20,7 +20,7 @@ bool global_clock() {
 double start_together(MPI_Comm c, double margin, bool* late) {
   const double now = PMPI_Wtime();
   double latest = 0;
-  check(PMPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, c), "MPI_Allreduce");
+  check_on(c, PMPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, c), "MPI_Allreduce");
   const double instant = latest + margin;
   const double wait = instant - PMPI_Wtime();
   *late = wait <= 0;

@@ -41,13 +41,14 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
-// The shortest of `trips` runs of `once`, each after a barrier and an untimed run (which absorbs
-// the barrier's uneven release); its time is this rank's.
+// The shortest of `trips` runs of `once`, each after a barrier (on the user's communicator, as
+// every MPI collective of the library: mpi_call.h) and an untimed run (which absorbs the
+// barrier's uneven release); its time is this rank's.
 template <typename Once>
-double shortest(MPI_Comm c, int trips, Once&& once) {
+double shortest(const CommInfo& comm, int trips, Once&& once) {
   double best = 1e30;
   for (int t = 0; t < trips; ++t) {
-    check(PMPI_Barrier(c), "MPI_Barrier");
+    check_on(comm.user, PMPI_Barrier(comm.user), "MPI_Barrier");
     once();
     const double start = PMPI_Wtime();
     once();
@@ -60,11 +61,11 @@ double shortest(MPI_Comm c, int trips, Once&& once) {
 // as every rank does in a round of a circulant schedule, so the figure includes what the traffic
 // of all ranks together costs (a shared node link, a backbone that cannot carry every link at
 // once).
-double exchange(MPI_Comm c, int to, int from, const PayloadBuffer& out, const PayloadBuffer& in,
-                int bytes, int trips) {
-  return shortest(c, trips, [&] {
+double exchange(const CommInfo& comm, int to, int from, const PayloadBuffer& out,
+                const PayloadBuffer& in, int bytes, int trips) {
+  return shortest(comm, trips, [&] {
     check(PMPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
-                       MPI_BYTE, from, tag::kCostModel, c, MPI_STATUS_IGNORE),
+                       MPI_BYTE, from, tag::kCostModel, comm.c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
   });
 }
@@ -74,10 +75,11 @@ double exchange(MPI_Comm c, int to, int from, const PayloadBuffer& out, const Pa
 // barrier counts alike for every k (a burst to k different peers waits for the last of them:
 // SMPI, 1,152 ranks, no per-message costs, measured 0.57 us per message that way). synchronous:
 // the sends are MPI_Issend.
-double burst(MPI_Comm c, int to, int from, int k, const PayloadBuffer& out,
+double burst(const CommInfo& comm, int to, int from, int k, const PayloadBuffer& out,
              const PayloadBuffer& in, int trips, bool synchronous = false) {
   std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(k));
-  return shortest(c, trips, [&] {
+  const MPI_Comm c = comm.c;
+  return shortest(comm, trips, [&] {
     for (int j = 0; j < k; ++j) {
       check(PMPI_Irecv(in.data() + 8 * j, 8, MPI_BYTE, from, tag::kCostModel, c, &requests[j]),
             "MPI_Irecv");
@@ -101,30 +103,31 @@ CostModel build(const CommInfo& comm) {
   const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
   // Payload memory (payload.h): shared between simulated ranks in SMPI timing runs.
   const PayloadBuffer out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
-  exchange(comm.c, to, from, out, in, 8, 2);  // warm-up
+  exchange(comm, to, from, out, in, 8, 2);  // warm-up
   std::array<double, CostModel::kPoints + 3> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
-    mine[i] = exchange(comm.c, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
+    mine[i] = exchange(comm, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
   }
   // The cost of each further message of a burst.
-  const double one = burst(comm.c, to, from, 1, out, in, 2 * kTrips);
+  const double one = burst(comm, to, from, 1, out, in, 2 * kTrips);
   mine[CostModel::kPoints] = std::max(
-      0.0, (burst(comm.c, to, from, kBurst, out, in, 2 * kTrips) - one) / (kBurst - 1));
+      0.0, (burst(comm, to, from, kBurst, out, in, 2 * kTrips) - one) / (kBurst - 1));
   // What a synchronous send costs more.
   mine[CostModel::kPoints + 1] =
-      std::max(0.0, burst(comm.c, to, from, 1, out, in, 2 * kTrips, true) - one);
+      std::max(0.0, burst(comm, to, from, 1, out, in, 2 * kTrips, true) - one);
   // The largest exchange by ranks 0 and p / 2 alone; the others exchange with MPI_PROC_NULL
   // (nothing) and report 0, which leaves the pair's figure in the maximum.
   const bool paired = comm.rank == 0 || comm.rank == shift;
   const int partner = !paired ? MPI_PROC_NULL : comm.rank == 0 ? shift : 0;
-  const double alone = exchange(comm.c, partner, partner, out, in,
+  const double alone = exchange(comm, partner, partner, out, in,
                                 static_cast<int>(kModelSizes.back()), kTrips);
   mine[CostModel::kPoints + 2] = paired ? alone : 0;
   // The slowest rank's figures, the same on every rank.
-  check(PMPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
-                      MPI_MAX, comm.c),
-        "MPI_Allreduce");
+  check_on(comm.user,
+           PMPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
+                          MPI_MAX, comm.user),
+           "MPI_Allreduce");
   std::copy(slowest.begin(), slowest.begin() + CostModel::kPoints, model.seconds.begin());
   model.per_message = slowest[CostModel::kPoints];
   model.sync_extra = slowest[CostModel::kPoints + 1];

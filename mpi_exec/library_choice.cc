@@ -85,18 +85,19 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
     for (int call = 0; call < calls; ++call) {
       if (global) {
         bool late = false;
-        instant[call] = start_together(ci.c, margin, &late);
+        instant[call] = start_together(ci.user, margin, &late);
         if (late) value[calls] = 1;
       } else {
-        check(PMPI_Barrier(ci.c), "MPI_Barrier");
+        check_on(ci.user, PMPI_Barrier(ci.user), "MPI_Barrier");
         instant[call] = PMPI_Wtime();
       }
       const std::function<void()>& run = candidates[order[call]].run;
       for (int i = 0; i < batch; ++i) run();
       value[call] = global ? PMPI_Wtime() : PMPI_Wtime() - instant[call];
     }
-    check(PMPI_Allreduce(MPI_IN_PLACE, value.data(), calls + 1, MPI_DOUBLE, MPI_MAX, ci.c),
-          "MPI_Allreduce");
+    check_on(ci.user,
+             PMPI_Allreduce(MPI_IN_PLACE, value.data(), calls + 1, MPI_DOUBLE, MPI_MAX, ci.user),
+             "MPI_Allreduce");
     if (value[calls] > 0 && attempt < 2) {  // a rank missed the instant: a longer margin
       margin *= 16;
       continue;
@@ -142,7 +143,6 @@ void LibraryRepeat::remember(MPI_Comm comm, const CommInfo& ci, int count, MPI_D
     return;
   }
   comm_ = comm;
-  dup_ = ci.c;
   type_ = type;
   op_ = op;
   count_ = count;

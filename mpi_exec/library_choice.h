@@ -97,15 +97,13 @@ bool is_predefined_op(MPI_Op op);
 // This thread's last call of one collective that was handed to the library.
 class LibraryRepeat {
  public:
-  // The private duplicate to call the library on if (comm, count, type, op) is that call's
-  // (op: MPI_OP_NULL for a broadcast) and nothing has changed since: the communicator not freed
-  // (its handle could mean another one now), debug checks still off; else MPI_COMM_NULL. The
-  // caller checks a root against p() (and MPI_IN_PLACE against rank()).
-  MPI_Comm match(MPI_Comm comm, int count, MPI_Datatype type, MPI_Op op) const {
+  // Whether (comm, count, type, op) is that call's (op: MPI_OP_NULL for a broadcast) and
+  // nothing has changed since: the communicator not freed (its handle could mean another one
+  // now), debug checks still off; then the caller calls the library on comm. The caller checks
+  // a root against p() (and MPI_IN_PLACE against rank()).
+  bool match(MPI_Comm comm, int count, MPI_Datatype type, MPI_Op op) const {
     return comm == comm_ && count == count_ && type == type_ && op == op_ &&
-                   freed_ == comm_caches_freed.load(std::memory_order_relaxed) && !debug_checks()
-               ? dup_
-               : MPI_COMM_NULL;
+           freed_ == comm_caches_freed.load(std::memory_order_relaxed) && !debug_checks();
   }
   int p() const { return p_; }
   int rank() const { return rank_; }
@@ -114,7 +112,7 @@ class LibraryRepeat {
   void remember(MPI_Comm comm, const CommInfo& ci, int count, MPI_Datatype type, MPI_Op op);
 
  private:
-  MPI_Comm comm_ = MPI_COMM_NULL, dup_ = MPI_COMM_NULL;
+  MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
   MPI_Op op_ = MPI_OP_NULL;
   int count_ = 0, p_ = 0, rank_ = 0;

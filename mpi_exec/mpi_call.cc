@@ -53,27 +53,38 @@ std::string describe(int rc, const char* call, int* error_class) {
   return std::string(call) + " failed: " + std::string(text, length);
 }
 
+// Whether MPI called comm's error handler for a failed call on it: its handler is not
+// MPI_ERRORS_RETURN (MPI_ERRORS_ARE_FATAL never returns; a user's handler did).
+bool handler_called(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return false;
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  if (PMPI_Comm_get_errhandler(comm, &handler) != MPI_SUCCESS) return false;
+  const bool called = handler != MPI_ERRORS_RETURN;
+  if (handler != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&handler);  // a new reference
+  return called;
+}
+
 }  // namespace
 
-void fail(int rc, const char* call) {
+void fail(int rc, const char* call, MPI_Comm handled_on) {
   int error_class = MPI_ERR_OTHER;
   const std::string what = describe(rc, call, &error_class);
-  throw Error(error_class, what);
+  throw Error(error_class, what, handler_called(handled_on));
 }
 
 int report_call(const char* name, MPI_Comm comm, int rc, const char* call) {
   int error_class = MPI_ERR_OTHER;
   const std::string what = describe(rc, call, &error_class);
-  return report(name, comm, error_class, what.c_str());
+  return report(name, comm, error_class, what.c_str(), handler_called(comm));
 }
 
-int report(const char* name, MPI_Comm comm, int mpi_class, const char* what) {
+int report(const char* name, MPI_Comm comm, int mpi_class, const char* what, bool handled) {
   const MPI_Comm handler = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
   int rank = -1;
   PMPI_Comm_rank(handler, &rank);
   std::fprintf(stderr, "rosched %s (rank %d%s): %s\n", name, rank,
                comm == MPI_COMM_NULL ? " of MPI_COMM_WORLD" : "", what);
-  PMPI_Comm_call_errhandler(handler, mpi_class);
+  if (!handled) PMPI_Comm_call_errhandler(handler, mpi_class);
   return mpi_class;
 }
 
@@ -92,7 +103,7 @@ CommInfo comm_info(MPI_Comm comm) {
     last_comm = comm;
     last_freed = freed;
   }
-  return {last_cache->p, last_cache->rank, last_cache->dup, last_cache};
+  return {last_cache->p, last_cache->rank, last_cache->dup, last_cache, comm};
 }
 
 MPI_Comm self_comm() { return comm_cache(MPI_COMM_SELF).dup; }

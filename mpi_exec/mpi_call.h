@@ -1,8 +1,15 @@
 // Error handling and communicators shared by the collectives. MPI return codes become
 // exceptions that name the call; at the API boundary they are reported and handed to the error
-// handler of the user's communicator. The collectives' own MPI calls run on private duplicates
-// with MPI_ERRORS_RETURN, so every failure comes back here, whatever handler the user's
-// communicator has now (it may have changed since the duplicate was made).
+// handler of the user's communicator. The collectives' own messages travel on private
+// duplicates with MPI_ERRORS_RETURN, so every failure there comes back here, whatever handler
+// the user's communicator has now (it may have changed since the duplicate was made). The MPI
+// library's collectives that they call (the library's collective where it is chosen, and the
+// agreements of the cost model, a trial and the node layout) run on the user's communicator
+// itself: on a duplicate the library would set its per-communicator collective state up a
+// second time (SimGrid SMPI: the node structure, a ring all-gather of p - 1 rounds, 70 s of
+// simulation at 1,152 ranks), and a failure there meets the user's handler as it would in the
+// user's own call (check_on). The debug mode's comparison of arguments across ranks (args.h)
+// stays on the duplicate, so that its verdict always comes back to the library.
 #ifndef ROSCHED_MPI_EXEC_MPI_CALL_H_
 #define ROSCHED_MPI_EXEC_MPI_CALL_H_
 
@@ -16,20 +23,30 @@
 namespace rosched::mpi {
 
 // An error with an MPI error class: a failed MPI call, or an argument MPI would reject.
+// handled: MPI has handed it to the user's communicator's error handler already (check_on),
+// which is then not called again.
 class Error : public std::runtime_error {
  public:
-  Error(int mpi_class, const std::string& what) : std::runtime_error(what), class_(mpi_class) {}
+  Error(int mpi_class, const std::string& what, bool handled = false)
+      : std::runtime_error(what), class_(mpi_class), handled_(handled) {}
   int mpi_class() const { return class_; }
+  bool handled() const { return handled_; }
 
  private:
   int class_;
+  bool handled_;
 };
 
 // Throws Error naming `call` unless rc is MPI_SUCCESS. Inline: every MPI call of a collective
 // goes through it, and the failure path (error string, message) stays out of the caller.
-[[noreturn]] void fail(int rc, const char* call);
+[[noreturn]] void fail(int rc, const char* call, MPI_Comm handled_on = MPI_COMM_NULL);
 inline void check(int rc, const char* call) {
   if (__builtin_expect(rc != MPI_SUCCESS, 0)) fail(rc, call);
+}
+// check() for a call on `comm`, a user's communicator (CommInfo::user): unless its handler is
+// MPI_ERRORS_RETURN, MPI has called that handler for the failure, and the Error says so.
+inline void check_on(MPI_Comm comm, int rc, const char* call) {
+  if (__builtin_expect(rc != MPI_SUCCESS, 0)) fail(rc, call, comm);
 }
 
 // Runs body(comm_info(comm)) (which may throw Error or std::exception) as the collective
@@ -53,13 +70,15 @@ struct CommCache {
   unsigned nway_calls = 0;  // n-way all-reduces started on it (their tags, nway_allreduce.cc)
 };
 
-// Size and rank of the user's communicator, and its private duplicate `c` on which the
-// collective communicates (errors returned), from its CommCache: one attribute lookup per call.
+// Size and rank of the user's communicator, its private duplicate `c` on which the collective
+// sends its messages (errors returned), from its CommCache (one attribute lookup per call), and
+// the communicator itself, `user`, on which it calls the MPI library's collectives (check_on).
 // Throws Error(MPI_ERR_COMM) for MPI_COMM_NULL.
 struct CommInfo {
   int p = 1, rank = 0;
   MPI_Comm c = MPI_COMM_NULL;
   CommCache* cache = nullptr;
+  MPI_Comm user = MPI_COMM_NULL;
 };
 CommInfo comm_info(MPI_Comm comm);
 
@@ -99,10 +118,12 @@ T& duplicate_record(const CommInfo& comm, int& keyval,
 // The private duplicate of MPI_COMM_SELF (errors returned), for copies within this process.
 MPI_Comm self_comm();
 
-// Implementation of run_collective.
-int report(const char* name, MPI_Comm comm, int mpi_class, const char* what);
+// Implementation of run_collective: the message on stderr, then comm's error handler unless
+// `handled` (Error::handled).
+int report(const char* name, MPI_Comm comm, int mpi_class, const char* what, bool handled = false);
 
-// report() for an MPI call's return code rc (not MPI_SUCCESS): the message check() would throw.
+// report() for the return code rc (not MPI_SUCCESS) of an MPI call on comm itself: the message
+// check_on() would throw.
 int report_call(const char* name, MPI_Comm comm, int rc, const char* call);
 
 template <typename Body>
@@ -111,7 +132,7 @@ int run_collective(const char* name, MPI_Comm comm, Body&& body) {
     body(comm_info(comm));
     return MPI_SUCCESS;
   } catch (const Error& e) {
-    return report(name, comm, e.mpi_class(), e.what());
+    return report(name, comm, e.mpi_class(), e.what(), e.handled());
   } catch (const std::exception& e) {
     return report(name, comm, MPI_ERR_INTERN, e.what());
   }

@@ -72,9 +72,9 @@ NodeLayout* build(const CommInfo& comm) {
   int key = 0;
   MPI_Comm node = split_nodes(comm, &key);
   std::vector<int> key_of(static_cast<std::size_t>(comm.p));
-  int rc = PMPI_Allgather(&key, 1, MPI_INT, key_of.data(), 1, MPI_INT, comm.c);
+  int rc = PMPI_Allgather(&key, 1, MPI_INT, key_of.data(), 1, MPI_INT, comm.user);
   if (rc != MPI_SUCCESS) PMPI_Comm_free(&node);
-  check(rc, "MPI_Allgather");
+  check_on(comm.user, rc, "MPI_Allgather");
   NodeNumbers numbers = number_nodes(key_of);
   layout->nodes = numbers.nodes;
   layout->min_node_size = numbers.min_node_size;

@@ -122,7 +122,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
                                               type.size, [] { return true; });
       if (verdict == Verdict::kLibrary) {
         tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
-        check(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, c), "MPI_Reduce");
+        check_on(ci.user, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, ci.user),
+                 "MPI_Reduce");
         library_repeat(Decided::kReduce).remember(comm, ci, count, datatype, op);
         return;
       }
@@ -134,7 +135,10 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         const void* in = in_place ? input->data() : sendbuf;
         time_both(
             ci, name, Decided::kReduce, count, type.size, "native MPI_Reduce", "rosched's tree",
-            [&] { check(PMPI_Reduce(in, recvbuf, count, datatype, op, root, c), "MPI_Reduce"); },
+            [&] {
+              check_on(ci.user, PMPI_Reduce(in, recvbuf, count, datatype, op, root, ci.user),
+                       "MPI_Reduce");
+            },
             [&] { by_tree(in); });
         return;
       }
@@ -149,10 +153,9 @@ extern "C" int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   using namespace rosched::mpi;
   const LibraryRepeat& last = library_repeat(Decided::kReduce);
-  if (const MPI_Comm dup = last.match(comm, count, datatype, op);
-      dup != MPI_COMM_NULL && root >= 0 && root < last.p() &&
+  if (last.match(comm, count, datatype, op) && root >= 0 && root < last.p() &&
       (sendbuf != MPI_IN_PLACE || root == last.rank())) {
-    const int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, dup);
+    const int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     return rc == MPI_SUCCESS ? rc : report_call("Rosched_Reduce", comm, rc, "MPI_Reduce");
   }
   return reduce("Rosched_Reduce", Algorithm::kChosen, sendbuf, recvbuf, count, datatype, op, root,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -235,6 +236,39 @@ void test_debug_invalid_on_one_rank(MPI_Comm comm) {
   Rosched_Set_debug(0);
 }
 
+// A failed MPI collective that a collective calls on the user's communicator (the library's
+// own where it is chosen, the agreements: mpi_call.h) meets the user's handler once, from MPI:
+// the report after it does not call it again. A failure on the private duplicate (errors
+// returned) meets it once too, from the report.
+void test_failure_handled_once() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Errhandler recorder;
+  MPI_Comm_create_errhandler(record_error, &recorder);
+  MPI_Comm_set_errhandler(comm, recorder);
+  for (const bool on_user : {true, false}) {
+    const std::string where = on_user ? "on the user's communicator" : "on the duplicate";
+    handler_calls = 0;
+    std::string text;
+    const int cls = capture_stderr([&] {
+      return rosched::mpi::run_collective("test", comm, [&](const rosched::mpi::CommInfo& ci) {
+        int x = 0;  // root p: out of range on every rank
+        if (on_user) {
+          rosched::mpi::check_on(ci.user, PMPI_Bcast(&x, 1, MPI_INT, ci.p, ci.user), "MPI_Bcast");
+        } else {
+          rosched::mpi::check(PMPI_Bcast(&x, 1, MPI_INT, ci.p, ci.c), "MPI_Bcast");
+        }
+      });
+    }, text);
+    expect(cls == MPI_ERR_ROOT && handler_calls == 1 && handler_class == MPI_ERR_ROOT,
+           "a failed MPI_Bcast " + where + ": MPI_ERR_ROOT, the handler called once (calls " +
+               std::to_string(handler_calls) + ")");
+    expect_message(text, "rosched test", "failure " + where);
+  }
+  MPI_Errhandler_free(&recorder);
+  MPI_Comm_free(&comm);
+}
+
 }  // namespace
 
 void test_error_handling() {
@@ -246,6 +280,7 @@ void test_error_handling() {
   MPI_Comm_free(&comm);
   test_handler_set_after_first_use();
   test_comm_null();
+  test_failure_handled_once();
 }
 
 }  // namespace rosched_mpi_test
