@@ -185,9 +185,9 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
     rc = Rosched_Bcast_node_aware(buffer, count, datatype, root, comm);
   } else {  // kModel: Rosched_Bcast chooses (and times both at a size's first call)
     rc = Rosched_Bcast(buffer, count, datatype, root, comm);
-    int circulant = 0;  // for the report, what it chose (a cached answer now)
-    if (state().counting && rc == MPI_SUCCESS) Rosched_Bcast_choice(comm, count, datatype, &circulant);
-    route = circulant ? Route::kCirculant : Route::kNative;
+    int algorithm = 0;  // for the report, what it chose (a cached answer now)
+    if (state().counting && rc == MPI_SUCCESS) Rosched_Bcast_choice(comm, count, datatype, &algorithm);
+    route = bcast_route(algorithm);
   }
   record_if_counting(Collective::kBcast, route, f.bytes, start);
   return rc;

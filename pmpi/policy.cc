@@ -85,9 +85,18 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
 const char* collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
 
 const char* route_name(Route r) {
-  static constexpr std::array<const char*, kRoutes> names = {"native", "circulant", "twotree",
-                                                             "nway",   "bruck",     "model"};
+  static constexpr std::array<const char*, kRoutes> names = {
+      "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model"};
   return names[static_cast<std::size_t>(r)];
+}
+
+Route bcast_route(int algorithm) {
+  switch (algorithm) {
+    case 0: return Route::kNative;
+    case 2: return Route::kHypercube;
+    case 3: return Route::kTwoTree;
+    default: return Route::kCirculant;
+  }
 }
 
 std::string parse_controls(const char* mode, const char* only, const char* threshold,

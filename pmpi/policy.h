@@ -60,9 +60,13 @@ inline constexpr int kCollectives = 7;
 const char* collective_name(Collective c);
 
 // Where a call goes. kModel: bcast only, Rosched_Bcast chooses.
-enum class Route { kNative, kCirculant, kTwoTree, kNway, kBruck, kModel };
-inline constexpr int kRoutes = 6;
+enum class Route { kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel };
+inline constexpr int kRoutes = 7;
 const char* route_name(Route r);
+
+// The route a Rosched_Bcast_choice answer names, for the report: 0 native, 1 circulant, 2 Bin
+// Jia's hypercube, 3 two-tree.
+Route bcast_route(int algorithm);
 
 enum class Mode { kAuto, kOff, kForce };
 

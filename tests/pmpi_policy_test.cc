@@ -207,4 +207,17 @@ RC_GTEST_PROP(PmpiPolicy, AutoIsMonotoneInTheSize, ()) {
 }
 
 }  // namespace
+
+// The report names what Rosched_Bcast chose (Rosched_Bcast_choice's answer), not "circulant"
+// for every one of rosched's broadcasts.
+TEST(PmpiPolicy, TheReportNamesTheBroadcastRoschedChose) {
+  EXPECT_EQ(bcast_route(0), Route::kNative);
+  EXPECT_EQ(bcast_route(1), Route::kCirculant);
+  EXPECT_EQ(bcast_route(2), Route::kHypercube);
+  EXPECT_EQ(bcast_route(3), Route::kTwoTree);
+  EXPECT_STREQ(route_name(bcast_route(2)), "hypercube");
+  EXPECT_STREQ(route_name(bcast_route(3)), "twotree");
+  EXPECT_STREQ(route_name(Route::kModel), "model");
+}
+
 }  // namespace rosched::pmpi
