@@ -111,11 +111,20 @@ std::vector<long> parse_sizes(const std::string& list) {
 }
 
 // Per-rank counts of allgatherv for m MPI_INT in all: Träff 2022, Sec. 3.2 (m_r = (r mod 3) m',
-// the last rank takes the rest) or uniform.
+// the last rank takes the rest), uniform, or one (rank 0 holds nearly everything: the others
+// share 1% of the elements evenly, rank 0 the rest).
 std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   std::vector<int> counts(p, 0);
   if (dist == "uniform") {
     for (int j = 0; j < p; ++j) counts[j] = static_cast<int>(m / p + (j < m % p ? 1 : 0));
+    return counts;
+  }
+  if (dist == "one") {
+    const long rest = p > 1 ? m / 100 : 0;
+    counts[0] = static_cast<int>(m - rest);
+    for (int j = 1; j < p; ++j) {
+      counts[j] = static_cast<int>(rest / (p - 1) + (j - 1 < rest % (p - 1) ? 1 : 0));
+    }
     return counts;
   }
   long per = 0;  // m' with sum over r < p-1 of (r mod 3) m' <= m
@@ -358,7 +367,8 @@ int run(int argc, char** argv) {
       "batch", po::value(&o.batch)->default_value(o.batch),
       "calls back to back per repetition, time divided by it (small messages: a single call "
       "after a barrier is timed within the barrier's noise)")(
-      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular or uniform; allmerge block sizes: uniform (default), "
+      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular (default), uniform or one (rank 0 holds 99%); allmerge "
+      "block sizes: uniform (default), "
       "irregular or half (rank 0 holds half); alltoallv sizes: uniform, powerlaw or normal")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
       "nway-n", po::value(&o.nway_n)->default_value(0),
@@ -406,10 +416,13 @@ int run(int argc, char** argv) {
                                   "not set: run it under SimGrid SMPI)");
     if (o.op == "allmerge" && vm["dist"].defaulted()) o.dist = "uniform";
     const bool dist_ok = o.op == "alltoallv" || o.dist == "irregular" || o.dist == "uniform" ||
-                         (o.op == "allmerge" && o.dist == "half");
+                         (o.op == "allmerge" && o.dist == "half") ||
+                         (o.op == "allgatherv" && o.dist == "one");
     if (!dist_ok) {
-      throw std::invalid_argument("--dist must be irregular or uniform" +
-                                  std::string(o.op == "allmerge" ? " or half" : "") + ", not " + o.dist);
+      const char* allowed = o.op == "allmerge"     ? "irregular, uniform or half"
+                            : o.op == "allgatherv" ? "irregular, uniform or one"
+                                                   : "irregular or uniform";
+      throw std::invalid_argument(std::string("--dist must be ") + allowed + ", not " + o.dist);
     }
     sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
     op = make_op(o);

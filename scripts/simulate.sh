@@ -17,9 +17,11 @@ selector at that size. Progress goes to stderr.
 Options:
   --op OP           bcast, allgather, allgatherv, reduce, allreduce, allmerge, alltoall,
                     alltoallv or all (the first five; default bcast); allgatherv runs the
-                    (r mod 3) counts of Träff 2022, Sec. 3.2 (op "allgatherv") and uniform
-                    counts (op "allgatherv_uniform"); alltoallv uniform and power-law block
-                    sizes (Fan et al. 2022; op "alltoallv_powerlaw"); for allmerge a size is
+                    (r mod 3) counts of Träff 2022, Sec. 3.2 (op "allgatherv"), uniform
+                    counts (op "allgatherv_uniform") and rank 0 holding 99% of the elements
+                    (op "allgatherv_one"; these two are also --op values, alone); alltoallv
+                    uniform and power-law block sizes (Fan et al. 2022; op
+                    "alltoallv_powerlaw"); for allmerge a size is
                     each rank's sorted block (op "allmerge_half": rank 0 holds half of all
                     elements, the others share the rest), for alltoall(v) one block
   --p P             simulated ranks (default 1152; 64 with --quick)
@@ -115,7 +117,7 @@ p=${p:-1152}
 sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216}
 
 # --- arguments -----------------------------------------------------------------------------
-case "$op" in bcast|allgather|allgatherv|reduce|allreduce|allmerge|allmerge_half|alltoall|alltoallv|all) ;;
+case "$op" in bcast|allgather|allgatherv|allgatherv_uniform|allgatherv_one|reduce|allreduce|allmerge|allmerge_half|alltoall|alltoallv|all) ;;
   *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
 [[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
@@ -151,8 +153,8 @@ IFS=, read -r -a sel_list <<<"$selectors"
 for s in "${sel_list[@]}"; do
   case "$s" in ompi|mpich|mvapich2|impi) ;; *) die_usage "unknown selector '$s'" ;; esac
 done
-if [ "$op" = all ]; then ops="bcast allgather allgatherv allgatherv_uniform reduce allreduce"
-elif [ "$op" = allgatherv ]; then ops="allgatherv allgatherv_uniform"
+if [ "$op" = all ]; then ops="bcast allgather allgatherv allgatherv_uniform allgatherv_one reduce allreduce"
+elif [ "$op" = allgatherv ]; then ops="allgatherv allgatherv_uniform allgatherv_one"
 elif [ "$op" = alltoallv ]; then ops="alltoallv alltoallv_powerlaw"
 else ops=$op; fi
 out=${out:-$root/results/sim_${op}_${platform}_p${p}.tsv}
@@ -250,6 +252,7 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   local i=$1 o=$2 s=$3 impls=$4 bop=$2 dist=() t0=$SECONDS prog=$bench impl_arg=$4
   [ "$impls" = pmpi ] && { prog="$build/bench_pmpi"; impl_arg=native; }
   [ "$o" = allgatherv_uniform ] && { bop=allgatherv; dist=(--dist uniform); }
+  [ "$o" = allgatherv_one ] && { bop=allgatherv; dist=(--dist one); }
   [ "$o" = alltoallv_powerlaw ] && { bop=alltoallv; dist=(--dist powerlaw); }
   [ "$o" = allmerge_half ] && { bop=allmerge; dist=(--dist half); }
   local r=$reps  # default: see --reps
