@@ -367,9 +367,10 @@ int run(int argc, char** argv) {
       "batch", po::value(&o.batch)->default_value(o.batch),
       "calls back to back per repetition, time divided by it (small messages: a single call "
       "after a barrier is timed within the barrier's noise)")(
-      "dist", po::value(&o.dist)->default_value(o.dist), "allgatherv counts: irregular (default), uniform or one (rank 0 holds 99%); allmerge "
-      "block sizes: uniform (default), "
-      "irregular or half (rank 0 holds half); alltoallv sizes: uniform, powerlaw or normal")(
+      "dist", po::value(&o.dist)->default_value(o.dist),
+      "allgatherv counts: irregular (default), uniform or one (rank 0 holds 99%); allmerge "
+      "block sizes: uniform (default), irregular or half (rank 0 holds half); alltoallv sizes: "
+      "uniform, powerlaw or normal")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
       "nway-n", po::value(&o.nway_n)->default_value(0),
       "allreduce nway: ports per round, 1..64 (0: the cost rule, Rosched_Nway_ports)")(

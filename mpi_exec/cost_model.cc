@@ -46,8 +46,8 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
 // every MPI collective of the library: mpi_call.h) and an untimed run (which absorbs the
 // barrier's uneven release); its time is this rank's. On a global clock one run: a simulation
 // (SimGrid SMPI sets MPI_WTIME_IS_GLOBAL), whose trips repeat to the nanosecond, as the trial
-// of library_choice.h assumes too (1,152 ranks on `flat`: the model's 180 messages per rank
-// took 100 s of simulation, docs/simulation.md).
+// of library_choice.h assumes too (the same model at 256 ranks on `flat` and 288 on `paper`;
+// 512 ranks on `flat`: about 3 s of real time instead of 5, docs/simulation.md).
 template <typename Once>
 double shortest(const CommInfo& comm, int trips, Once&& once) {
   if (global_clock()) trips = 1;
