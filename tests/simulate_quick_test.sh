@@ -55,7 +55,7 @@ if ROSCHED_PMPI=force bash "$sim" --quick --check --selectors ompi --impls pmpi 
   ok "--quick --check --impls pmpi under ROSCHED_PMPI=force: every result verified"
 else bad "--quick --check --impls pmpi"; tail -20 "$tmp/pmpi.err"; fi
 got=$(awk -F'\t' '$2 == "pmpi"' "$tmp/pmpi.tsv" | wc -l)
-[ "$got" = 18 ] && ok "pmpi: 18 rows (6 ops x 3 sizes)" || bad "pmpi: $got rows, want 18"
+[ "$got" = 21 ] && ok "pmpi: 21 rows (7 ops x 3 sizes)" || bad "pmpi: $got rows, want 21"
 
 # --measure sync: every rank starts at one agreed instant (bench warns and says "apart" when
 # they did not), for the collective whose rounds the barrier's skew would hide most.
