@@ -107,7 +107,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
           tell_choice(ci, name, "native MPI_Allgather", 0, 0,
                       static_cast<double>(recvcount) * rtype.size * p);
           library();
-          library_repeat(Decided::kAllgather).remember(comm, ci, recvcount, recvtype, MPI_OP_NULL);
+          library_repeat(Decided::kAllgather).remember(ci, recvcount, recvtype, MPI_OP_NULL);
           return;
         case Verdict::kTimeBoth:
           time_both(ci, name, Decided::kAllgather, recvcount, rtype.size,

@@ -87,9 +87,9 @@ bool census_can_pay(const CostModel& model, int p, double bytes) {
 }
 
 // Rosched_Allreduce's choice and its run, after the checks (count > 0).
-void allreduce_by_choice(const char* name, MPI_Comm comm, const CommInfo& ci,
-                         const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                         const TypeInfo& type, MPI_Op op) {
+void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf,
+                         void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
+                         MPI_Op op) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   const Settings::Choice choice = settings().allreduce;
@@ -106,7 +106,7 @@ void allreduce_by_choice(const char* name, MPI_Comm comm, const CommInfo& ci,
     tell_choice(ci, name, "native MPI_Allreduce", 0, 0, bytes);
     check_on(ci.user, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, ci.user),
              "MPI_Allreduce");
-    library_repeat(Decided::kAllreduce).remember(comm, ci, count, datatype, op);
+    library_repeat(Decided::kAllreduce).remember(ci, count, datatype, op);
   } else if (verdict == Verdict::kTimeBoth) {
     // In place, the input is recvbuf, which every trial overwrites: a copy of it is the input of
     // all four.
@@ -154,8 +154,7 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
     const TypeInfo type =
         check_arguments(ci.c, agreement, [&] { return check_reduction(count, datatype, op); });
     if (count > 0) {
-      allreduce_by_choice("Rosched_Allreduce", comm, ci, sendbuf, recvbuf, count, datatype, type,
-                          op);
+      allreduce_by_choice("Rosched_Allreduce", ci, sendbuf, recvbuf, count, datatype, type, op);
     }
   });
 }

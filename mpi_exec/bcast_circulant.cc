@@ -159,7 +159,7 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
         case Verdict::kLibrary:
           tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
           check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
-          library_repeat(Decided::kBcast).remember(comm, ci, count, datatype, MPI_OP_NULL);
+          library_repeat(Decided::kBcast).remember(ci, count, datatype, MPI_OP_NULL);
           return;
         case Verdict::kTimeBoth:
           time_families(ci, name, buffer, count, datatype, type, root);

@@ -2,7 +2,6 @@
 
 #include <mpi.h>
 
-
 namespace rosched::mpi {
 namespace {
 
@@ -36,7 +35,9 @@ bool paid_setup(double first, double again) { return first > 2 * again && first 
 bool first_collectives_paid_setup() {
   double x[4] = {1, 2, 3, 4};
   const auto barrier = [] { MPI_Barrier(MPI_COMM_WORLD); };
-  const auto allreduce = [&] { MPI_Allreduce(MPI_IN_PLACE, x, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD); };
+  const auto allreduce = [&] {
+    MPI_Allreduce(MPI_IN_PLACE, x, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  };
   double t[4];
   t[0] = aligned(barrier);
   t[1] = aligned(barrier);

@@ -136,13 +136,12 @@ bool is_predefined_op(MPI_Op op) {
   return std::find(predefined.begin(), predefined.end(), op) != predefined.end();
 }
 
-void LibraryRepeat::remember(MPI_Comm comm, const CommInfo& ci, int count, MPI_Datatype type,
-                             MPI_Op op) {
+void LibraryRepeat::remember(const CommInfo& ci, int count, MPI_Datatype type, MPI_Op op) {
   if (!is_remembered_predefined(type) || (op != MPI_OP_NULL && !is_predefined_op(op)) ||
       settings().verbose) {
     return;
   }
-  comm_ = comm;
+  comm_ = ci.user;
   type_ = type;
   op_ = op;
   count_ = count;

@@ -107,9 +107,9 @@ class LibraryRepeat {
   }
   int p() const { return p_; }
   int rank() const { return rank_; }
-  // Remembers a call handed to the library, if its datatype and operation are predefined and
-  // nothing is reported per call (ROSCHED_VERBOSE).
-  void remember(MPI_Comm comm, const CommInfo& ci, int count, MPI_Datatype type, MPI_Op op);
+  // Remembers a call on ci.user handed to the library, if its datatype and operation are
+  // predefined and nothing is reported per call (ROSCHED_VERBOSE).
+  void remember(const CommInfo& ci, int count, MPI_Datatype type, MPI_Op op);
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -124,7 +124,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
         check_on(ci.user, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, ci.user),
                  "MPI_Reduce");
-        library_repeat(Decided::kReduce).remember(comm, ci, count, datatype, op);
+        library_repeat(Decided::kReduce).remember(ci, count, datatype, op);
         return;
       }
       if (verdict == Verdict::kTimeBoth) {
