@@ -19,16 +19,13 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
-#include "mpi_exec/args.h"
 #include "mpi_exec/block_count.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
-#include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/circulant/full_schedule.h"
@@ -131,31 +128,6 @@ class RoundWindow {
   std::int64_t rounds_ = 0, arrived_ = 0;
 };
 
-// MPI_Allgatherv's argument rules (recvcounts entries >= 0, the send size equal to this rank's
-// receive size); in debug mode also the same recvcounts on every rank, entry by entry.
-TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int sendcount,
-                               MPI_Datatype sendtype, const int recvcounts[], const int displs[],
-                               MPI_Datatype recvtype) {
-  Agreement agreement;
-  agreement.same_entries("recvcounts", recvcounts, comm.p, MPI_ERR_COUNT);
-  return check_arguments(comm.c, agreement, [&] {
-    if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
-    if (!displs) throw Error(MPI_ERR_ARG, "displs is NULL");
-    for (int j = 0; j < comm.p; ++j) {
-      check_count_entry("recvcounts", j, recvcounts[j]);
-    }
-    const TypeInfo rtype = check_type("recvtype", recvtype);
-    if (sendbuf != MPI_IN_PLACE) {
-      check_count("sendcount", sendcount);
-      const TypeInfo stype = check_type("sendtype", sendtype);
-      check_send_size(static_cast<long long>(sendcount) * stype.size,
-                      static_cast<long long>(recvcounts[comm.rank]) * rtype.size,
-                      "recvcounts", comm.rank);
-    }
-    return rtype;
-  });
-}
-
 }  // namespace
 
 void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
@@ -231,52 +203,3 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
 }
 
 }  // namespace rosched::mpi
-
-namespace {
-
-// The entry points: Rosched_Allgatherv (node-aware where allgatherv_node_aware.cc applies),
-// Rosched_Allgatherv_node_aware (the same) and Rosched_Allgatherv_circulant (flat, always).
-int allgatherv(const char* name, bool node_aware, const void* sendbuf, int sendcount,
-               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[],
-               MPI_Datatype recvtype, MPI_Comm comm) {
-  using namespace rosched::mpi;
-  return run_collective(name, comm, [&](const CommInfo& ci) {
-    const TypeInfo rtype =
-        check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
-    auto* base = static_cast<char*>(recvbuf);
-    if (sendbuf != MPI_IN_PLACE) {
-      local_copy(sendbuf, sendcount, sendtype,
-                 base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
-                 recvcounts[ci.rank], recvtype);
-    }
-    if (!node_aware ||
-        !node_aware_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype)) {
-      circulant_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
-    }
-  });
-}
-
-}  // namespace
-
-extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void* recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgatherv("Rosched_Allgatherv", true, sendbuf, sendcount, sendtype, recvbuf,
-                    recvcounts, displs, recvtype, comm);
-}
-
-extern "C" int Rosched_Allgatherv_node_aware(const void* sendbuf, int sendcount,
-                                             MPI_Datatype sendtype, void* recvbuf,
-                                             const int recvcounts[], const int displs[],
-                                             MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgatherv("Rosched_Allgatherv_node_aware", true, sendbuf, sendcount, sendtype,
-                    recvbuf, recvcounts, displs, recvtype, comm);
-}
-
-extern "C" int Rosched_Allgatherv_circulant(const void* sendbuf, int sendcount,
-                                            MPI_Datatype sendtype, void* recvbuf,
-                                            const int recvcounts[], const int displs[],
-                                            MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgatherv("Rosched_Allgatherv_circulant", false, sendbuf, sendcount, sendtype,
-                    recvbuf, recvcounts, displs, recvtype, comm);
-}

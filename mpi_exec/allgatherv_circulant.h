@@ -1,6 +1,6 @@
 // The all-gathers of Rosched_Allgatherv and the node-aware one of Rosched_Allgather
-// (allgatherv_circulant.cc, allgatherv_node_aware.cc), on a receive buffer that already holds
-// this rank's own block.
+// (allgatherv_circulant.cc, allgatherv_largest.cc, allgatherv_node_aware.cc), on a receive buffer
+// that already holds this rank's own block.
 #ifndef ROSCHED_MPI_EXEC_ALLGATHERV_CIRCULANT_H_
 #define ROSCHED_MPI_EXEC_ALLGATHERV_CIRCULANT_H_
 
@@ -21,6 +21,18 @@ const rosched::Skips& skips_of(int p);
 void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                              const TypeInfo& rtype);
+
+// The largest block (the first of equal ones) of recvcounts[0 .. p-1], and whether it is at
+// least half of all elements (and there are any): where Rosched_Allgatherv also times
+// largest_bcast_allgatherv_on.
+int largest_block(const int recvcounts[], int p);
+bool largest_block_dominates(const int recvcounts[], int p);
+
+// The same all-gather as circulant_allgatherv_on: the largest block by Rosched_Bcast's choice of
+// broadcast, then the others by Algorithm 9 (allgatherv_largest.cc).
+void largest_bcast_allgatherv_on(const CommInfo& ci, const char* name, char* base,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                 const TypeInfo& rtype);
 
 // The same, node-aware, where it applies (several multicore nodes, each node's ranks
 // consecutive, the blocks one after the other in rank order): returns false, having done

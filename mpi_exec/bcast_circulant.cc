@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "mpi_exec/args.h"
+#include "mpi_exec/bcast_choice.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/library_choice.h"
@@ -148,31 +149,39 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
                     MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    if (entry == Entry::kFlat) {
-      pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, buffer, count,
-                                        datatype, type, root);
-      return;
+    switch (entry) {
+      case Entry::kFlat:
+        pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, buffer, count,
+                                          datatype, type, root);
+        return;
+      case Entry::kNodeAware:
+        run_family(kCirculant, ci, name, buffer, count, datatype, type, root);
+        return;
+      case Entry::kChoose:
+        chosen_bcast_on(ci, name, buffer, count, datatype, type, root);
     }
-    int family = kCirculant;
-    if (entry == Entry::kChoose) {
-      switch (verdict(ci, count, type, &family)) {
-        case Verdict::kLibrary:
-          tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
-          check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
-          library_repeat(Decided::kBcast).remember(ci, count, datatype, MPI_OP_NULL);
-          return;
-        case Verdict::kTimeBoth:
-          time_families(ci, name, buffer, count, datatype, type, root);
-          return;
-        case Verdict::kRosched:
-          break;
-      }
-    }
-    run_family(family, ci, name, buffer, count, datatype, type, root);
   });
 }
 
 }  // namespace
+
+void chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
+                     MPI_Datatype datatype, const TypeInfo& type, int root) {
+  int family = kCirculant;
+  switch (verdict(ci, count, type, &family)) {
+    case Verdict::kLibrary:
+      tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
+      check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
+      library_repeat(Decided::kBcast).remember(ci, count, datatype, MPI_OP_NULL);
+      return;
+    case Verdict::kTimeBoth:
+      time_families(ci, name, buffer, count, datatype, type, root);
+      return;
+    case Verdict::kRosched:
+      run_family(family, ci, name, buffer, count, datatype, type, root);
+  }
+}
+
 }  // namespace rosched::mpi
 
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,

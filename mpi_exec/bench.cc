@@ -20,8 +20,10 @@
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|node
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
 // broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
-// allgatherv native|circulant (flat)|node (node-aware where it applies), allgather also auto
-// (Rosched_Allgather: node-aware or flat, or MPI_Allgather where that is faster), reduce native|binomial|twotree|node (node-aware, each phase's tree by
+// allgatherv native|circulant (flat)|node (node-aware where it applies), allgatherv also
+// largest (the largest block's broadcast, then Algorithm 9 for the rest), both also auto
+// (Rosched_Allgather(v): node-aware or flat, for allgatherv also largest where one block is at
+// least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest), reduce native|binomial|twotree|node (node-aware, each phase's tree by
 // the cost model)|auto (Rosched_Reduce: k-nomial or two trees by the cost model, or
 // MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
 // (node-aware)|auto (Rosched_Allreduce: the census or MPI_Allreduce)|nway (n-way
@@ -156,13 +158,15 @@ enum Impl {
   kNodeAware,                                                             // bcast
   kBinomial,                                                              // reduce
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
+  kLargest,                                                               // allgatherv
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
                                             "auto",     "alg0",      "alg1",    "alg2",
                                             "nway",     "node",      "binomial",
                                             "basic",    "modified",  "zerorot", "zerocopy",
-                                            "padded",   "twophase",  "linear"};
+                                            "padded",   "twophase",  "linear",
+                                            "largest"};
 // allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves),
 // this rank's; the largest over the ranks once a size is done.
 long long allmerge_moves[kImplCount] = {};
@@ -181,7 +185,7 @@ std::vector<Impl> impls_of(const std::string& op) {
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
   if (op == "allgather") return {kNative, kCirculant, kNodeAware, kAuto};
-  if (op == "allgatherv") return {kNative, kCirculant, kNodeAware};
+  if (op == "allgatherv") return {kNative, kCirculant, kNodeAware, kLargest, kAuto};
   return {kNative, kCirculant};
 }
 
@@ -230,6 +234,7 @@ Op make_op(const Options& o) {
       rosched::mpi::PayloadArray<int> send(counts[rank], rank + 1), recv(std::max(1L, m));
       const auto allgatherv = impl == kCirculant   ? Rosched_Allgatherv_circulant
                               : impl == kNodeAware ? Rosched_Allgatherv_node_aware
+                              : impl == kLargest   ? Rosched_Allgatherv_largest
                               : impl == kAuto      ? Rosched_Allgatherv
                                                    : MPI_Allgatherv;
       allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);

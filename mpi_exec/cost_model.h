@@ -74,7 +74,8 @@ const CostModel& cost_model(const CommInfo& comm);
 
 // An answer of a decision between the MPI library's collective and rosched's (library_choice.h):
 // 0 the library's, k >= 1 rosched's candidate k (the broadcast has three: the circulant, the
-// hypercube and the two-tree broadcast; the others one), at most kMaxAnswer.
+// hypercube and the two-tree broadcast; the all-gather of one large block two; the others
+// one), at most kMaxAnswer.
 inline constexpr int kMaxAnswer = 3;
 
 // The last answer of a decision that depends only on the communicator and (count, element
@@ -96,8 +97,10 @@ class DecisionMemo {
 
 // The collectives that choose between the MPI library's own and rosched's (library_choice.h):
 // each has a memo and measured answers of its own on every communicator.
-enum class Decided { kBcast, kReduce, kAllreduce, kAllgather };
-inline constexpr int kDecidedCount = 4;
+// Rosched_Allgatherv decides apart for distributions whose largest block is at least half of
+// the data (kAllgathervLargest) and for the others (allgatherv.cc).
+enum class Decided { kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest };
+inline constexpr int kDecidedCount = 6;
 
 // The memo of collective `which` on the communicator; collective the first time, like
 // cost_model.

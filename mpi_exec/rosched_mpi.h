@@ -29,7 +29,9 @@
  * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds; p * recvcount
  * must not exceed INT_MAX elements, else MPI_ERR_COUNT);
  * Rosched_Allgatherv the irregular all-gather (Algorithm 9: p broadcasts in lockstep, one
- * combined message per round, described by derived datatypes over the receive buffer);
+ * combined message per round, described by derived datatypes over the receive buffer; where one
+ * block is at least half of the data also that block's broadcast then Algorithm 9 for the rest,
+ * and MPI_Allgatherv, timed at the first call of a size class like Rosched_Bcast's choice);
  * Rosched_Allreduce_census the census (Algorithm 8, ceil(log2 p) rounds, commutative
  * operations, meant for small data); Rosched_Allreduce runs it where it can pay (a commutative
  * operation, a short vector by the cost model) and, timed at the first call of each size class,
@@ -242,17 +244,28 @@ int Rosched_Allgather_circulant(const void* sendbuf, int sendcount, MPI_Datatype
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm);
 
-/* Rosched_Allgatherv runs the node-aware all-gather where it applies (ranks on several
+/* Rosched_Allgatherv's own all-gather is the node-aware one where it applies (ranks on several
  * multicore nodes, each node's ranks consecutive, displs the running sum of recvcounts): the
  * blocks gathered at each node's first rank, Algorithm 9 among those, then the whole result
- * broadcast (Algorithm 6) within each node; elsewhere the flat Algorithm 9. The two below force
- * one (the node-aware one falls back to the flat one where it does not apply). */
+ * broadcast (Algorithm 6) within each node; elsewhere the flat Algorithm 9. Like
+ * Rosched_Allgather it runs MPI_Allgatherv instead where that was faster at the first call of
+ * the total size's class (ROSCHED_ALLGATHERV). The three below force one (the node-aware one
+ * falls back to the flat one where it does not apply). */
 int Rosched_Allgatherv_node_aware(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm);
 int Rosched_Allgatherv_circulant(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, const int recvcounts[], const int displs[],
                                  MPI_Datatype recvtype, MPI_Comm comm);
+
+/* The largest block (at least half of the data, where Rosched_Allgatherv considers it) by
+ * Rosched_Bcast's choice of broadcast from its rank, then the other blocks by Algorithm 9:
+ * Rosched_Allgatherv times it against the two above and MPI_Allgatherv where the largest block
+ * is at least half of the data (ROSCHED_ALLGATHERV=auto|model|rosched|native, as
+ * ROSCHED_BCAST); this one always runs it. */
+int Rosched_Allgatherv_largest(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm);
 
 void Rosched_Set_debug(int on);
 

@@ -21,13 +21,14 @@ struct Settings {
   int node_size = 0;           // ROSCHED_NODE_SIZE: k consecutive ranks form a node
                                // (node_layout.h; 0: MPI_COMM_TYPE_SHARED decides)
   bool verbose = false;        // ROSCHED_VERBOSE: rank 0 tells which algorithm was chosen
-  // ROSCHED_BCAST, ROSCHED_REDUCE, ROSCHED_ALLREDUCE, ROSCHED_ALLGATHER: whether Rosched_Bcast,
-  // Rosched_Reduce, Rosched_Allreduce and Rosched_Allgather run rosched's algorithm or the MPI
-  // library's (library_choice.h): auto (a prediction, then a timed trial), model (the
-  // prediction alone), rosched (also "circulant") or native.
+  // ROSCHED_BCAST, ROSCHED_REDUCE, ROSCHED_ALLREDUCE, ROSCHED_ALLGATHER, ROSCHED_ALLGATHERV:
+  // whether Rosched_Bcast, Rosched_Reduce, Rosched_Allreduce, Rosched_Allgather and
+  // Rosched_Allgatherv run rosched's algorithm or the MPI library's (library_choice.h): auto (a
+  // prediction, then a timed trial), model (the prediction alone), rosched (also "circulant")
+  // or native.
   enum class Choice { kAuto, kModel, kRosched, kNative };
   Choice bcast = Choice::kAuto, reduce = Choice::kAuto, allreduce = Choice::kAuto,
-         allgather = Choice::kAuto;
+         allgather = Choice::kAuto, allgatherv = Choice::kAuto;
   double twotree_f = 0;        // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 0;      // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
   double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv

@@ -231,7 +231,7 @@ for o in $ops; do
     if [[ ",$impls," == *,auto,* ]] && [ "$(echo "$impls" | tr ',' '\n' | grep -cv '^\(native\|auto\)$')" -gt 0 ]; then
       runs+=("$o $s $(echo ",$impls," | sed 's/,auto,/,/; s/^,//; s/,$//')")
       runs+=("$o $s native,auto")
-    elif [[ "$impls" == all* ]] && [[ ",$impls," != *,-auto,* ]] && [[ "$o" =~ ^(bcast|allgather|reduce|allreduce)$ ]]; then
+    elif [[ "$impls" == all* ]] && [[ ",$impls," != *,-auto,* ]] && [[ "$o" =~ ^(bcast|allgather|allgatherv.*|reduce|allreduce)$ ]]; then
       runs+=("$o $s $impls,-auto")
       runs+=("$o $s native,auto")
     else

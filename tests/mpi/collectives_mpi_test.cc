@@ -164,16 +164,23 @@ std::vector<int> make_counts(int kind, unsigned seed) {
     counts[j] = kind == 0 ? (r % 3 == 0 ? 0 : r)           // random, a third of them zero
               : kind == 1 ? (j == p / 2 ? 100000 : j % 2)   // one rank has almost everything
               : kind == 2 ? 0                               // nothing at all
-                          : (j % 3) * 17;                   // the paper's m_r = (r mod 3) m
+              : kind == 3 ? (j % 3) * 17                    // the paper's m_r = (r mod 3) m
+              : kind == 4 ? (j == p - 1 ? 5000 : 0)         // one rank has everything
+                          : (j == 0 ? 3 * (p - 1) : 3);     // one rank has exactly half
   }
   return counts;
 }
 
-void test_allgatherv() {
+using AllgathervFn = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[],
+                             MPI_Datatype, MPI_Comm);
+
+// Rosched_Allgatherv (the first call of each size class times its candidates) and each of the
+// algorithms it chooses from, forced.
+void test_allgatherv(const std::string& name, AllgathervFn fn) {
   // gap 3: displacements in reverse rank order with a gap of 3 between contributions; gap 0:
   // contributions one after the other in rank order (where the node-aware all-gather applies).
   for (int gap : {3, 0})
-  for (int kind = 0; kind < 4; ++kind) {
+  for (int kind = 0; kind < 6; ++kind) {
     for (bool in_place : {false, true}) {
       const std::vector<int> counts = make_counts(kind, 7 + kind);
       std::vector<int> displs(p);
@@ -186,16 +193,15 @@ void test_allgatherv() {
       std::vector<int> recv(at + 1, -1), send(counts[rank]);
       for (int i = 0; i < counts[rank]; ++i) send[i] = pattern(rank, i);
       if (in_place) std::copy(send.begin(), send.end(), recv.begin() + displs[rank]);
-      const int rc = Rosched_Allgatherv(in_place ? MPI_IN_PLACE : send.data(), counts[rank],
-                                        MPI_INT, recv.data(), counts.data(), displs.data(),
-                                        MPI_INT, MPI_COMM_WORLD);
+      const int rc = fn(in_place ? MPI_IN_PLACE : send.data(), counts[rank], MPI_INT, recv.data(),
+                        counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
       bool ok = rc == MPI_SUCCESS;
       for (int j = 0; j < p && ok; ++j) {
         for (int i = 0; i < counts[j] && ok; ++i) ok = recv[displs[j] + i] == pattern(j, i);
         for (int g = 0; g < gap && ok; ++g) ok = recv[displs[j] + counts[j] + g] == -1;  // gaps
       }
       ok = ok && recv[at] == -1;  // past the end
-      expect(ok, "allgatherv kind=" + std::to_string(kind) + " gap=" + std::to_string(gap) +
+      expect(ok, name + " kind=" + std::to_string(kind) + " gap=" + std::to_string(gap) +
                      (in_place ? " in place" : ""));
     }
   }
@@ -213,15 +219,22 @@ void test_allgatherv() {
   }
   std::vector<int> recv(2 * total + 1, -1), send(counts[rank]);
   for (int i = 0; i < counts[rank]; ++i) send[i] = pattern(rank, i);
-  const int rc = Rosched_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(),
-                                    displs.data(), resized, MPI_COMM_WORLD);
+  const int rc = fn(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(),
+                    displs.data(), resized, MPI_COMM_WORLD);
   bool ok = rc == MPI_SUCCESS;
   for (int j = 0; j < p && ok; ++j)
     for (int i = 0; i < counts[j] && ok; ++i)
       ok = recv[2 * (displs[j] + i)] == pattern(j, i) && recv[2 * (displs[j] + i) + 1] == -1;
-  expect(ok, "allgatherv into a resized (strided) type");
+  expect(ok, name + " into a resized (strided) type");
   MPI_Type_free(&resized);
   MPI_Type_free(&spaced);
+}
+
+void test_allgathervs() {
+  test_allgatherv("allgatherv", Rosched_Allgatherv);
+  test_allgatherv("allgatherv circulant", Rosched_Allgatherv_circulant);
+  test_allgatherv("allgatherv node-aware", Rosched_Allgatherv_node_aware);
+  test_allgatherv("allgatherv largest", Rosched_Allgatherv_largest);
 }
 
 void xor_ints(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -488,7 +501,7 @@ int main(int argc, char** argv) {
     }
     test_bcast_node_layout(std::atoi(nodes.c_str()));
     test_allgather();
-    test_allgatherv();
+    test_allgathervs();
     test_node_aware_reductions();
     return finish("nodes of " + nodes);
   }
@@ -500,7 +513,7 @@ int main(int argc, char** argv) {
     test_bcast_derived(bcast, name);
     if (!many_blocks) test_bcast_errors(bcast, name);
   }
-  test_allgatherv();
+  test_allgathervs();
   if (!many_blocks) {
     test_allgather();
     test_allreduce();

@@ -1,12 +1,11 @@
-// Rosched_Reduce, Rosched_Allreduce and Rosched_Allgather choose between the MPI library's
-// collective and rosched's
-// (mpi_exec/library_choice.h): at p = 2 the library's, elsewhere the first call of each size
-// class times both. What must hold whichever wins: the timed first call delivers the right
-// result (also in place, where every trial overwrites the input), every later call too (the
-// ranks must have kept the same answer, else they would run different algorithms and hang or
-// mix data), and a repeat of a call handed to the library (the short way, no checks) still
-// rejects a bad root, falls back to the full checks for MPI_IN_PLACE off the root and in
-// debug mode, and never uses a freed communicator's duplicate.
+// Rosched_Reduce, Rosched_Allreduce, Rosched_Allgather and Rosched_Allgatherv choose between the
+// MPI library's collective and rosched's (mpi_exec/library_choice.h): at p = 2 the library's,
+// elsewhere the first call of each size class times both. What must hold whichever wins: the timed
+// first call delivers the right result (also in place, where every trial overwrites the input),
+// every later call too (the ranks must have kept the same answer, else they would run different
+// algorithms and hang or mix data), and a repeat of a call handed to the library (the short way, no
+// checks) still rejects a bad root, falls back to the full checks for MPI_IN_PLACE off the root and
+// in debug mode, and never uses a freed communicator's duplicate.
 #include <mpi.h>
 
 #include <algorithm>
@@ -71,6 +70,31 @@ void allgather_once(MPI_Comm comm, int count, bool in_place, const std::string& 
   expect(ok, what);
 }
 
+// One Rosched_Allgatherv on comm of about `count` ints per rank: with `one`, rank 0 holds 99%
+// of them (where Rosched_Allgatherv also times the largest block's broadcast), else equal
+// counts; in place or not.
+void allgatherv_once(MPI_Comm comm, int count, bool one, bool in_place, const std::string& what) {
+  int size = 0, me = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &me);
+  std::vector<int> counts(size, count), displs(size, 0);
+  if (one && size > 1) {
+    for (int j = 1; j < size; ++j) counts[j] = count / 100;
+    counts[0] = count * size - (size - 1) * (count / 100);
+  }
+  for (int j = 1; j < size; ++j) displs[j] = displs[j - 1] + counts[j - 1];
+  const int total = displs[size - 1] + counts[size - 1];
+  std::vector<int> send(counts[me]), recv(total + 1, -7);
+  for (int i = 0; i < counts[me]; ++i) send[i] = pattern(me, i);
+  if (in_place) std::copy(send.begin(), send.end(), recv.begin() + displs[me]);
+  const int rc = Rosched_Allgatherv(in_place ? MPI_IN_PLACE : send.data(), counts[me], MPI_INT,
+                                    recv.data(), counts.data(), displs.data(), MPI_INT, comm);
+  bool ok = rc == MPI_SUCCESS && recv.back() == -7;
+  for (int j = 0; j < size && ok; ++j)
+    for (int i = 0; i < counts[j] && ok; ++i) ok = recv[displs[j] + i] == pattern(j, i);
+  expect(ok, what);
+}
+
 void sum_ints(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] += static_cast<int*>(in)[i];
 }
@@ -89,6 +113,11 @@ void test_timed_choices() {
       reduce_once(comm, count, (call + count) % p, in_place, "reduce timed choice, " + what);
       allreduce_once(comm, count, MPI_SUM, in_place, "allreduce timed choice, " + what);
       allgather_once(comm, count / 8 + 1, in_place, "allgather timed choice, " + what);
+      for (bool one : {false, true}) {
+        allgatherv_once(comm, count / 8 + 1, one, in_place,
+                        std::string("allgatherv timed choice, ") + (one ? "one large block, " : "") +
+                            what);
+      }
     }
   }
   MPI_Comm_free(&comm);

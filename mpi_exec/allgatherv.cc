@@ -1,0 +1,158 @@
+// Rosched_Allgatherv and the variants that force one algorithm: MPI_Allgatherv's argument
+// rules, then the choice between the MPI library's MPI_Allgatherv and rosched's all-gathers
+// (library_choice.h, as Rosched_Allgather's):
+//  - rosched's first candidate is the node-aware all-gather where it applies
+//    (allgatherv_node_aware.cc), else Algorithm 9 of Träff 2022, Sec. 2.4
+//    (allgatherv_circulant.cc);
+//  - where the largest block is at least half of the data, the second is the broadcast of that
+//    block followed by Algorithm 9 for the others (allgatherv_largest.cc).
+// No prediction: Algorithm 9 moves no more data than the libraries' all-gathers and takes no
+// more rounds, so only a trial tells; the first call of each size class of the total times the
+// candidates. The decision's key is the total element count (INT_MAX for more) and element
+// size, kept apart for distributions with a dominant block (Decided::kAllgathervLargest) and
+// for the others (Decided::kAllgatherv); two distributions of one total in the same group share
+// an answer, which costs at most speed: every candidate is a correct all-gather of any
+// distribution. ROSCHED_ALLGATHERV=native|rosched forces the library's or the first candidate.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "mpi_exec/allgatherv_circulant.h"
+#include "mpi_exec/args.h"
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/library_choice.h"
+#include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
+
+namespace rosched::mpi {
+namespace {
+
+// MPI_Allgatherv's argument rules (recvcounts entries >= 0, the send size equal to this rank's
+// receive size); in debug mode also the same recvcounts on every rank, entry by entry.
+TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int sendcount,
+                               MPI_Datatype sendtype, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype) {
+  Agreement agreement;
+  agreement.same_entries("recvcounts", recvcounts, comm.p, MPI_ERR_COUNT);
+  return check_arguments(comm.c, agreement, [&] {
+    if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
+    if (!displs) throw Error(MPI_ERR_ARG, "displs is NULL");
+    for (int j = 0; j < comm.p; ++j) {
+      check_count_entry("recvcounts", j, recvcounts[j]);
+    }
+    const TypeInfo rtype = check_type("recvtype", recvtype);
+    if (sendbuf != MPI_IN_PLACE) {
+      check_count("sendcount", sendcount);
+      const TypeInfo stype = check_type("sendtype", sendtype);
+      check_send_size(static_cast<long long>(sendcount) * stype.size,
+                      static_cast<long long>(recvcounts[comm.rank]) * rtype.size, "recvcounts",
+                      comm.rank);
+    }
+    return rtype;
+  });
+}
+
+// The entry points: Rosched_Allgatherv (kChoose), Rosched_Allgatherv_node_aware (kNodeAware:
+// node-aware where it applies, else Algorithm 9), Rosched_Allgatherv_circulant (kFlat:
+// Algorithm 9) and Rosched_Allgatherv_largest (kLargest: allgatherv_largest.cc).
+enum class Entry { kChoose, kNodeAware, kFlat, kLargest };
+
+// Answers of the choice (0 is the library's MPI_Allgatherv).
+enum Answer { kOurs = 1, kLargestBlock = 2 };
+
+int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
+    const TypeInfo rtype =
+        check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
+    auto* base = static_cast<char*>(recvbuf);
+    // Rosched's all-gather `e` (idempotent: a later run leaves what the first left).
+    const auto ours = [&](Entry e) {
+      if (sendbuf != MPI_IN_PLACE) {
+        local_copy(sendbuf, sendcount, sendtype,
+                   base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
+                   recvcounts[ci.rank], recvtype);
+      }
+      if (e == Entry::kLargest) {
+        largest_bcast_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
+      } else if (e == Entry::kFlat ||
+                 !node_aware_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype)) {
+        circulant_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
+      }
+    };
+    std::int64_t total = 0;
+    for (int j = 0; j < ci.p; ++j) total += recvcounts[j];
+    if (entry != Entry::kChoose || ci.p == 1 || total == 0 || rtype.size == 0) {
+      ours(entry == Entry::kChoose ? Entry::kNodeAware : entry);
+      return;
+    }
+    const bool dominated = largest_block_dominates(recvcounts, ci.p);
+    const Decided which = dominated ? Decided::kAllgathervLargest : Decided::kAllgatherv;
+    const int count = static_cast<int>(std::min<std::int64_t>(total, INT_MAX));
+    const auto library = [&] {
+      check_on(ci.user,
+               PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               ci.user),
+               "MPI_Allgatherv");
+    };
+    int candidate = kOurs;
+    switch (library_verdict(
+        ci, which, settings().allgatherv, count, rtype.size, [] { return true; }, &candidate)) {
+      case Verdict::kLibrary:
+        tell_choice(ci, name, "native MPI_Allgatherv", 0, 0,
+                    static_cast<double>(total) * rtype.size);
+        library();
+        return;
+      case Verdict::kTimeBoth: {
+        std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
+                                             {"rosched's", [&] { ours(Entry::kNodeAware); }}};
+        if (dominated) {
+          candidates.push_back({"largest block's broadcast", [&] { ours(Entry::kLargest); }});
+        }
+        time_choices(ci, name, which, count, rtype.size, candidates);
+        return;
+      }
+      case Verdict::kRosched:
+        ours(candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
+    }
+  });
+}
+
+}  // namespace
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::allgatherv_entry("Rosched_Allgatherv", rosched::mpi::Entry::kChoose, sendbuf,
+                                        sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                        comm);
+}
+
+extern "C" int Rosched_Allgatherv_node_aware(const void* sendbuf, int sendcount,
+                                             MPI_Datatype sendtype, void* recvbuf,
+                                             const int recvcounts[], const int displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::allgatherv_entry("Rosched_Allgatherv_node_aware",
+                                        rosched::mpi::Entry::kNodeAware, sendbuf, sendcount,
+                                        sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+extern "C" int Rosched_Allgatherv_circulant(const void* sendbuf, int sendcount,
+                                            MPI_Datatype sendtype, void* recvbuf,
+                                            const int recvcounts[], const int displs[],
+                                            MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::allgatherv_entry("Rosched_Allgatherv_circulant", rosched::mpi::Entry::kFlat,
+                                        sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, comm);
+}
+
+extern "C" int Rosched_Allgatherv_largest(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void* recvbuf, const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::allgatherv_entry("Rosched_Allgatherv_largest", rosched::mpi::Entry::kLargest,
+                                        sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, comm);
+}
