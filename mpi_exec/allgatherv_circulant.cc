@@ -2,10 +2,10 @@
 // Every rank j is the root of a broadcast of its own contribution, split into the same number n
 // of blocks; all p broadcasts run in lockstep over the same circulant graph, so in every round
 // each rank sends one combined message to r + skips[k] and receives one from r - skips[k]. The
-// schedule of every virtual rank comes from sched/circulant/full_schedule.h (O(p log p)); for
-// root j rank r plays virtual rank (r - j) mod p. The combined messages are described by derived
-// datatypes over the user's receive buffer (block b of root j: elements b*c_j/n .. (b+1)*c_j/n - 1
-// at displs[j]), so no data is packed or unpacked: the paper's double pass over the data is gone.
+// schedule of every virtual rank comes from sched/circulant/full_schedule.h (O(p log p)); for root j rank
+// r plays virtual rank (r - j) mod p. The combined messages are described by derived datatypes
+// over the user's receive buffer (block b of root j: elements b*c_j/n .. (b+1)*c_j/n - 1 at
+// displs[j]), so no data is packed or unpacked: the paper's double pass over the data is gone.
 // Number of blocks (Träff 2022, Sec. 3.2; block_count.h): about sqrt(m * ceil(log2 p)) / G for
 // m bytes in all, at most the largest contribution's element count. G = 2000 by default:
 // measured here (shared memory, p = 4, 8, G from 10 to 2,560) fewer, larger blocks were faster,
@@ -13,17 +13,15 @@
 // (cost_model.h) is not used here: it leaves out the O(p) work of every round (one piece per
 // root in the round's datatype), and in SimGrid SMPI (paper platform, p = 36) its 11-34 blocks
 // were 1.3-2x slower than G = 2000's 1-5 at 64 KiB - 16 MiB. Set ROSCHED_ALLGATHERV_G to tune
-// (read once, at the first call). Rounds run nonblocking, a window of them in flight: the
-// receive of round v is posted early, its send once every earlier receive has arrived; sent
-// synchronously where the cost model says a pipelined broadcast's blocks would be
-// (synchronous_sends, synchronous_window), else eagerly (window_rounds).
-#include "mpi_exec/allgatherv_circulant.h"
-
+// (read once, at the first call). Rounds run nonblocking, a window of them in flight
+// (window_rounds): the receive of round v is posted early, its send once every earlier receive
+// has arrived.
 #include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/block_count.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
@@ -133,8 +131,8 @@ class RoundWindow {
 }  // namespace
 
 void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
-                             const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                             const TypeInfo& rtype) {
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           const TypeInfo& rtype) {
   const int p = ci.p, rank = ci.rank;
   const MPI_Comm c = ci.c;
   const std::int64_t largest = *std::max_element(recvcounts, recvcounts + p);
@@ -149,24 +147,10 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   // One block per root (small data): round k forwards what rounds 0 .. k-1 brought, so there is
   // nothing to overlap and each round is one blocking exchange, without requests or a window.
   const bool blocking = n == 1;
-  // Several blocks: each round's message is sent synchronously where the cost model says a
-  // pipelined broadcast's blocks should be (synchronous_sends: only where each rank's own link
-  // limits, so that a message that runs ahead does not share its receiver's link with the one
-  // the receiver must pass on next), else eagerly, with the matching window.
   std::optional<RoundWindow> window;
-  bool synchronous = false;
-  if (!blocking) {
-    const CostModel& model = cost_model(ci);
-    const double block_bytes = total_bytes / static_cast<double>(n);
-    synchronous = synchronous_sends(model, block_bytes);
-    window.emplace(synchronous ? synchronous_window(model, block_bytes)
-                               : window_rounds(model, block_bytes));
-  }
-  tell_choice(ci, name,
-              blocking      ? "one block"
-              : synchronous ? "pipelined, synchronous sends"
-                            : "pipelined",
-              n, window ? window->size() : 1, total_bytes);
+  if (!blocking) window.emplace(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
+  tell_choice(ci, name, blocking ? "one block" : "pipelined", n, window ? window->size() : 1,
+              total_bytes);
   const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
   const auto piece = [&](Message& m, int root, std::int64_t block) {
     if (block < 0) return;
@@ -191,10 +175,8 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
     MPI_Datatype send_type = recvtype, recv_type = recvtype;
     if (blocking) {
       OwnedType send_owned, recv_owned;
-      if (!send.empty())
-        send.describe(base, recvtype, send_owned, &send_at, &send_elements, &send_type);
-      if (!recv.empty())
-        recv.describe(base, recvtype, recv_owned, &recv_at, &recv_elements, &recv_type);
+      if (!send.empty()) send.describe(base, recvtype, send_owned, &send_at, &send_elements, &send_type);
+      if (!recv.empty()) recv.describe(base, recvtype, recv_owned, &recv_at, &recv_elements, &recv_type);
       check(PMPI_Sendrecv(send_at, send_elements, send_type, send.empty() ? MPI_PROC_NULL : to,
                           tag::kAllgathervRound, recv_at, recv_elements, recv_type,
                           recv.empty() ? MPI_PROC_NULL : from, tag::kAllgathervRound, c,
@@ -205,16 +187,16 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
     RoundWindow::Slot& slot = window->next();
     if (!recv.empty()) {
       recv.describe(base, recvtype, slot.recv_type, &recv_at, &recv_elements, &recv_type);
-      check(
-          PMPI_Irecv(recv_at, recv_elements, recv_type, from, tag::kAllgathervRound, c, &slot.recv),
-          "MPI_Irecv");
+      check(PMPI_Irecv(recv_at, recv_elements, recv_type, from, tag::kAllgathervRound, c,
+                       &slot.recv),
+            "MPI_Irecv");
     }
     window->arrive_before_current();  // this round sends what came in any earlier round
     if (!send.empty()) {
       send.describe(base, recvtype, slot.send_type, &send_at, &send_elements, &send_type);
-      const auto isend = synchronous ? PMPI_Issend : PMPI_Isend;
-      check(isend(send_at, send_elements, send_type, to, tag::kAllgathervRound, c, &slot.send),
-            synchronous ? "MPI_Issend" : "MPI_Isend");
+      check(PMPI_Isend(send_at, send_elements, send_type, to, tag::kAllgathervRound, c,
+                       &slot.send),
+            "MPI_Isend");
     }
   }
   if (window) window->finish();

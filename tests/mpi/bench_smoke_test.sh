@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 fail=0
 # op and its TSV rows for 4 sizes: per size one row per implementation and one ratio row per
 # non-native implementation (allmerge: also one merge-work row per non-native implementation).
-for case in bcast:44 allgather:28 allgatherv:36 reduce:36 allreduce:44 allmerge:40 alltoall:68 alltoallv:36; do
+for case in bcast:44 allgather:28 allgatherv:20 reduce:36 allreduce:44 allmerge:40 alltoall:68 alltoallv:36; do
   op=${case%%:*}; want=${case##*:}
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --sizes 0,1,7,1000 --reps 2 --check 2>&1)
   rc=$?
@@ -96,24 +96,6 @@ for sends in sync eager; do
          "two-tree $tree_lines eager, $tree_sync synchronous)"
     echo "$out"; fail=1
   fi
-done
-# Algorithm 9's rounds sent both ways (ROSCHED_SENDS), in many blocks (ROSCHED_ALLGATHERV_G
-# small), each distribution, results verified; the verbose lines say which ran.
-for sends in sync eager; do
-  for dist in irregular uniform one; do
-    out=$(ROSCHED_VERBOSE=1 ROSCHED_SENDS=$sends ROSCHED_ALLGATHERV_G=5 timeout 120 mpirun -np 5 \
-          --oversubscribe "$bin" --op allgatherv --dist $dist --impl circulant,largest \
-          --sizes 1000,100000 --reps 2 --check 2>&1); rc=$?
-    sync_lines=$(echo "$out" | grep -c "^rosched Rosched_Allgatherv_\(circulant\|largest\): .*: pipelined, synchronous sends, ")
-    eager_lines=$(echo "$out" | grep -c "^rosched Rosched_Allgatherv_\(circulant\|largest\): .*: pipelined, [0-9]* blocks")
-    if [ $rc -eq 0 ] && { { [ $sends = sync ] && [ "$sync_lines" -ge 1 ] && [ "$eager_lines" = 0 ]; } ||
-                          { [ $sends = eager ] && [ "$eager_lines" -ge 1 ] && [ "$sync_lines" = 0 ]; }; }; then
-      echo "ok   allgatherv $dist ROSCHED_SENDS=$sends"
-    else
-      echo "FAIL allgatherv $dist ROSCHED_SENDS=$sends (exit $rc, $sync_lines synchronous, $eager_lines eager)"
-      echo "$out"; fail=1
-    fi
-  done
 done
 # Run as a singleton (no mpirun, whose output forwarding would hide the error): a failed write
 # of the results is exit status 2.
