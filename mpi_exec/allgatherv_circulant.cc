@@ -2,8 +2,8 @@
 // Every rank j is the root of a broadcast of its own contribution, split into the same number n
 // of blocks; all p broadcasts run in lockstep over the same circulant graph, so in every round
 // each rank sends one combined message to r + skips[k] and receives one from r - skips[k]. The
-// schedule of every virtual rank comes from sched/circulant/full_schedule.h (O(p log p)); for root j rank
-// r plays virtual rank (r - j) mod p. The combined messages are described by derived datatypes
+// schedule of every virtual rank comes from sched/circulant/full_schedule.h (O(p log p)); for
+// root j rank r plays virtual rank (r - j) mod p. The combined messages are described by derived datatypes
 // over the user's receive buffer (block b of root j: elements b*c_j/n .. (b+1)*c_j/n - 1 at
 // displs[j]), so no data is packed or unpacked: the paper's double pass over the data is gone.
 // Number of blocks (Träff 2022, Sec. 3.2; block_count.h): about sqrt(m * ceil(log2 p)) / G for
@@ -15,7 +15,11 @@
 // were 1.3-2x slower than G = 2000's 1-5 at 64 KiB - 16 MiB. Set ROSCHED_ALLGATHERV_G to tune
 // (read once, at the first call). Rounds run nonblocking, a window of them in flight
 // (window_rounds): the receive of round v is posted early, its send once every earlier receive
-// has arrived.
+// has arrived. The messages go eagerly (MPI_Isend): synchronous ones, as the pipelined broadcasts
+// send where each rank's own link limits (cost_model.h, synchronous_sends), were tried and not
+// kept (SimGrid SMPI, paper platform, 36 x 1, G = 2000's few blocks: the same to 0.1 us at 64 KiB
+// - 16 MiB with bench's three distributions, except 173.1 against 160.8 us eager with the
+// (r mod 3) counts at 1 MiB).
 #include <algorithm>
 #include <memory>
 #include <optional>
