@@ -17,9 +17,9 @@
 // (window_rounds): the receive of round v is posted early, its send once every earlier receive
 // has arrived. The messages go eagerly (MPI_Isend): synchronous ones, as the pipelined broadcasts
 // send where each rank's own link limits (cost_model.h, synchronous_sends), were tried and not
-// kept (SimGrid SMPI, paper platform, 36 x 1, G = 2000's few blocks: the same to 0.1 us at 64 KiB
-// - 16 MiB with bench's three distributions, except 173.1 against 160.8 us eager with the
-// (r mod 3) counts at 1 MiB).
+// kept (SimGrid SMPI, paper platform, 36 x 1, G = 2000's few blocks: the same to 0.1 us from
+// 64 KiB to 16 MiB with bench's three distributions, except 173.1 against 160.8 us eager with
+// the (r mod 3) counts at 1 MiB).
 #include <algorithm>
 #include <memory>
 #include <optional>
