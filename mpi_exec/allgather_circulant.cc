@@ -137,6 +137,21 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
                    recvcount, recvtype, comm);
 }
 
+extern "C" int Rosched_Allgather_choice(MPI_Comm comm, int recvcount, MPI_Datatype recvtype,
+                                        int* algorithm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Allgather_choice", comm, [&](const CommInfo& ci) {
+    if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
+    const TypeInfo rtype = check_allgather_args(ci, MPI_IN_PLACE, 0, recvtype, recvcount, recvtype);
+    *algorithm = 1;
+    if (ci.p > 1 && recvcount > 0 && rtype.size > 0 &&
+        library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount, rtype.size,
+                        [] { return true; }) == Verdict::kLibrary) {
+      *algorithm = 0;
+    }
+  });
+}
+
 extern "C" int Rosched_Allgather_node_aware(const void* sendbuf, int sendcount,
                                             MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                             MPI_Datatype recvtype, MPI_Comm comm) {

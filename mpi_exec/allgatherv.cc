@@ -28,16 +28,21 @@
 namespace rosched::mpi {
 namespace {
 
+// What is checked: a call's arguments, or a query's (Rosched_Allgatherv_choice: recvcounts and
+// recvtype alone).
+enum class Check { kCall, kQuery };
+
 // MPI_Allgatherv's argument rules (recvcounts entries >= 0, the send size equal to this rank's
-// receive size); in debug mode also the same recvcounts on every rank, entry by entry.
+// receive size); in debug mode also the same recvcounts on every rank, entry by entry. A query
+// passes MPI_IN_PLACE and no displs.
 TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int sendcount,
                                MPI_Datatype sendtype, const int recvcounts[], const int displs[],
-                               MPI_Datatype recvtype) {
+                               MPI_Datatype recvtype, Check what = Check::kCall) {
   Agreement agreement;
   agreement.same_entries("recvcounts", recvcounts, comm.p, MPI_ERR_COUNT);
   return check_arguments(comm.c, agreement, [&] {
     if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
-    if (!displs) throw Error(MPI_ERR_ARG, "displs is NULL");
+    if (!displs && what == Check::kCall) throw Error(MPI_ERR_ARG, "displs is NULL");
     for (int j = 0; j < comm.p; ++j) {
       check_count_entry("recvcounts", j, recvcounts[j]);
     }
@@ -58,8 +63,29 @@ TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int se
 // Algorithm 9) and Rosched_Allgatherv_largest (kLargest: allgatherv_largest.cc).
 enum class Entry { kChoose, kNodeAware, kFlat, kLargest };
 
-// Answers of the choice (0 is the library's MPI_Allgatherv).
+// Answers of the choice (0 is the library's MPI_Allgatherv; Rosched_Allgatherv_choice's).
 enum Answer { kOurs = 1, kLargestBlock = 2 };
+
+// The choice for a distribution whose total is `total` elements: the answers it shares (those of
+// distributions whose largest block is at least half of the data, which have a third candidate,
+// or the others'), and the count they are kept under.
+struct Decision {
+  bool dominated;
+  Decided which;
+  int count;  // the total, at most INT_MAX
+};
+
+Decision decision_of(const int recvcounts[], int p, std::int64_t total) {
+  const bool dominated = largest_block_dominates(recvcounts, p);
+  return {dominated, dominated ? Decided::kAllgathervLargest : Decided::kAllgatherv,
+          static_cast<int>(std::min<std::int64_t>(total, INT_MAX))};
+}
+
+std::int64_t total_of(const int recvcounts[], int p) {
+  std::int64_t total = 0;
+  for (int j = 0; j < p; ++j) total += recvcounts[j];
+  return total;
+}
 
 int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sendcount,
                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
@@ -82,15 +108,12 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         circulant_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
       }
     };
-    std::int64_t total = 0;
-    for (int j = 0; j < ci.p; ++j) total += recvcounts[j];
+    const std::int64_t total = total_of(recvcounts, ci.p);
     if (entry != Entry::kChoose || ci.p == 1 || total == 0 || rtype.size == 0) {
       ours(entry == Entry::kChoose ? Entry::kNodeAware : entry);
       return;
     }
-    const bool dominated = largest_block_dominates(recvcounts, ci.p);
-    const Decided which = dominated ? Decided::kAllgathervLargest : Decided::kAllgatherv;
-    const int count = static_cast<int>(std::min<std::int64_t>(total, INT_MAX));
+    const Decision d = decision_of(recvcounts, ci.p, total);
     const auto library = [&] {
       check_on(ci.user,
                PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
@@ -99,7 +122,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
     };
     int candidate = kOurs;
     switch (library_verdict(
-        ci, which, settings().allgatherv, count, rtype.size, [] { return true; }, &candidate)) {
+        ci, d.which, settings().allgatherv, d.count, rtype.size, [] { return true; }, &candidate)) {
       case Verdict::kLibrary:
         tell_choice(ci, name, "native MPI_Allgatherv", 0, 0,
                     static_cast<double>(total) * rtype.size);
@@ -108,10 +131,10 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       case Verdict::kTimeBoth: {
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
                                              {"rosched's", [&] { ours(Entry::kNodeAware); }}};
-        if (dominated) {
+        if (d.dominated) {
           candidates.push_back({"largest block's broadcast", [&] { ours(Entry::kLargest); }});
         }
-        time_choices(ci, name, which, count, rtype.size, candidates);
+        time_choices(ci, name, d.which, d.count, rtype.size, candidates);
         return;
       }
       case Verdict::kRosched:
@@ -129,6 +152,25 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
   return rosched::mpi::allgatherv_entry("Rosched_Allgatherv", rosched::mpi::Entry::kChoose, sendbuf,
                                         sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                         comm);
+}
+
+extern "C" int Rosched_Allgatherv_choice(MPI_Comm comm, const int recvcounts[],
+                                         MPI_Datatype recvtype, int* algorithm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Allgatherv_choice", comm, [&](const CommInfo& ci) {
+    if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
+    const TypeInfo rtype = check_allgatherv_args(ci, MPI_IN_PLACE, 0, recvtype, recvcounts, nullptr,
+                                                 recvtype, Check::kQuery);
+    const std::int64_t total = total_of(recvcounts, ci.p);
+    *algorithm = kOurs;
+    if (ci.p == 1 || total == 0 || rtype.size == 0) return;
+    const Decision d = decision_of(recvcounts, ci.p, total);
+    int candidate = kOurs;
+    const Verdict v = library_verdict(
+        ci, d.which, settings().allgatherv, d.count, rtype.size, [] { return true; }, &candidate);
+    if (v == Verdict::kLibrary) *algorithm = 0;
+    if (v == Verdict::kRosched) *algorithm = candidate;
+  });
 }
 
 extern "C" int Rosched_Allgatherv_node_aware(const void* sendbuf, int sendcount,

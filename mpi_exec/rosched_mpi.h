@@ -244,6 +244,12 @@ int Rosched_Allgather_circulant(const void* sendbuf, int sendcount, MPI_Datatype
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm);
 
+/* What Rosched_Allgather(..., recvcount, recvtype, comm) would run: *algorithm = 0 the MPI
+ * library's MPI_Allgather, 1 rosched's all-gather (node-aware where it applies, else
+ * Algorithm 7). As Rosched_Bcast_choice: 1 also where the next call of this size class times
+ * both; the same answer on every rank; collective the first time it is asked for comm. */
+int Rosched_Allgather_choice(MPI_Comm comm, int recvcount, MPI_Datatype recvtype, int* algorithm);
+
 /* Rosched_Allgatherv's own all-gather is the node-aware one where it applies (ranks on several
  * multicore nodes, each node's ranks consecutive, displs the running sum of recvcounts): the
  * blocks gathered at each node's first rank, Algorithm 9 among those, then the whole result
@@ -266,6 +272,13 @@ int Rosched_Allgatherv_circulant(const void* sendbuf, int sendcount, MPI_Datatyp
 int Rosched_Allgatherv_largest(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, const int recvcounts[], const int displs[],
                                MPI_Datatype recvtype, MPI_Comm comm);
+
+/* What Rosched_Allgatherv(..., recvcounts, displs, recvtype, comm) would run: *algorithm = 0 the
+ * MPI library's MPI_Allgatherv, 1 rosched's all-gather (node-aware where it applies, else
+ * Algorithm 9), 2 the largest block's broadcast, then Algorithm 9 (Rosched_Allgatherv_largest).
+ * As Rosched_Allgather_choice (1 where the next call times the candidates). */
+int Rosched_Allgatherv_choice(MPI_Comm comm, const int recvcounts[], MPI_Datatype recvtype,
+                              int* algorithm);
 
 void Rosched_Set_debug(int on);
 

@@ -166,6 +166,26 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
   return rc;
 }
 
+// Whether every call goes to rosched (ROSCHED_PMPI=force): then Rosched_Allgather(v)'s own
+// choice of the library's collective is not asked either (their _node_aware entries run).
+bool forced() { return state().controls.mode == Mode::kForce; }
+
+// The same for Rosched_Allgather(v), which choose between the library's collective and
+// rosched's: the report names what ran (choice(&algorithm): their _choice query, a cached answer
+// by then; allgather_route).
+template <typename Native, typename Rosched, typename Choice>
+int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t report_bytes,
+             Native&& native, Rosched&& rosched, Choice&& choice) {
+  Route route = decide(c, facts, state().controls);
+  const int rc = route == Route::kNative ? native() : rosched(route);
+  if (state().counting && route != Route::kNative && rc == MPI_SUCCESS && !forced()) {
+    int algorithm = 1;
+    if (choice(&algorithm) == MPI_SUCCESS) route = allgather_route(algorithm);
+  }
+  record_if_counting(c, route, report_bytes, start);
+  return rc;
+}
+
 }  // namespace
 }  // namespace rosched::pmpi
 
@@ -205,7 +225,13 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
       start, Collective::kAllgather, f, f.bytes,
       [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
       [&](Route) {
-        return Rosched_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return forced() ? Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
+                                                       recvcount, recvtype, comm)
+                        : Rosched_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                            recvtype, comm);
+      },
+      [&](int* algorithm) {
+        return Rosched_Allgather_choice(comm, recvcount, recvtype, algorithm);
       });
 }
 
@@ -225,8 +251,13 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                                recvtype, comm);
       },
       [&](Route) {
-        return Rosched_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                  recvtype, comm);
+        return forced() ? Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
+                                                        recvcounts, displs, recvtype, comm)
+                        : Rosched_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                             displs, recvtype, comm);
+      },
+      [&](int* algorithm) {
+        return Rosched_Allgatherv_choice(comm, recvcounts, recvtype, algorithm);
       });
 }
 

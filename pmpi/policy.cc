@@ -86,7 +86,7 @@ const char* collective_name(Collective c) { return kNames[static_cast<std::size_
 
 const char* route_name(Route r) {
   static constexpr std::array<const char*, kRoutes> names = {
-      "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model"};
+      "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest"};
   return names[static_cast<std::size_t>(r)];
 }
 
@@ -95,6 +95,14 @@ Route bcast_route(int algorithm) {
     case 0: return Route::kNative;
     case 2: return Route::kHypercube;
     case 3: return Route::kTwoTree;
+    default: return Route::kCirculant;
+  }
+}
+
+Route allgather_route(int algorithm) {
+  switch (algorithm) {
+    case 0: return Route::kNative;
+    case 2: return Route::kLargest;
     default: return Route::kCirculant;
   }
 }

@@ -59,14 +59,19 @@ inline constexpr int kCollectives = 7;
 // "bcast", "allgather", ...: the names of ROSCHED_PMPI_ONLY and of the report.
 const char* collective_name(Collective c);
 
-// Where a call goes. kModel: bcast only, Rosched_Bcast chooses.
-enum class Route { kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel };
-inline constexpr int kRoutes = 7;
+// Where a call goes. kModel: bcast only, Rosched_Bcast chooses. kLargest: in the report only,
+// what Rosched_Allgatherv chose (the largest block's broadcast, then Algorithm 9).
+enum class Route { kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest };
+inline constexpr int kRoutes = 8;
 const char* route_name(Route r);
 
 // The route a Rosched_Bcast_choice answer names, for the report: 0 native, 1 circulant, 2 Bin
 // Jia's hypercube, 3 two-tree.
 Route bcast_route(int algorithm);
+
+// The route a Rosched_Allgather_choice or Rosched_Allgatherv_choice answer names, for the
+// report: 0 native, 1 circulant (rosched's all-gather, node-aware where it applies), 2 largest.
+Route allgather_route(int algorithm);
 
 enum class Mode { kAuto, kOff, kForce };
 

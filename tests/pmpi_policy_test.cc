@@ -220,4 +220,14 @@ TEST(PmpiPolicy, TheReportNamesTheBroadcastRoschedChose) {
   EXPECT_STREQ(route_name(Route::kModel), "model");
 }
 
+// And what Rosched_Allgather(v) chose (their _choice answers): the library's collective is
+// "native" in the report, not "circulant".
+TEST(PmpiPolicy, TheReportNamesTheAllgatherRoschedChose) {
+  EXPECT_EQ(allgather_route(0), Route::kNative);
+  EXPECT_EQ(allgather_route(1), Route::kCirculant);
+  EXPECT_EQ(allgather_route(2), Route::kLargest);
+  EXPECT_STREQ(route_name(allgather_route(0)), "native");
+  EXPECT_STREQ(route_name(allgather_route(2)), "largest");
+}
+
 }  // namespace rosched::pmpi

@@ -237,6 +237,88 @@ void test_allgathervs() {
   test_allgatherv("allgatherv largest", Rosched_Allgatherv_largest);
 }
 
+// Rosched_Allgather_choice and Rosched_Allgatherv_choice say what the next call runs: the same
+// answer on every rank, within the collective's answers (the all-gather: 0 library, 1
+// rosched's; the allgatherv: also 2, the largest block's broadcast, only where one block is at
+// least half of the data), before a call of a size class 1 (it is timed), after it the answer
+// the call stored, which a later call of the same class keeps; the data arrives through the
+// timed calls. Bad arguments are errors. A fresh communicator, so that no earlier call has
+// decided its classes.
+void test_allgather_choices() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const auto same_on_all = [&](int answer) {
+    int low = 0, high = 0;
+    MPI_Allreduce(&answer, &low, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(&answer, &high, 1, MPI_INT, MPI_MAX, comm);
+    return low == high;
+  };
+  for (int kind : {0, 1}) {  // 0: equal counts, 1: rank 0 holds 99%
+    int class_answer = -1;
+    // 384 KiB (equal; rounding to p equal blocks stays in 256-512 KiB) or 768 KiB of ints (99%:
+    // a class of its own also where equal counts make one block half of the data, at p = 2),
+    // then the same class again
+    const int first = kind == 0 ? 3 << 15 : 3 << 16;
+    for (int total : {first, first + 640}) {
+      const int small = kind == 0 ? total / p : total / 100 / p;
+      std::vector<int> counts(p, small), displs(p, 0);
+      if (kind == 1) counts[0] = total - (p - 1) * small;
+      for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + counts[j - 1];
+      long long sum = 0;
+      for (int c : counts) sum += c;
+      const bool dominated = 2LL * *std::max_element(counts.begin(), counts.end()) >= sum;
+      int before = -1, after = -1;
+      Rosched_Allgatherv_choice(comm, counts.data(), MPI_INT, &before);
+      std::vector<int> recv(displs[p - 1] + counts[p - 1], -1), send(counts[rank]);
+      for (int i = 0; i < counts[rank]; ++i) send[i] = pattern(rank, i);
+      bool ok = Rosched_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(),
+                                   displs.data(), MPI_INT, comm) == MPI_SUCCESS;
+      for (int j = 0; j < p && ok; ++j)
+        for (int i = 0; i < counts[j] && ok; ++i) ok = recv[displs[j] + i] == pattern(j, i);
+      const std::string what = "allgatherv choice, " + std::string(kind ? "99% on rank 0" : "equal") +
+                               ", total " + std::to_string(total);
+      expect(ok, what + ": data");
+      Rosched_Allgatherv_choice(comm, counts.data(), MPI_INT, &after);
+      const int most = dominated && p > 1 ? 2 : 1;
+      expect(same_on_all(before) && same_on_all(after), what + ": the same answer on every rank");
+      expect(after >= 0 && after <= most, what + ": one of its candidates");
+      if (class_answer < 0) {
+        expect(before == 1 || p == 1, what + ": a new class is timed (1 before the call)");
+        class_answer = after;
+      } else {
+        expect(before == class_answer && after == class_answer, what + ": the class's answer");
+      }
+    }
+  }
+  int before = -1, after = -1;
+  const int recvcount = 1 << 14;
+  Rosched_Allgather_choice(comm, recvcount, MPI_INT, &before);
+  std::vector<int> all(static_cast<std::size_t>(recvcount) * p, -1), mine(recvcount);
+  for (int i = 0; i < recvcount; ++i) mine[i] = pattern(rank, i);
+  bool ok = Rosched_Allgather(mine.data(), recvcount, MPI_INT, all.data(), recvcount, MPI_INT,
+                              comm) == MPI_SUCCESS;
+  for (int j = 0; j < p && ok; ++j)
+    for (int i = 0; i < recvcount && ok; ++i) ok = all[j * recvcount + i] == pattern(j, i);
+  expect(ok, "allgather choice: data");
+  Rosched_Allgather_choice(comm, recvcount, MPI_INT, &after);
+  expect(same_on_all(before) && same_on_all(after) && before == 1 && (after == 0 || after == 1),
+         "allgather choice: 1 before the first call, then 0 or 1, the same on every rank");
+  MPI_Comm_free(&comm);
+  MPI_Comm bad = errors_return_comm();
+  int cls = 0;
+  std::vector<int> negative(p, 1);
+  negative[0] = -1;
+  MPI_Error_class(Rosched_Allgatherv_choice(bad, negative.data(), MPI_INT, &after), &cls);
+  expect(cls == MPI_ERR_COUNT, "allgatherv choice: a negative count gives MPI_ERR_COUNT");
+  MPI_Error_class(Rosched_Allgatherv_choice(bad, nullptr, MPI_INT, &after), &cls);
+  expect(cls == MPI_ERR_ARG, "allgatherv choice: NULL recvcounts give MPI_ERR_ARG");
+  MPI_Error_class(Rosched_Allgather_choice(bad, 1, MPI_INT, nullptr), &cls);
+  expect(cls == MPI_ERR_ARG, "allgather choice: a NULL answer pointer gives MPI_ERR_ARG");
+  MPI_Error_class(Rosched_Allgather_choice(bad, -1, MPI_INT, &after), &cls);
+  expect(cls == MPI_ERR_COUNT, "allgather choice: a negative count gives MPI_ERR_COUNT");
+  MPI_Comm_free(&bad);
+}
+
 void xor_ints(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] ^= static_cast<int*>(in)[i];
 }
@@ -518,6 +600,7 @@ int main(int argc, char** argv) {
     test_allgather();
     test_allreduce();
     test_library_choices();
+    test_allgather_choices();
     test_errors();
     test_error_handling();
     test_alltoall();
