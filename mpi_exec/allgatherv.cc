@@ -13,6 +13,8 @@
 // for the others (Decided::kAllgatherv); two distributions of one total in the same group share
 // an answer, which costs at most speed: every candidate is a correct all-gather of any
 // distribution. ROSCHED_ALLGATHERV=native|rosched forces the library's or the first candidate.
+// A call that repeats this thread's last call handed to the library, counts and all, goes
+// straight to it (as LibraryRepeat's for the other collectives).
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -62,6 +64,21 @@ TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int se
 // node-aware where it applies, else Algorithm 9), Rosched_Allgatherv_circulant (kFlat:
 // Algorithm 9) and Rosched_Allgatherv_largest (kLargest: allgatherv_largest.cc).
 enum class Entry { kChoose, kNodeAware, kFlat, kLargest };
+
+// The recvcounts of this thread's last call handed to MPI_Allgatherv, which
+// library_repeat(Decided::kAllgatherv) records (with 0 for the count: the counts are here).
+// A call with the same communicator, receive type and counts (compared entry by entry: a
+// program may change the array between calls) goes straight to the library
+// (Rosched_Allgatherv): its counts passed the checks then, and its decision does not change.
+thread_local std::vector<int> last_library_counts;
+
+void remember_library_call(const CommInfo& ci, const int recvcounts[], MPI_Datatype recvtype) {
+  LibraryRepeat& last = library_repeat(Decided::kAllgatherv);
+  last.remember(ci, 0, recvtype, MPI_OP_NULL);
+  if (last.match(ci.user, 0, recvtype, MPI_OP_NULL)) {
+    last_library_counts.assign(recvcounts, recvcounts + ci.p);
+  }
+}
 
 // Answers of the choice (0 is the library's MPI_Allgatherv; Rosched_Allgatherv_choice's).
 enum Answer { kOurs = 1, kLargestBlock = 2 };
@@ -127,6 +144,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         tell_choice(ci, name, "native MPI_Allgatherv", 0, 0,
                     static_cast<double>(total) * rtype.size);
         library();
+        remember_library_call(ci, recvcounts, recvtype);
         return;
       case Verdict::kTimeBoth: {
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
@@ -149,6 +167,15 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
 extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  const LibraryRepeat& last = library_repeat(Decided::kAllgatherv);
+  if (last.match(comm, 0, recvtype, MPI_OP_NULL) && recvcounts != nullptr && displs != nullptr &&
+      std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts) &&
+      (sendbuf == MPI_IN_PLACE || (sendtype == recvtype && sendcount == recvcounts[last.rank()]))) {
+    const int rc =
+        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allgatherv", comm, rc, "MPI_Allgatherv");
+  }
   return rosched::mpi::allgatherv_entry("Rosched_Allgatherv", rosched::mpi::Entry::kChoose, sendbuf,
                                         sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                         comm);

@@ -131,6 +131,9 @@ void test_repeats() {
     reduce_once(comm, 4, call % p, call % 3 == 0, "reduce repeat, call " + std::to_string(call));
     allreduce_once(comm, 4, MPI_SUM, call % 3 == 0, "allreduce repeat, call " + std::to_string(call));
     allgather_once(comm, 4, call % 3 == 0, "allgather repeat, call " + std::to_string(call));
+    // Twice each distribution in turn: a repeat, then other counts (same total at p <= 100).
+    allgatherv_once(comm, 300, call % 4 >= 2, call % 3 == 0,
+                    "allgatherv repeat, call " + std::to_string(call));
   }
   int buf[8] = {};
   int cls = 0;
@@ -152,6 +155,21 @@ void test_repeats() {
   // A send size that differs from the repeated call's: the full checks.
   MPI_Error_class(Rosched_Allgather(buf, 8, MPI_INT, buf + 4, 4, MPI_INT, comm), &cls);
   expect(cls == MPI_ERR_TRUNCATE, "allgather repeat: sendcount 8 for recvcount 4 gives MPI_ERR_TRUNCATE");
+  {
+    allgatherv_once(comm, 2, false, false, "allgatherv repeat before a wrong send size");
+    allgatherv_once(comm, 2, false, false, "allgatherv repeat before a wrong send size, again");
+    std::vector<int> counts(p, 2), displs(p), all(2 * p);
+    for (int j = 0; j < p; ++j) displs[j] = 2 * j;
+    MPI_Error_class(Rosched_Allgatherv(buf, 3, MPI_INT, all.data(), counts.data(), displs.data(),
+                                       MPI_INT, comm),
+                    &cls);
+    expect(cls == MPI_ERR_TRUNCATE, "allgatherv repeat: sendcount 3 for recvcount 2 gives MPI_ERR_TRUNCATE");
+    counts[0] = -1;
+    MPI_Error_class(Rosched_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all.data(), counts.data(),
+                                       displs.data(), MPI_INT, comm),
+                    &cls);
+    expect(cls == MPI_ERR_COUNT, "allgatherv repeat: a negative count gives MPI_ERR_COUNT");
+  }
   // A user-defined operation (its handle may be freed and reused) and a non-commutative one
   // (the census cannot run it; the library's all-reduce must) after the repeats of MPI_SUM.
   for (int commute : {1, 0}) {
@@ -186,6 +204,8 @@ void test_repeats() {
              "reduce on a new sub-communicator, round " + std::to_string(round));
       allgather_once(sub, 2, call == 1,
                      "allgather on a new sub-communicator, round " + std::to_string(round));
+      allgatherv_once(sub, 2, false, call == 1,
+                      "allgatherv on a new sub-communicator, round " + std::to_string(round));
     }
     MPI_Comm_free(&sub);
   }
