@@ -57,6 +57,17 @@ namespace {
 // elements), Rosched_Allgather_circulant (Algorithm 7 over all ranks, always).
 enum class Entry { kChoose, kNodeAware, kFlat };
 
+// What Rosched_Allgather runs, the call's and its query's (Rosched_Allgather_choice): the
+// library's collective where that is faster (library_choice.h); rosched's where there is nothing
+// to choose (p = 1, an empty result).
+rosched::mpi::Verdict allgather_verdict(const rosched::mpi::CommInfo& ci, int recvcount,
+                                        const rosched::mpi::TypeInfo& rtype) {
+  using namespace rosched::mpi;
+  if (ci.p == 1 || recvcount == 0 || rtype.size == 0) return Verdict::kRosched;
+  return library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount, rtype.size,
+                         [] { return true; });
+}
+
 int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
               MPI_Comm comm) {
@@ -94,15 +105,13 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
               "MPI_Sendrecv");
       }
     };
-    // Rosched_Allgather: the library's MPI_Allgather where that is faster (library_choice.h).
-    if (entry == Entry::kChoose && p > 1 && recvcount > 0 && rtype.size > 0) {
+    if (entry == Entry::kChoose) {
       const auto library = [&] {
         check_on(ci.user, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                          recvtype, ci.user),
                  "MPI_Allgather");
       };
-      switch (library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount,
-                              rtype.size, [] { return true; })) {
+      switch (allgather_verdict(ci, recvcount, rtype)) {
         case Verdict::kLibrary:
           tell_choice(ci, name, "native MPI_Allgather", 0, 0,
                       static_cast<double>(recvcount) * rtype.size * p);
@@ -143,12 +152,7 @@ extern "C" int Rosched_Allgather_choice(MPI_Comm comm, int recvcount, MPI_Dataty
   return run_collective("Rosched_Allgather_choice", comm, [&](const CommInfo& ci) {
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
     const TypeInfo rtype = check_allgather_args(ci, MPI_IN_PLACE, 0, recvtype, recvcount, recvtype);
-    *algorithm = 1;
-    if (ci.p > 1 && recvcount > 0 && rtype.size > 0 &&
-        library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount, rtype.size,
-                        [] { return true; }) == Verdict::kLibrary) {
-      *algorithm = 0;
-    }
+    *algorithm = allgather_verdict(ci, recvcount, rtype) == Verdict::kLibrary ? 0 : 1;
   });
 }
 

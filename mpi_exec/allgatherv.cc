@@ -83,25 +83,32 @@ void remember_library_call(const CommInfo& ci, const int recvcounts[], MPI_Datat
 // Answers of the choice (0 is the library's MPI_Allgatherv; Rosched_Allgatherv_choice's).
 enum Answer { kOurs = 1, kLargestBlock = 2 };
 
-// The choice for a distribution whose total is `total` elements: the answers it shares (those of
-// distributions whose largest block is at least half of the data, which have a third candidate,
-// or the others'), and the count they are kept under.
-struct Decision {
-  bool dominated;
-  Decided which;
-  int count;  // the total, at most INT_MAX
+// What Rosched_Allgatherv runs for a distribution, the call's and its query's
+// (Rosched_Allgatherv_choice): library_verdict's answer and candidate, and the key it is kept
+// under: the answers of distributions whose largest block is at least half of the data (which
+// have a third candidate) or the others', and the total element count (at most INT_MAX).
+struct AllgathervChoice {
+  Verdict verdict = Verdict::kRosched;
+  int candidate = kOurs;
+  bool dominated = false;
+  Decided which = Decided::kAllgatherv;
+  int count = 0;
+  std::int64_t total = 0;
 };
 
-Decision decision_of(const int recvcounts[], int p, std::int64_t total) {
-  const bool dominated = largest_block_dominates(recvcounts, p);
-  return {dominated, dominated ? Decided::kAllgathervLargest : Decided::kAllgatherv,
-          static_cast<int>(std::min<std::int64_t>(total, INT_MAX))};
-}
-
-std::int64_t total_of(const int recvcounts[], int p) {
-  std::int64_t total = 0;
-  for (int j = 0; j < p; ++j) total += recvcounts[j];
-  return total;
+// The choice for checked counts; rosched's first candidate where there is nothing to choose
+// (p = 1, no data).
+AllgathervChoice allgatherv_choice(const CommInfo& ci, const int recvcounts[],
+                                   const TypeInfo& rtype) {
+  AllgathervChoice c;
+  for (int j = 0; j < ci.p; ++j) c.total += recvcounts[j];
+  if (ci.p == 1 || c.total == 0 || rtype.size == 0) return c;
+  c.dominated = largest_block_dominates(recvcounts, ci.p);
+  c.which = c.dominated ? Decided::kAllgathervLargest : Decided::kAllgatherv;
+  c.count = static_cast<int>(std::min<std::int64_t>(c.total, INT_MAX));
+  c.verdict = library_verdict(
+      ci, c.which, settings().allgatherv, c.count, rtype.size, [] { return true; }, &c.candidate);
+  return c;
 }
 
 int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sendcount,
@@ -125,38 +132,35 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         circulant_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
       }
     };
-    const std::int64_t total = total_of(recvcounts, ci.p);
-    if (entry != Entry::kChoose || ci.p == 1 || total == 0 || rtype.size == 0) {
-      ours(entry == Entry::kChoose ? Entry::kNodeAware : entry);
+    if (entry != Entry::kChoose) {
+      ours(entry);
       return;
     }
-    const Decision d = decision_of(recvcounts, ci.p, total);
+    const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
     const auto library = [&] {
       check_on(ci.user,
                PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                ci.user),
                "MPI_Allgatherv");
     };
-    int candidate = kOurs;
-    switch (library_verdict(
-        ci, d.which, settings().allgatherv, d.count, rtype.size, [] { return true; }, &candidate)) {
+    switch (c.verdict) {
       case Verdict::kLibrary:
         tell_choice(ci, name, "native MPI_Allgatherv", 0, 0,
-                    static_cast<double>(total) * rtype.size);
+                    static_cast<double>(c.total) * rtype.size);
         library();
         remember_library_call(ci, recvcounts, recvtype);
         return;
       case Verdict::kTimeBoth: {
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
                                              {"rosched's", [&] { ours(Entry::kNodeAware); }}};
-        if (d.dominated) {
+        if (c.dominated) {
           candidates.push_back({"largest block's broadcast", [&] { ours(Entry::kLargest); }});
         }
-        time_choices(ci, name, d.which, d.count, rtype.size, candidates);
+        time_choices(ci, name, c.which, c.count, rtype.size, candidates);
         return;
       }
       case Verdict::kRosched:
-        ours(candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
+        ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
     }
   });
 }
@@ -188,15 +192,11 @@ extern "C" int Rosched_Allgatherv_choice(MPI_Comm comm, const int recvcounts[],
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
     const TypeInfo rtype = check_allgatherv_args(ci, MPI_IN_PLACE, 0, recvtype, recvcounts, nullptr,
                                                  recvtype, Check::kQuery);
-    const std::int64_t total = total_of(recvcounts, ci.p);
-    *algorithm = kOurs;
-    if (ci.p == 1 || total == 0 || rtype.size == 0) return;
-    const Decision d = decision_of(recvcounts, ci.p, total);
-    int candidate = kOurs;
-    const Verdict v = library_verdict(
-        ci, d.which, settings().allgatherv, d.count, rtype.size, [] { return true; }, &candidate);
-    if (v == Verdict::kLibrary) *algorithm = 0;
-    if (v == Verdict::kRosched) *algorithm = candidate;
+    const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
+    // 1 also where the next call times the candidates (kTimeBoth)
+    *algorithm = c.verdict == Verdict::kLibrary   ? 0
+                 : c.verdict == Verdict::kRosched ? c.candidate
+                                                  : kOurs;
   });
 }
 
