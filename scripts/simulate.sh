@@ -19,7 +19,8 @@ Options:
                     alltoallv or all (the first five; default bcast); allgatherv runs the
                     (r mod 3) counts of Träff 2022, Sec. 3.2 (op "allgatherv"), uniform
                     counts (op "allgatherv_uniform") and rank 0 holding 99% of the elements
-                    (op "allgatherv_one"; these two are also --op values, alone); alltoallv
+                    (op "allgatherv_one"; these two are also --op values, alone, and
+                    allgatherv_rmod3 runs the first alone, its rows named "allgatherv"); alltoallv
                     uniform and power-law block sizes (Fan et al. 2022; op
                     "alltoallv_powerlaw"); for allmerge a size is
                     each rank's sorted block (op "allmerge_half": rank 0 holds half of all
@@ -117,7 +118,7 @@ p=${p:-1152}
 sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216}
 
 # --- arguments -----------------------------------------------------------------------------
-case "$op" in bcast|allgather|allgatherv|allgatherv_uniform|allgatherv_one|reduce|allreduce|allmerge|allmerge_half|alltoall|alltoallv|all) ;;
+case "$op" in bcast|allgather|allgatherv|allgatherv_rmod3|allgatherv_uniform|allgatherv_one|reduce|allreduce|allmerge|allmerge_half|alltoall|alltoallv|all) ;;
   *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
 [[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
@@ -155,6 +156,7 @@ for s in "${sel_list[@]}"; do
 done
 if [ "$op" = all ]; then ops="bcast allgather allgatherv allgatherv_uniform allgatherv_one reduce allreduce"
 elif [ "$op" = allgatherv ]; then ops="allgatherv allgatherv_uniform allgatherv_one"
+elif [ "$op" = allgatherv_rmod3 ]; then ops=allgatherv
 elif [ "$op" = alltoallv ]; then ops="alltoallv alltoallv_powerlaw"
 else ops=$op; fi
 out=${out:-$root/results/sim_${op}_${platform}_p${p}.tsv}
@@ -260,7 +262,7 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
     --cfg=smpi/coll-selector:"$s" "$prog" --op "$bop" --impl "$impl_arg" "${dist[@]}" --reps "$r" "${extra[@]}" \
     >"$work/$i.out" 2>"$work/$i.err" &
-  local pid=$! kb seen=0 n
+  local pid=$! kb seen=0 n peak=0
   # SMPI's own collectives allocate per-rank temporaries that shared malloc does not cover
   # (MPICH's large bcast: p x message size): stop a run before it takes the machine's memory.
   # The memory is the proportional set size: shared malloc maps one block of memory at every
@@ -270,6 +272,7 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
     for c in $(pgrep -P "$pid"); do
       kb=$(awk '/^Pss:/ { print $2; exit }' "/proc/$c/smaps_rollup" 2>/dev/null) ||
         kb=$(ps -o rss= -p "$c" 2>/dev/null || echo 0)
+      [ "${kb:-0}" -le "$peak" ] || peak=$kb
       if [ "${kb:-0}" -gt $((mem_gb * 1048576)) ]; then
         echo "stopped at the memory budget of $mem_gb GiB" >"$work/$i.mem"; kill "$c"
       fi
@@ -280,7 +283,7 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   wait "$pid"
   echo $? >"$work/$i.rc"
   pass_progress
-  say "done $o $s ($impls) in $((SECONDS - t0)) s, exit $(cat "$work/$i.rc")"
+  say "done $o $s ($impls) in $((SECONDS - t0)) s, exit $(cat "$work/$i.rc"), peak memory $(awk -v k="$peak" 'BEGIN { printf "%.1f", k / 1048576 }') GiB"
 }
 say "${#runs[@]} runs: ops [$ops], selectors [$selectors], p=$p, platform $platform, sizes $sizes B, $jobs at once"
 for i in "${!runs[@]}"; do

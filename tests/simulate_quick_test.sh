@@ -65,6 +65,16 @@ else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
 got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
 [ "$got" = 33 ] && ok "sync: 33 allreduce rows" || bad "sync: $got allreduce rows, want 33"
 
+# --op allgatherv_rmod3: the (r mod 3) counts alone, rows named allgatherv; each run's line
+# ends with its peak memory.
+if bash "$sim" --p 8 --op allgatherv_rmod3 --sizes 1024 --selectors ompi --impls circulant \
+     --out "$tmp/rmod3.tsv" 2>"$tmp/rmod3.err"; then ok "--op allgatherv_rmod3 exits 0"
+else bad "--op allgatherv_rmod3"; tail -20 "$tmp/rmod3.err"; fi
+got=$(awk -F'\t' 'NR > 1 { print $1 }' "$tmp/rmod3.tsv" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+[ "$got" = "allgatherv:3 " ] && ok "allgatherv_rmod3: 3 allgatherv rows" || bad "allgatherv_rmod3 rows: $got"
+grep -Eq 'done allgatherv ompi .*, peak memory [0-9]+\.[0-9] GiB$' "$tmp/rmod3.err" &&
+  ok "peak memory reported" || bad "no peak memory line: $(grep done "$tmp/rmod3.err")"
+
 # allmerge with rank 0 holding half of all elements (many empty blocks; runs of several parts
 # sent as one message), results verified with real buffers under SMPI, whose MPI_Isend refuses
 # a null buffer with a count above 0 (an empty part has no storage).
