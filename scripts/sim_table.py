@@ -25,6 +25,11 @@ def fmt(v):
     return f"{v:,.1f}" if v >= 10 else f"{v:.2f}"
 
 
+def fmt_ratio(v):
+    """Two decimals, or two significant digits below 0.1 (0.0037, not 0.00)."""
+    return f"{v:.2f}" if v >= 0.1 else f"{v:.2g}"
+
+
 def table(key, rows):
     op, platform, p = key
     native = defaultdict(dict)  # bytes -> selector -> usec
@@ -51,7 +56,7 @@ def table(key, rows):
             if i not in ours[b]:
                 cells.append("-")
             elif i in ratio[b]:
-                cells.append(f"{fmt(ours[b][i])} ({ratio[b][i][0]:.2f})")
+                cells.append(f"{fmt(ours[b][i])} ({fmt_ratio(ratio[b][i][0])})")
             else:
                 cells.append(fmt(ours[b][i]))
         out.append("| " + " | ".join(cells) + " |")
