@@ -26,7 +26,7 @@ Options:
                     each rank's sorted block (op "allmerge_half": rank 0 holds half of all
                     elements, the others share the rest), for alltoall(v) one block
   --p P             simulated ranks (default 1152; 64 with --quick)
-  --platform NAME   flat, flatnb or paper (sim/platforms/NAME.xml; default flat)
+  --platform NAME   flat, flatnb, flat288 or paper (sim/platforms/NAME.xml; default flat)
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
                     (at least one); default 4 B .. 16 MiB in steps of 4x
   --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi, run in this order
@@ -136,6 +136,7 @@ xml="$root/sim/platforms/$platform.xml"
 [ -f "$xml" ] || die_usage "no platform '$platform' (sim/platforms/$platform.xml)"
 case "$platform" in
   flat|flatnb) [ "$p" -le 1152 ] || die_usage "the flat platform has 1152 hosts, --p $p is too many" ;;
+  flat288) [ "$p" -le 288 ] || die_usage "the flat288 platform has 288 hosts, --p $p is too many" ;;
   paper) [ "$p" -le 1152 ] || die_usage "the paper platform has 36 x 32 cores, --p $p is too many" ;;
 esac
 [ $check -eq 0 ] || [ "$p" -le 64 ] || die_usage "--check runs with real buffers: --p must be <= 64"
