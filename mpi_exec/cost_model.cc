@@ -327,17 +327,22 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   if (!settings().verbose || comm.rank != 0) return;
   // Only rank 0 gets here, so the model is shown only if made already (making it is collective).
   const CommModel* record = comm.cache != nullptr ? comm.cache->model : nullptr;
-  char figures[240] = " (no model made)";
+  static_assert(kModelSizes[0] == 8 && kModelSizes[1] == 4096 && kModelSizes[2] == 32768 &&
+                    kModelSizes[3] == 61440 && kModelSizes[4] == 131072 &&
+                    kModelSizes[5] == 1048576,
+                "the sizes named below");
+  char figures[320] = " (no model made)";
   if (record != nullptr) {
     const CostModel& model = record->model;
     std::snprintf(figures, sizeof figures,
-                  " (model%s: 8 B %.3g s, 32 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
+                  " (model%s: 8 B %.3g s, 4 KiB %.3g s, 32 KiB %.3g s, 60 KiB %.3g s,"
+                  " 128 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
                   " synchronous send %.3g s more, crowding %.3g)",
-                  model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.time(8),
-                  model.time(32768), model.time(1048576), model.per_message, model.sync_extra,
-                  model.crowding);
+                  model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.seconds[0],
+                  model.seconds[1], model.seconds[2], model.seconds[3], model.seconds[4],
+                  model.seconds[5], model.per_message, model.sync_extra, model.crowding);
   }
-  char line[400];
+  char line[480];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",
                 name, comm.p, bytes, algorithm, static_cast<long long>(n), window, figures);
   static std::map<std::string, std::string> last;  // per collective, under verbose only
