@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ constexpr int kBurst = 4;                  // messages of the burst that measure
 constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
+constexpr double kOwnPaths = 1.25;  // fanout up to which a rank's messages do not share a path
 constexpr double kSyncShare = 0.5;         // synchronous_sends: of a block's transfer time
 constexpr double kLatencyOverTransfer = 1.1;  // synchronous_window: two rounds from this ratio
 constexpr double kMaxCrowding = 1.5;       // synchronous_sends: only where crowding is below
@@ -98,6 +100,31 @@ double burst(const CommInfo& comm, int to, int from, int k, const PayloadBuffer&
   });
 }
 
+// Rank 0 sends 1 MiB to each rank of `targets` at once, which receive it; the others idle.
+double fan_out(const CommInfo& comm, std::initializer_list<int> targets, const PayloadBuffer& out,
+               const PayloadBuffer& in, int trips) {
+  std::vector<MPI_Request> requests;
+  const int bytes = static_cast<int>(kModelSizes.back());
+  return shortest(comm, trips, [&] {
+    requests.clear();
+    for (int t : targets) {
+      if (comm.rank == 0) {
+        requests.emplace_back();
+        check(PMPI_Isend(out.data(), bytes, MPI_BYTE, t, tag::kCostModel, comm.c,
+                         &requests.back()),
+              "MPI_Isend");
+      } else if (comm.rank == t) {
+        requests.emplace_back();
+        check(PMPI_Irecv(in.data(), bytes, MPI_BYTE, 0, tag::kCostModel, comm.c,
+                         &requests.back()),
+              "MPI_Irecv");
+      }
+    }
+    check(PMPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
+  });
+}
+
 CostModel build(const CommInfo& comm) {
   const Settings& s = settings();
   if (s.alpha > 0 && s.beta > 0) return CostModel::linear(s.alpha, s.beta);
@@ -109,7 +136,7 @@ CostModel build(const CommInfo& comm) {
   // Payload memory (payload.h): shared between simulated ranks in SMPI timing runs.
   const PayloadBuffer out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
   exchange(comm, to, from, out, in, 8, 2);  // warm-up
-  std::array<double, CostModel::kPoints + 3> mine{}, slowest{};
+  std::array<double, CostModel::kPoints + 4> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
     mine[i] = exchange(comm, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
@@ -128,6 +155,12 @@ CostModel build(const CommInfo& comm) {
   const double alone = exchange(comm, partner, partner, out, in,
                                 static_cast<int>(kModelSizes.back()), kTrips);
   mine[CostModel::kPoints + 2] = paired ? alone : 0;
+  // Rank 0's 1 MiB to p / 2 alone, then to p / 2 and p / 4 at once (fanout).
+  if (comm.p >= 4) {
+    const double single = fan_out(comm, {shift}, out, in, kTrips);
+    const double twice = fan_out(comm, {shift, comm.p / 4}, out, in, kTrips);
+    mine[CostModel::kPoints + 3] = comm.rank == 0 ? twice / std::max(single, 1e-9) : 0;
+  }
   // The slowest rank's figures, the same on every rank.
   check_on(comm.user,
            PMPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
@@ -138,6 +171,7 @@ CostModel build(const CommInfo& comm) {
   model.sync_extra = slowest[CostModel::kPoints + 1];
   model.crowding = std::max(1.0, slowest[CostModel::kPoints - 1] /
                                      std::max(slowest[CostModel::kPoints + 2], 1e-9));
+  if (comm.p >= 4) model.fanout = slowest[CostModel::kPoints + 3];
   // A message never takes longer than a larger one: a delayed trip at a small size (the
   // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
   // see a message still gives a positive time.
@@ -292,6 +326,7 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
 
 int window_rounds(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
+  if (model.fanout <= kOwnPaths) return static_cast<int>(kMaxWindow);
   const double latency = model.time(0);
   const double transfer = std::max(model.time(block_bytes) - latency, 1e-12);
   const double cover = std::round(kWindowCover * latency / transfer);
@@ -314,6 +349,7 @@ bool synchronous_sends(const CostModel& model, double block_bytes) {
 
 int synchronous_window(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
+  if (model.fanout <= kOwnPaths) return static_cast<int>(kMaxWindow);
   // The slope from half the block to the block, not the slope of the block's own segment: a
   // block just above a measured point would take the segment across a protocol step (60 to
   // 128 KiB), whose steep slope says nothing about the block's transfer.
@@ -337,10 +373,11 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
     std::snprintf(figures, sizeof figures,
                   " (model%s: 8 B %.3g s, 4 KiB %.3g s, 32 KiB %.3g s, 60 KiB %.3g s,"
                   " 128 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
-                  " synchronous send %.3g s more, crowding %.3g)",
+                  " synchronous send %.3g s more, crowding %.3g, fanout %.3g)",
                   model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.seconds[0],
                   model.seconds[1], model.seconds[2], model.seconds[3], model.seconds[4],
-                  model.seconds[5], model.per_message, model.sync_extra, model.crowding);
+                  model.seconds[5], model.per_message, model.sync_extra, model.crowding,
+                  model.fanout);
   }
   char line[480];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",

@@ -22,8 +22,10 @@
 //    rank sends four messages of 8 B to rank + p / 2 and receives four from rank - p / 2 at
 //    once (a burst), and one; the difference over 3. And sync_extra: the same single exchange
 //    of 8 B with MPI_Issend, less the one with MPI_Isend. And crowding: the 1 MiB exchange
-//    of ranks 0 and p / 2 alone, the others idle, against the one of all ranks. About 160
-//    messages and 5 MiB per rank, once per communicator; cached on its private duplicate.
+//    of ranks 0 and p / 2 alone, the others idle, against the one of all ranks. And fanout
+//    (p >= 4): rank 0 sending 1 MiB to ranks p / 2 and p / 4 at once against to p / 2 alone,
+//    the others idle. About 170 messages and 5 MiB per rank, once per communicator; cached on
+//    its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
@@ -51,6 +53,11 @@ struct CostModel {
   // with two ranks alone (>= 1): above 1, something the ranks share (a backbone narrower than
   // all links, a node's link) limits, not each rank's own link. 1 for the linear model.
   double crowding = 1;
+  // How many times longer a rank's 1 MiB to two ranks at once takes than to one (about 1..2):
+  // near 2 its messages share its link; near 1 each has a path of its own (SimGrid's loopback
+  // within a node, single-copy shared memory), so several blocks in flight do not slow each
+  // other. 2 for the linear model and below 4 ranks.
+  double fanout = 2;
   bool measured = false;
 
   // alpha + beta m, as points of the same sizes.
@@ -147,7 +154,11 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
 // shares the rank's bandwidth with the block the next rank waits for. Measured in SMPI (paper
 // platform, p = 36, ROSCHED_WINDOW = 1, 2, 4, 8): best 2-4 for blocks of 16-100 KB (1 MiB in
 // 11 blocks: 440 us with 1, 325 with 4), 1 for 0.7-1.4 MB (8-17% slower with 2).
-// ROSCHED_WINDOW overrides (>= 1).
+// Where a rank's messages do not share its bandwidth (fanout at most 1.25), the most rounds,
+// 4, whatever the block: measured in SMPI on the paper platform's nodes, whose loopback gives
+// every message its own 10 GB/s: the node-aware allgatherv of 16 MiB with equal counts, 36 x 32
+// ranks, took 2,325 us with 4 rounds in flight everywhere against 3,101 with the rule above
+// (one round for its 0.5 MiB blocks in the node's broadcast). ROSCHED_WINDOW overrides (>= 1).
 int window_rounds(const CostModel& model, double block_bytes);
 
 // Whether a pipelined broadcast with blocks of `block_bytes` sends them synchronously
@@ -179,7 +190,8 @@ bool synchronous_sends(const CostModel& model, double block_bytes);
 // with 2, 234 with 1; at p = 256 on flatnb's 12.5 GB/s (0.94): 421 with 2, 343 with 1; 64 KiB
 // in 4 blocks at p = 36, paper (1.17): 61.3 with 2, 71.5 with 1; on flatnb at p = 1,152: 105.0
 // with 2, 108.8 with 1, at p = 256 (6 blocks, 1.27) the other way: 96.9 with 2, 87.2 with 1.
-// ROSCHED_WINDOW overrides.
+// Where a rank's messages do not share its bandwidth (fanout at most 1.25): 4, as
+// window_rounds. ROSCHED_WINDOW overrides.
 int synchronous_window(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message

@@ -95,6 +95,21 @@ TEST(CostModel, WindowCoversLatenciesWhileBlocksAreShort) {
   EXPECT_EQ(window_rounds(model, 1), 4);       // tiny blocks: the cap
 }
 
+// Where a rank's messages each have a path of their own (fanout at most 1.25), four rounds in
+// flight whatever the block, eager or synchronous; above it the rules as before.
+TEST(CostModel, OwnPathsKeepFourRoundsInFlight) {
+  CostModel model = CostModel::linear(1e-6, 1e-10);
+  ASSERT_EQ(window_rounds(model, 1e6), 1);
+  ASSERT_EQ(synchronous_window(model, 1e6), 1);
+  model.fanout = 1.25;
+  EXPECT_EQ(window_rounds(model, 1e6), 4);
+  EXPECT_EQ(synchronous_window(model, 1e6), 4);
+  EXPECT_EQ(window_rounds(model, 1), 4);
+  model.fanout = 1.3;
+  EXPECT_EQ(window_rounds(model, 1e6), 1);
+  EXPECT_EQ(synchronous_window(model, 1e6), 1);
+}
+
 // Synchronous sends where their price is below half a block's transfer time, time(b) - time(0):
 // never for free blocks, always where a synchronous send costs nothing more but a block takes
 // time, and on either side of the boundary as the rule says.
