@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev           # JSON reports of the verifier
   libopenmpi-dev openmpi-bin   # Open MPI: the MPI executors and their mpirun tests
   libsimgrid-dev               # SimGrid SMPI: scripts/simulate.sh and its quick test
+  python3                      # /usr/bin/python3: scripts/sim_merge.py (simulate.sh's ratio rows), its test
 )
 missing=()
 for p in "${packages[@]}"; do
