@@ -6,7 +6,8 @@ memory budget or the time at hand): each TSV's ratio rows then compare ours with
 of that command only. This keeps every measured row (op, impl, selector, platform, p, bytes,
 usec) of the inputs, drops their ratio rows, and adds one ratio row per implementation of ours
 and size against the fastest native selector over all inputs, as simulate.sh writes them
-(impl ratio-IMPL, selector the fastest, usec ours / its). A row measured twice (same op, impl,
+(impl ratio-IMPL, selector the fastest, usec ours / its; none where that time is 0).
+simulate.sh writes its own ratio rows with this script. A row measured twice (same op, impl,
 selector, platform, p, bytes) is an error: which one to keep is the user's decision.
 
 Usage: sim_merge.py A.tsv B.tsv ... > MERGED.tsv
@@ -55,7 +56,7 @@ def merge(paths):
     out = list(rows)
     for r in rows:
         k = (r[0], r[3], r[4], r[5])
-        if r[1] != "native" and k in best:
+        if r[1] != "native" and k in best and best[k][0] > 0:
             usec, selector = best[k]
             out.append([r[0], "ratio-" + r[1], selector, r[3], r[4], r[5],
                         f"{float(r[6]) / usec:.3f}"])

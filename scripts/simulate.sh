@@ -176,7 +176,7 @@ install_packages() {  # install_packages PKG...: the Debian packages not yet ins
   $sudo apt-get update -qq >/dev/null && \
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
-install_packages libsimgrid-dev libboost-program-options-dev || { echo "simulate.sh: could not install SimGrid" >&2; exit 3; }
+install_packages libsimgrid-dev libboost-program-options-dev python3 || { echo "simulate.sh: could not install SimGrid" >&2; exit 3; }
 
 build="${ROSCHED_SMPI_BUILD:-$root/build-smpi}"
 bench="$build/bench"
@@ -314,18 +314,13 @@ status=0
       "$work/$i.out"
   done
 } | awk -F'\t' '!($2 == "native" && seen[$1, $3, $6]++)' >"$work/rows.tsv"  # native once per selector
-awk -F'\t' -v OFS='\t' '
-  NR == 1 { print; next }
-  { print; key = $1 OFS $4 OFS $5 OFS $6 }
-  $2 == "native" && (!(key in best) || $7 < best[key]) { best[key] = $7; bestsel[key] = $3 }
-  $2 != "native" { ours[++n] = $0 }
-  END {
-    for (i = 1; i <= n; ++i) {
-      split(ours[i], f, "\t"); key = f[1] OFS f[4] OFS f[5] OFS f[6]
-      if (key in best && best[key] > 0)
-        printf "%s\tratio-%s\t%s\t%s\t%s\t%s\t%.3f\n", f[1], f[2], bestsel[key], f[4], f[5], f[6], f[7] / best[key]
-    }
-  }' "$work/rows.tsv" >"$out"
+# The ratio rows against the fastest selector: sim_merge.py's rule, on this run's rows alone. If it
+# refuses them (a row measured twice), the rows are kept without ratios.
+if ! /usr/bin/python3 "$root/scripts/sim_merge.py" "$work/rows.tsv" >"$out" 2>"$work/merge.err"; then
+  cat "$work/merge.err" >&2
+  cp "$work/rows.tsv" "$out"
+  status=1
+fi
 rows=$(($(wc -l <"$out") - 1))
 say "wrote $out ($rows rows)"
 for i in "${!runs[@]}"; do
