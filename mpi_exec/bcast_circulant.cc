@@ -1,7 +1,7 @@
 // Rosched_Bcast: MPI_Bcast by the n-block circulant broadcast, Algorithm 6 of Träff 2022
 // (Sec. 2.2), walking sched/circulant/bcast_schedule.h, or by another of rosched's broadcasts
-// (Jia's hypercube, the two trees) where one of them is faster than the MPI library's own
-// MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant broadcast.
+// (Jia's hypercube, the two trees, the k-ary tree) where one of them is faster than the MPI
+// library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant broadcast.
 //
 // The block count is the cost model's optimum (cost_model.h; for a linear model
 // n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
@@ -23,7 +23,12 @@
 //     on a network that all ranks share: at 1,152 ranks on SMPI's `flat` platform, whose
 //     backbone carries a seventh of what the ranks' links can send at once, the hypercube
 //     broadcast took 0.87 of the circulant's time at 256 KiB, the two trees 0.78 at 1 MiB. On a
-//     single node or one rank per node (p > 2) all three are timed; on several multicore nodes
+//     single node or one rank per node (p > 2) all three are timed, and where the ranks share a
+//     network narrower than their links (the model's crowding at least 2) also the pipelined
+//     k-ary tree (bcast_kary_tree.cc), whose k sends at once cost a rank no more than one
+//     there and which pays a block's latency once per level, not once per round: on `flat`
+//     with 1,152 ranks it took 0.67 of Open MPI's selector's time at 1 MiB where the two
+//     trees took 0.80 (docs/simulation.md, "The k-ary tree"); on several multicore nodes
 //     the node-aware circulant broadcast alone, and at p = 2 the three are one message.
 //     A call's time is the slowest rank's from a
 //     barrier or, where MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed
@@ -51,6 +56,7 @@
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_choice.h"
+#include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/library_choice.h"
@@ -78,7 +84,11 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 }
 
 // Rosched's broadcasts in the choice, as answers of library_verdict (0 is MPI_Bcast).
-enum Family { kCirculant = 1, kHypercube = 2, kTwoTree = 3 };
+enum Family { kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4 };
+
+// Where the k-ary tree is a candidate: the model's crowding from this on (a flow gets half a
+// link or less when all ranks send).
+constexpr double kKaryCrowding = 2;
 
 // ROSCHED_BCAST, the memo of the last call, the prediction, then the size class's measured
 // answer (library_choice.h); *family: which of rosched's runs where that does. Nothing to send
@@ -112,14 +122,18 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
       pipelined_bcast_on<TwoTreeBcastSchedule>(ci, "Rosched_Bcast (two-tree)", s.twotree_f,
                                                false, buffer, count, datatype, type, root);
       return;
+    case kKaryTree:
+      kary_tree_bcast_on(ci, "Rosched_Bcast (k-ary tree)", buffer, count, datatype, type, root);
+      return;
     default:
       node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
   }
 }
 
 // The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
-// nodes, else against the circulant, hypercube and two-tree broadcasts (at p = 2 all three are
-// one message: the circulant alone). A broadcast is idempotent: the later calls deliver the
+// nodes, else against the circulant, hypercube and two-tree broadcasts and, where the model's
+// crowding is at least kKaryCrowding, the k-ary tree (at p = 2 all are one message: the
+// circulant alone). A broadcast is idempotent: the later calls deliver the
 // bytes the first did.
 void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
                    MPI_Datatype datatype, const TypeInfo& type, int root) {
@@ -136,6 +150,9 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   if (ci.p > 2 && !node_layout(ci).hierarchical()) {
     candidates.push_back({"hypercube", family(kHypercube), 1});
     candidates.push_back({"two-tree", family(kTwoTree), 1});
+    if (cost_model(ci).crowding >= kKaryCrowding) {
+      candidates.push_back({"k-ary tree", family(kKaryTree), 1});
+    }
   }
   time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
 }

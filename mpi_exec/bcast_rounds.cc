@@ -53,44 +53,67 @@ void BcastWindow::arrive(Slot& slot) {
   slot.block = -1;
 }
 
+void BcastWindow::finish_send(Slot& slot) {
+  check(PMPI_Wait(&slot.requests[0], MPI_STATUS_IGNORE), "MPI_Wait");
+}
+
 void BcastWindow::complete(Slot& slot) {
   arrive(slot);
-  check(PMPI_Wait(&slot.requests[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  finish_send(slot);
+}
+
+void BcastWindow::post_recv(std::size_t index, const BcastRound& round) {
+  if (!round.recv) return;
+  Slot& slot = slots_[index];
+  const std::int64_t b = round.recv->block;
+  BlockSpan into = block_span(buffer_, b, count_, n_, type_.extent);
+  if (state_[b] == kMissing) {
+    state_[b] = static_cast<std::int64_t>(index);
+    slot.block = b;
+  } else {  // a second copy: received, and dropped
+    const std::size_t need = static_cast<std::size_t>(type_.true_extent) +
+                             static_cast<std::size_t>(type_.extent) * (into.count - 1);
+    if (slot.scratch.size() < need) slot.scratch = PayloadBuffer(need);
+    into.at = reinterpret_cast<char*>(slot.scratch.data()) - type_.true_lb;
+  }
+  check(PMPI_Irecv(into.at, into.count, datatype_, static_cast<int>(round.recv->peer),
+                  tag::kBcastRound, c_, &slot.requests[1]),
+        "MPI_Irecv");
+}
+
+void BcastWindow::post_send(std::int64_t i, std::size_t index, const BcastRound& round) {
+  if (!round.send) return;
+  const std::int64_t b = round.send->block;
+  if (state_[b] == kMissing) {
+    throw Error(MPI_ERR_INTERN, "schedule sends block " + std::to_string(b) +
+                                    " before it arrives (round " + std::to_string(i) + ")");
+  }
+  if (state_[b] != kHave) arrive(slots_[static_cast<std::size_t>(state_[b])]);
+  const BlockSpan from = block_span(buffer_, b, count_, n_, type_.extent);
+  check((synchronous_ ? PMPI_Issend : PMPI_Isend)(from.at, from.count, datatype_,
+                                                    static_cast<int>(round.send->peer),
+                                                    tag::kBcastRound, c_,
+                                                    &slots_[index].requests[0]),
+        synchronous_ ? "MPI_Issend" : "MPI_Isend");
 }
 
 void BcastWindow::round(std::int64_t i, const BcastRound& round) {
   const std::size_t index = static_cast<std::size_t>(i) % slots_.size();
-  Slot& slot = slots_[index];
-  complete(slot);
-  if (round.recv) {
-    const std::int64_t b = round.recv->block;
-    BlockSpan into = block_span(buffer_, b, count_, n_, type_.extent);
-    if (state_[b] == kMissing) {
-      state_[b] = static_cast<std::int64_t>(index);
-      slot.block = b;
-    } else {  // a second copy: received, and dropped
-      const std::size_t need = static_cast<std::size_t>(type_.true_extent) +
-                               static_cast<std::size_t>(type_.extent) * (into.count - 1);
-      if (slot.scratch.size() < need) slot.scratch = PayloadBuffer(need);
-      into.at = reinterpret_cast<char*>(slot.scratch.data()) - type_.true_lb;
-    }
-    check(PMPI_Irecv(into.at, into.count, datatype_, static_cast<int>(round.recv->peer),
-                    tag::kBcastRound, c_, &slot.requests[1]),
-          "MPI_Irecv");
-  }
-  if (round.send) {
-    const std::int64_t b = round.send->block;
-    if (state_[b] == kMissing) {
-      throw Error(MPI_ERR_INTERN, "schedule sends block " + std::to_string(b) +
-                                      " before it arrives (round " + std::to_string(i) + ")");
-    }
-    if (state_[b] != kHave) arrive(slots_[static_cast<std::size_t>(state_[b])]);
-    const BlockSpan from = block_span(buffer_, b, count_, n_, type_.extent);
-    check((synchronous_ ? PMPI_Issend : PMPI_Isend)(from.at, from.count, datatype_,
-                                                      static_cast<int>(round.send->peer),
-                                                      tag::kBcastRound, c_, &slot.requests[0]),
-          synchronous_ ? "MPI_Issend" : "MPI_Isend");
-  }
+  complete(slots_[index]);
+  post_recv(index, round);
+  post_send(i, index, round);
+}
+
+void BcastWindow::post_receive(std::int64_t j, const BcastRound& round) {
+  const std::size_t index = static_cast<std::size_t>(j) % slots_.size();
+  arrive(slots_[index]);
+  post_recv(index, round);
+}
+
+void BcastWindow::send(std::int64_t i, const BcastRound& round) {
+  const std::size_t index = static_cast<std::size_t>(i) % slots_.size();
+  finish_send(slots_[index]);
+  post_send(i, index, round);
 }
 
 void BcastWindow::finish() {

@@ -50,6 +50,12 @@ inline BlockSpan block_span(void* buffer, std::int64_t b, std::int64_t count, st
 // that arrives a second time (the schedules clamp blocks beyond n - 1 in the last phase, Träff
 // 2022, Alg. 6) is received into a scratch buffer, so no receive ever writes where a pending
 // send reads.
+//
+// Or, receiving ahead (post_receive and send instead of round): the receives of rounds
+// i + 1 .. i + window - 1 are posted before round i's send waits for its block, so that while a
+// rank waits, the blocks after the one it waits for are already on their way (a tree's
+// pipeline: one block per edge in flight would pay a block's latency per block). Messages
+// between two ranks still match in round order, both sides posting in that order.
 class BcastWindow {
  public:
   // buffer: count elements of datatype in n blocks (block_span); holds_all: this rank has every
@@ -57,6 +63,11 @@ class BcastWindow {
   BcastWindow(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
               std::int64_t n, bool holds_all, int window, bool synchronous, MPI_Comm c);
   void round(std::int64_t i, const BcastRound& round);
+  // Receiving ahead: round j's receive, after round j - window's has arrived.
+  void post_receive(std::int64_t j, const BcastRound& round);
+  // Receiving ahead: round i's send, after round i - window's has completed.
+  void send(std::int64_t i, const BcastRound& round);
+  int window() const { return static_cast<int>(slots_.size()); }
   // Completes every round still in flight.
   void finish();
 
@@ -69,6 +80,9 @@ class BcastWindow {
   };
   void complete(Slot& slot);   // waits for its send and receive
   void arrive(Slot& slot);     // waits for its receive
+  void finish_send(Slot& slot);  // waits for its send
+  void post_recv(std::size_t index, const BcastRound& round);
+  void post_send(std::int64_t i, std::size_t index, const BcastRound& round);
 
   char* buffer_;
   int count_;
@@ -95,6 +109,7 @@ struct Pipeline {
   std::int64_t n;
   int window;
   bool synchronous;
+  bool receive_ahead = false;  // BcastWindow's post_receive / send walk
 };
 Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type,
                       std::int64_t extra_rounds, bool synchronous_allowed);
@@ -106,7 +121,18 @@ void walk_bcast(const Schedule& schedule, void* buffer, int count, MPI_Datatype 
                 const TypeInfo& type, bool holds_all, const Pipeline& pipe, MPI_Comm c) {
   BcastWindow walk(buffer, count, datatype, type, schedule.n(), holds_all, pipe.window,
                    pipe.synchronous, c);
-  for (std::int64_t i = 0; i < schedule.rounds(); ++i) walk.round(i, schedule.round(i));
+  const std::int64_t rounds = schedule.rounds();
+  if (!pipe.receive_ahead) {
+    for (std::int64_t i = 0; i < rounds; ++i) walk.round(i, schedule.round(i));
+  } else {
+    std::int64_t posted = 0;
+    for (std::int64_t i = 0; i < rounds; ++i) {
+      for (; posted < rounds && posted < i + walk.window(); ++posted) {
+        walk.post_receive(posted, schedule.round(posted));
+      }
+      walk.send(i, schedule.round(i));
+    }
+  }
   walk.finish();
 }
 

@@ -159,6 +159,7 @@ enum Impl {
   kBinomial,                                                              // reduce
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
   kLargest,                                                               // allgatherv
+  kKary,                                                                  // bcast
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
@@ -166,7 +167,7 @@ const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", 
                                             "nway",     "node",      "binomial",
                                             "basic",    "modified",  "zerorot", "zerocopy",
                                             "padded",   "twophase",  "linear",
-                                            "largest"};
+                                            "largest",  "kary"};
 // allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves),
 // this rank's; the largest over the ranks once a size is done.
 long long allmerge_moves[kImplCount] = {};
@@ -176,7 +177,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
-  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kNodeAware, kAuto};
+  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kNodeAware, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway, kNodeAware, kAuto};
   if (op == "reduce") return {kNative, kBinomial, kTwoTree, kNodeAware, kAuto};
   if (op == "alltoall") {
@@ -202,6 +203,7 @@ Op make_op(const Options& o) {
       const auto bcast = impl == kCirculant   ? Rosched_Bcast_circulant
                          : impl == kTwoTree   ? Rosched_Bcast_two_tree
                          : impl == kHypercube ? Rosched_Bcast_hypercube
+                         : impl == kKary      ? Rosched_Bcast_kary_tree
                          : impl == kNodeAware ? Rosched_Bcast_node_aware
                          : impl == kAuto      ? Rosched_Bcast
                                               : MPI_Bcast;

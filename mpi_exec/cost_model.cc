@@ -18,6 +18,7 @@ namespace {
 
 constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
 constexpr int kBurst = 4;                  // messages of the burst that measures per_message
+constexpr int kStream = 8;                 // messages of the stream that measures stream
 constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
@@ -77,22 +78,23 @@ double exchange(const CommInfo& comm, int to, int from, const PayloadBuffer& out
   });
 }
 
-// Bursts of k messages of 8 bytes: every rank sends k to rank + p / 2 and receives k from
-// rank - p / 2, all at once. A rank waits for one peer whatever k is, so the ranks' skew after a
-// barrier counts alike for every k (a burst to k different peers waits for the last of them:
-// SMPI, 1,152 ranks, no per-message costs, measured 0.57 us per message that way). synchronous:
-// the sends are MPI_Issend.
+// Bursts of k messages of `bytes` (k bytes <= the buffers' size): every rank sends k to
+// rank + p / 2 and receives k from rank - p / 2, all at once. A rank waits for one peer whatever
+// k is, so the ranks' skew after a barrier counts alike for every k (a burst to k different
+// peers waits for the last of them: SMPI, 1,152 ranks, no per-message costs, measured 0.57 us
+// per message that way). synchronous: the sends are MPI_Issend.
 double burst(const CommInfo& comm, int to, int from, int k, const PayloadBuffer& out,
-             const PayloadBuffer& in, int trips, bool synchronous = false) {
+             const PayloadBuffer& in, int trips, bool synchronous = false, int bytes = 8) {
   std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(k));
   const MPI_Comm c = comm.c;
   return shortest(comm, trips, [&] {
     for (int j = 0; j < k; ++j) {
-      check(PMPI_Irecv(in.data() + 8 * j, 8, MPI_BYTE, from, tag::kCostModel, c, &requests[j]),
+      check(PMPI_Irecv(in.data() + static_cast<std::size_t>(bytes) * j, bytes, MPI_BYTE, from,
+                       tag::kCostModel, c, &requests[j]),
             "MPI_Irecv");
     }
     for (int j = 0; j < k; ++j) {
-      check((synchronous ? PMPI_Issend : PMPI_Isend)(out.data(), 8, MPI_BYTE, to,
+      check((synchronous ? PMPI_Issend : PMPI_Isend)(out.data(), bytes, MPI_BYTE, to,
                                                      tag::kCostModel, c, &requests[k + j]),
             synchronous ? "MPI_Issend" : "MPI_Isend");
     }
@@ -136,7 +138,8 @@ CostModel build(const CommInfo& comm) {
   // Payload memory (payload.h): shared between simulated ranks in SMPI timing runs.
   const PayloadBuffer out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
   exchange(comm, to, from, out, in, 8, 2);  // warm-up
-  std::array<double, CostModel::kPoints + 4> mine{}, slowest{};
+  constexpr int kStreamAt = CostModel::kPoints + 4;  // the stream figures' index in mine
+  std::array<double, kStreamAt + CostModel::kStreamPoints> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
     mine[i] = exchange(comm, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
@@ -161,6 +164,13 @@ CostModel build(const CommInfo& comm) {
     const double twice = fan_out(comm, {shift, comm.p / 4}, out, in, kTrips);
     mine[CostModel::kPoints + 3] = comm.rank == 0 ? twice / std::max(single, 1e-9) : 0;
   }
+  // A further message of a stream of kStream, every rank streaming.
+  for (int i = 0; i < CostModel::kStreamPoints; ++i) {
+    const int bytes = static_cast<int>(kStreamSizes[i]);
+    const double single = burst(comm, to, from, 1, out, in, kTrips, false, bytes);
+    const double many = burst(comm, to, from, kStream, out, in, kTrips, false, bytes);
+    mine[kStreamAt + i] = std::max(0.0, (many - single) / (kStream - 1));
+  }
   // The slowest rank's figures, the same on every rank.
   check_on(comm.user,
            PMPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
@@ -172,6 +182,9 @@ CostModel build(const CommInfo& comm) {
   model.crowding = std::max(1.0, slowest[CostModel::kPoints - 1] /
                                      std::max(slowest[CostModel::kPoints + 2], 1e-9));
   if (comm.p >= 4) model.fanout = slowest[CostModel::kPoints + 3];
+  for (int i = 0; i < CostModel::kStreamPoints; ++i) {
+    model.stream[i] = std::max(slowest[kStreamAt + i], 1e-10);
+  }
   // A message never takes longer than a larger one: a delayed trip at a small size (the
   // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
   // see a message still gives a positive time.
@@ -195,6 +208,8 @@ CostModel CostModel::linear(double alpha, double beta) {
   CostModel model;
   model.bytes = kModelSizes;
   for (int i = 0; i < kPoints; ++i) model.seconds[i] = alpha + beta * kModelSizes[i];
+  model.stream_bytes = kStreamSizes;
+  for (int i = 0; i < kStreamPoints; ++i) model.stream[i] = beta * kStreamSizes[i];
   return model;
 }
 
@@ -218,13 +233,13 @@ CommModel& comm_model(const CommInfo& comm) {
                           [&] { return new CommModel{build(comm), {}, {}}; });
 }
 
-// The memo's word: bit 63 set, bits 61-62 the answer, bits 30-60 the count, bits 0-29 the size
-// (below 2^30).
+// The memo's word: bit 63 set, bits 60-62 the answer, bits 29-59 the count, bits 0-28 the size
+// (below 2^29).
 std::uint64_t memo_word(int count, int size, int answer) {
-  return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(answer) << 61) |
-         (static_cast<std::uint64_t>(count) << 30) | static_cast<std::uint64_t>(size);
+  return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(answer) << 60) |
+         (static_cast<std::uint64_t>(count) << 29) | static_cast<std::uint64_t>(size);
 }
-constexpr int kMemoSizeLimit = 1 << 30;
+constexpr int kMemoSizeLimit = 1 << 29;
 
 }  // namespace
 
@@ -237,7 +252,7 @@ DecisionMemo& decision_memo(const CommInfo& comm, Decided which) {
 bool DecisionMemo::find(int count, int size, int* answer) const {
   if (size >= kMemoSizeLimit) return false;
   const std::uint64_t word = word_.load(std::memory_order_relaxed);
-  const int stored = static_cast<int>((word >> 61) & 3);
+  const int stored = static_cast<int>((word >> 60) & 7);
   if (word != memo_word(count, size, stored)) return false;
   *answer = stored;
   return true;
@@ -261,8 +276,10 @@ int MeasuredChoices::size_class(std::int64_t bytes) {
 bool MeasuredChoices::find(std::int64_t bytes, int* answer) const {
   const std::uint64_t bit = std::uint64_t{1} << size_class(bytes);
   if ((known_.load(std::memory_order_acquire) & bit) == 0) return false;
-  *answer = ((low_.load(std::memory_order_relaxed) & bit) != 0 ? 1 : 0) +
-            ((high_.load(std::memory_order_relaxed) & bit) != 0 ? 2 : 0);
+  *answer = 0;
+  for (int j = 0; j < kAnswerBits; ++j) {
+    if ((bits_[j].load(std::memory_order_relaxed) & bit) != 0) *answer |= 1 << j;
+  }
   return true;
 }
 
@@ -275,8 +292,7 @@ void MeasuredChoices::store(std::int64_t bytes, int answer) {
       word.fetch_and(~bit, std::memory_order_relaxed);
     }
   };
-  put(low_, (answer & 1) != 0);
-  put(high_, (answer & 2) != 0);
+  for (int j = 0; j < kAnswerBits; ++j) put(bits_[j], (answer & (1 << j)) != 0);
   known_.fetch_or(bit, std::memory_order_release);
 }
 
@@ -367,19 +383,25 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
                     kModelSizes[3] == 61440 && kModelSizes[4] == 131072 &&
                     kModelSizes[5] == 1048576,
                 "the sizes named below");
-  char figures[320] = " (no model made)";
+  static_assert(kStreamSizes[0] == 4096 && kStreamSizes[1] == 8192 &&
+                    kStreamSizes[2] == 16384 && kStreamSizes[3] == 32768 &&
+                    kStreamSizes[4] == 61440 && kStreamSizes[5] == 131072,
+                "the stream sizes named below");
+  char figures[480] = " (no model made)";
   if (record != nullptr) {
     const CostModel& model = record->model;
     std::snprintf(figures, sizeof figures,
                   " (model%s: 8 B %.3g s, 4 KiB %.3g s, 32 KiB %.3g s, 60 KiB %.3g s,"
                   " 128 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
-                  " synchronous send %.3g s more, crowding %.3g, fanout %.3g)",
+                  " synchronous send %.3g s more, crowding %.3g, fanout %.3g; streamed 4 / 8 /"
+                  " 16 / 32 / 60 / 128 KiB: %.3g / %.3g / %.3g / %.3g / %.3g / %.3g s)",
                   model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.seconds[0],
                   model.seconds[1], model.seconds[2], model.seconds[3], model.seconds[4],
                   model.seconds[5], model.per_message, model.sync_extra, model.crowding,
-                  model.fanout);
+                  model.fanout, model.stream[0], model.stream[1], model.stream[2],
+                  model.stream[3], model.stream[4], model.stream[5]);
   }
-  char line[480];
+  char line[640];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",
                 name, comm.p, bytes, algorithm, static_cast<long long>(n), window, figures);
   static std::map<std::string, std::string> last;  // per collective, under verbose only

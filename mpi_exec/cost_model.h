@@ -24,8 +24,11 @@
 //    of 8 B with MPI_Issend, less the one with MPI_Isend. And crowding: the 1 MiB exchange
 //    of ranks 0 and p / 2 alone, the others idle, against the one of all ranks. And fanout
 //    (p >= 4): rank 0 sending 1 MiB to ranks p / 2 and p / 4 at once against to p / 2 alone,
-//    the others idle. About 170 messages and 5 MiB per rank, once per communicator; cached on
-//    its private duplicate.
+//    the others idle. And stream: every rank sends 8 messages of each stream size to rank + p / 2
+//    at once and receives 8 from rank - p / 2 (all in flight), against one: what a further
+//    message of a stream costs, its latency hidden behind the others, as a tree's pipeline
+//    pays it. About 300 messages and 8 MiB per rank, once per communicator; cached on its
+//    private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 
@@ -58,6 +61,13 @@ struct CostModel {
   // within a node, single-copy shared memory), so several blocks in flight do not slow each
   // other. 2 for the linear model and below 4 ranks.
   double fanout = 2;
+  // Stream sizes (bytes, increasing) and what a further message of that size costs in a stream
+  // of them (seconds), every rank streaming at once: the per-block time of a pipeline that keeps
+  // several blocks in flight on every edge. Per byte it is not monotone: transports (and SMPI's
+  // calibrated model) move some sizes faster per byte than larger ones. beta s for the linear
+  // model.
+  static constexpr int kStreamPoints = 6;
+  std::array<double, kStreamPoints> stream_bytes{}, stream{};
   bool measured = false;
 
   // alpha + beta m, as points of the same sizes.
@@ -75,15 +85,18 @@ inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8,     40
                                                                        61440, 131072, 1048576};
 // The index of 60 KiB, the largest size measured below that eager limit.
 inline constexpr int kEagerPoint = 3;
+// The sizes streamed (8 of each fit in the 1 MiB the model's buffers hold).
+inline constexpr std::array<double, CostModel::kStreamPoints> kStreamSizes = {
+    4096, 8192, 16384, 32768, 61440, 131072};
 
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
 
 // An answer of a decision between the MPI library's collective and rosched's (library_choice.h):
-// 0 the library's, k >= 1 rosched's candidate k (the broadcast has three: the circulant, the
-// hypercube and the two-tree broadcast; the all-gather of one large block two; the others
-// one), at most kMaxAnswer.
-inline constexpr int kMaxAnswer = 3;
+// 0 the library's, k >= 1 rosched's candidate k (the broadcast has four: the circulant, the
+// hypercube, the two-tree and the k-ary tree broadcast; the all-gather of one large block two;
+// the others one), at most kMaxAnswer.
+inline constexpr int kMaxAnswer = 4;
 
 // The last answer of a decision that depends only on the communicator and (count, element
 // size), such as Rosched_Bcast's choice. It is kept with the communicator's model, so it goes
@@ -94,7 +107,7 @@ class DecisionMemo {
  public:
   // Whether the last answer stored is for (count, size) (both >= 0); if so, *answer is it.
   bool find(int count, int size, int* answer) const;
-  // Keeps answer (0..kMaxAnswer) for (count, size); an element of 2^30 bytes or more is not
+  // Keeps answer (0..kMaxAnswer) for (count, size); an element of 2^29 bytes or more is not
   // kept (the word has no room for it): find then says no.
   void store(int count, int size, int answer);
 
@@ -127,7 +140,10 @@ class MeasuredChoices {
   void store(std::int64_t bytes, int answer);
 
  private:
-  std::atomic<std::uint64_t> known_{0}, low_{0}, high_{0};  // the answer's bits 0 and 1
+  static constexpr int kAnswerBits = 3;  // answers 0..7
+  static_assert(kMaxAnswer < (1 << kAnswerBits), "an answer fits in the bits");
+  std::atomic<std::uint64_t> known_{0};
+  std::array<std::atomic<std::uint64_t>, kAnswerBits> bits_{};  // bit j of each class's answer
 };
 
 // The measured answers of collective `which` on the communicator; collective the first time,

@@ -46,7 +46,7 @@ Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choi
 int time_choices(const CommInfo& ci, const char* name, Decided which, int count, int size,
                  const std::vector<Candidate>& candidates) {
   const int n = static_cast<int>(candidates.size());
-  if (n < 2 || n > kMaxAnswer + 1) throw std::logic_error("time_choices: 2..4 candidates");
+  if (n < 2 || n > kMaxAnswer + 1) throw std::logic_error("time_choices: 2..kMaxAnswer + 1 candidates");
   const bool global = global_clock();
   // The calls, round-robin: on a machine three per candidate (its noise); on a global clock (a
   // simulation, whose times do not vary from call to call) each candidate's global_calls (the

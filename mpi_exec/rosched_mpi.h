@@ -18,7 +18,8 @@
  * communicator, measured once or set by ROSCHED_ALPHA/ROSCHED_BETA, Theorem 2);
  * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10% and, timed at
  * the first call of each size class (2^k to 2^(k+1) - 1 bytes) on a communicator, it beat the MPI
- * library's MPI_Bcast, or the hypercube or two-tree broadcast where that was faster still
+ * library's MPI_Bcast, or the hypercube, two-tree or (where the ranks share a network narrower
+ * than their links) k-ary tree broadcast where that was faster still
  * (Rosched_Bcast_choice says which); else MPI_Bcast (ROSCHED_BCAST=auto|model|circulant|native, model: the
  * prediction alone; ROSCHED_VERBOSE=1 prints the choice and the timings on rank 0). The pipelined broadcasts keep several rounds in flight (nonblocking,
  * ROSCHED_WINDOW rounds, default from the model). On ranks spread over several multicore nodes
@@ -58,7 +59,7 @@ int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int
 
 /* What Rosched_Bcast(buffer, count, datatype, root, comm) would run: *algorithm = 0 the MPI
  * library's MPI_Bcast, 1 the circulant broadcast (node-aware on several multicore nodes), 2 Bin
- * Jia's hypercube broadcast, 3 the two-tree broadcast; by ROSCHED_BCAST, the cost model and the
+ * Jia's hypercube broadcast, 3 the two-tree broadcast, 4 the k-ary tree broadcast; by ROSCHED_BCAST, the cost model and the
  * timing of count's size class if Rosched_Bcast has timed it on comm (before that, 1 means: the
  * next Rosched_Bcast of this size times MPI_Bcast against rosched's broadcasts and keeps the
  * fastest); the same answer on every rank. Collective over comm the first time it is asked for
@@ -87,6 +88,12 @@ int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int count,
  * MPI_Reduce (MPI_IN_PLACE at the root) and MPI_Allreduce (MPI_IN_PLACE). */
 int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
                            MPI_Comm comm);
+
+/* The pipelined broadcast over a complete k-ary tree (Träff's lecture notes, "The power of
+ * fixed-degree trees"), an interior rank's k sends of a block in flight at once; the degree
+ * from the cost model's crowding (ROSCHED_KARY_DEGREE to set it). Same semantics as MPI_Bcast. */
+int Rosched_Bcast_kary_tree(void* buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm);
 
 int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm);

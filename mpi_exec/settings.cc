@@ -65,6 +65,12 @@ Settings from_environment() {
   }
   read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
   read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
+  read_factor("ROSCHED_KARY_F", s.kary_f);
+  double degree = 0;
+  read_factor("ROSCHED_KARY_DEGREE", degree);
+  if (degree >= 2 && degree <= 64 && degree == static_cast<int>(degree)) {
+    s.kary_degree = static_cast<int>(degree);
+  }
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);
   double n = 0;
   read_factor("ROSCHED_NWAY_N", n);

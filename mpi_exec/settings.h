@@ -31,6 +31,8 @@ struct Settings {
          allgather = Choice::kAuto, allgatherv = Choice::kAuto;
   double twotree_f = 0;        // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 0;      // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
+  double kary_f = 0;           // ROSCHED_KARY_F: Rosched_Bcast_kary_tree (kary_tree_plan.h)
+  int kary_degree = 0;         // ROSCHED_KARY_DEGREE: its degree, 2..64 (0: from the cost model)
   double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
   const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant

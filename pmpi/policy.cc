@@ -86,7 +86,8 @@ const char* collective_name(Collective c) { return kNames[static_cast<std::size_
 
 const char* route_name(Route r) {
   static constexpr std::array<const char*, kRoutes> names = {
-      "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest"};
+      "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest",
+      "karytree"};
   return names[static_cast<std::size_t>(r)];
 }
 
@@ -95,6 +96,7 @@ Route bcast_route(int algorithm) {
     case 0: return Route::kNative;
     case 2: return Route::kHypercube;
     case 3: return Route::kTwoTree;
+    case 4: return Route::kKaryTree;
     default: return Route::kCirculant;
   }
 }

@@ -61,12 +61,14 @@ const char* collective_name(Collective c);
 
 // Where a call goes. kModel: bcast only, Rosched_Bcast chooses. kLargest: in the report only,
 // what Rosched_Allgatherv chose (the largest block's broadcast, then Algorithm 9).
-enum class Route { kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest };
-inline constexpr int kRoutes = 8;
+enum class Route {
+  kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree
+};
+inline constexpr int kRoutes = 9;
 const char* route_name(Route r);
 
 // The route a Rosched_Bcast_choice answer names, for the report: 0 native, 1 circulant, 2 Bin
-// Jia's hypercube, 3 two-tree.
+// Jia's hypercube, 3 two-tree, 4 k-ary tree.
 Route bcast_route(int algorithm);
 
 // The route a Rosched_Allgather_choice or Rosched_Allgatherv_choice answer names, for the

@@ -215,6 +215,8 @@ TEST(PmpiPolicy, TheReportNamesTheBroadcastRoschedChose) {
   EXPECT_EQ(bcast_route(1), Route::kCirculant);
   EXPECT_EQ(bcast_route(2), Route::kHypercube);
   EXPECT_EQ(bcast_route(3), Route::kTwoTree);
+  EXPECT_EQ(bcast_route(4), Route::kKaryTree);
+  EXPECT_STREQ(route_name(bcast_route(4)), "karytree");
   EXPECT_STREQ(route_name(bcast_route(2)), "hypercube");
   EXPECT_STREQ(route_name(bcast_route(3)), "twotree");
   EXPECT_STREQ(route_name(Route::kModel), "model");

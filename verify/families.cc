@@ -11,6 +11,7 @@ std::vector<std::unique_ptr<Family>> all_families() {
   out.push_back(merge_family());
   out.push_back(nway_family());
   out.push_back(knomial_family());
+  out.push_back(kary_family());
   return out;
 }
 

@@ -23,6 +23,7 @@ std::unique_ptr<Family> bruck_family();
 std::unique_ptr<Family> merge_family();
 std::unique_ptr<Family> nway_family();
 std::unique_ptr<Family> knomial_family();
+std::unique_ptr<Family> kary_family();
 
 }  // namespace rosched::verify
 

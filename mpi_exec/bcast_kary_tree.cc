@@ -1,0 +1,41 @@
+// Rosched_Bcast_kary_tree: the pipelined broadcast over a complete k-ary tree (Träff's lecture
+// notes, "The power of fixed-degree trees" and "Pipelined binary tree", for any degree k),
+// walking sched/kary/kary_tree_schedule.h with receives posted ahead (BcastWindow), k times
+// kTreeBlocksInFlight rounds in flight, so that an interior rank's k sends of a block move at
+// once and every edge keeps several blocks on their way. Degree, blocks and window from the cost
+// model (kary_tree_plan.h). Eager sends: the tree pays where a shared network limits, and there
+// eager sends keep it busy (cost_model.h, synchronous_sends).
+#include "mpi_exec/bcast_kary_tree.h"
+
+#include <cstdio>
+
+#include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/kary_tree_plan.h"
+#include "mpi_exec/rosched_mpi.h"
+#include "sched/kary/kary_tree_schedule.h"
+
+namespace rosched::mpi {
+
+void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
+                        MPI_Datatype datatype, const TypeInfo& type, int root) {
+  if (ci.p == 1 || count == 0 || type.size == 0) return;
+  const double bytes = count * static_cast<double>(type.size);
+  const KaryTreePlan plan = kary_tree_plan(cost_model(ci), ci.p, bytes, count);
+  char algorithm[64];
+  std::snprintf(algorithm, sizeof algorithm, "pipelined %d-ary tree", plan.degree);
+  tell_choice(ci, name, algorithm, plan.n, plan.window, bytes);
+  const Pipeline pipe{plan.n, plan.window, false, true};
+  walk_bcast(KaryTreeBcastSchedule(ci.p, plan.n, ci.rank, root, plan.degree), buffer, count,
+             datatype, type, ci.rank == root, pipe, ci.c);
+}
+
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Bcast_kary_tree(void* buffer, int count, MPI_Datatype datatype, int root,
+                                       MPI_Comm comm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Bcast_kary_tree", comm, [&](const CommInfo& ci) {
+    const TypeInfo type = check_bcast_args(ci, count, datatype, root);
+    kary_tree_bcast_on(ci, "Rosched_Bcast_kary_tree", buffer, count, datatype, type, root);
+  });
+}
