@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 fail=0
 # op and its TSV rows for 4 sizes: per size one row per implementation and one ratio row per
 # non-native implementation (allmerge: also one merge-work row per non-native implementation).
-for case in bcast:44 allgather:28 allgatherv:36 reduce:36 allreduce:44 allmerge:40 alltoall:68 alltoallv:36; do
+for case in bcast:52 allgather:28 allgatherv:36 reduce:36 allreduce:44 allmerge:40 alltoall:68 alltoallv:36; do
   op=${case%%:*}; want=${case##*:}
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --sizes 0,1,7,1000 --reps 2 --check 2>&1)
   rc=$?
@@ -32,11 +32,11 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl circulant 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "no implementation 'circulant'" && echo "ok   bad impl" || { echo "FAIL bad impl"; fail=1; }
-# --impl all,-NAME: every implementation but those named (bcast has six: all but auto and node
-# leaves native, circulant, twotree, hypercube); taking all out again is an error.
+# --impl all,-NAME: every implementation but those named (bcast has seven: all but auto and node
+# leaves native, circulant, twotree, hypercube, kary); taking all out again is an error.
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl all,-auto,-node --sizes 10 --reps 1 2>&1); rc=$?
 impls=$(echo "$out" | awk -F'\t' '$1 == "bcast" && $2 !~ /^ratio-/ { printf "%s ", $2 }')
-[ $rc -eq 0 ] && [ "$impls" = "native circulant twotree hypercube " ] && echo "ok   --impl all,-auto,-node" ||
+[ $rc -eq 0 ] && [ "$impls" = "native circulant twotree hypercube kary " ] && echo "ok   --impl all,-auto,-node" ||
   { echo "FAIL --impl all,-auto,-node (exit $rc, rows for: $impls)"; echo "$out"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl native,-native 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "leaves no implementation" && echo "ok   --impl native,-native" ||
@@ -96,6 +96,16 @@ for sends in sync eager; do
          "two-tree $tree_lines eager, $tree_sync synchronous)"
     echo "$out"; fail=1
   fi
+done
+# The k-ary tree in many blocks of a few elements (ROSCHED_KARY_F small), degree 2 and 3, with
+# its receives posted ahead and a window of 2 or 5 rounds; results verified.
+for kw in 2:2 3:5; do
+  out=$(ROSCHED_VERBOSE=1 ROSCHED_KARY_F=2 ROSCHED_KARY_DEGREE=${kw%%:*} ROSCHED_WINDOW=${kw##*:} \
+        timeout 120 mpirun -np 7 --oversubscribe "$bin" --op bcast --impl kary --sizes 1,1000,100000 \
+        --reps 2 --check 2>&1); rc=$?
+  lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_kary_tree: p = 7, .*: pipelined ${kw%%:*}-ary tree, [0-9]* blocks, window ${kw##*:} ")
+  if [ $rc -eq 0 ] && [ "$lines" -ge 2 ]; then echo "ok   bcast k-ary tree degree ${kw%%:*} window ${kw##*:}"
+  else echo "FAIL bcast k-ary tree $kw (exit $rc, $lines lines)"; echo "$out"; fail=1; fi
 done
 # Run as a singleton (no mpirun, whose output forwarding would hide the error): a failed write
 # of the results is exit status 2.

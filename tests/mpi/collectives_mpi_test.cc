@@ -386,7 +386,8 @@ void test_errors() {
 
 // Rosched_Bcast's timed choice: where the model predicts the circulant broadcast, the first call
 // of a size class times MPI_Bcast against rosched's broadcasts (at p > 2 the circulant,
-// hypercube and two-tree ones) on the caller's buffer. The data must arrive
+// hypercube and two-tree ones, and the k-ary tree where the model's crowding is 2 or more) on
+// the caller's buffer. The data must arrive
 // through the timed call too, every rank must keep the same answer (else at the next call the
 // ranks would run different algorithms and hang), a size of the same class shares the answer,
 // and a broadcast predicted native is never timed into circulant. A fresh communicator, so that
@@ -410,7 +411,7 @@ void test_bcast_measured_choice() {
     int low = 0, high = 0;
     MPI_Allreduce(&after, &low, 1, MPI_INT, MPI_MIN, comm);
     MPI_Allreduce(&after, &high, 1, MPI_INT, MPI_MAX, comm);
-    expect(low == high && after >= 0 && after <= 3, what + ": the same answer on every rank");
+    expect(low == high && after >= 0 && after <= 4, what + ": the same answer on every rank");
     expect(predicted != 0 || after == 0, what + ": predicted native stays native");
     if (count == first) answer_first = after, predicted_first = predicted;
     if (count == same_class && predicted_first == 1) {
@@ -556,10 +557,11 @@ int main(int argc, char** argv) {
   }
   if (many_blocks) {
     for (const char* var : {"ROSCHED_BCAST_F", "ROSCHED_TWOTREE_F", "ROSCHED_HYPERCUBE_F",
-                            "ROSCHED_ALLGATHERV_G"}) {
+                            "ROSCHED_KARY_F", "ROSCHED_ALLGATHERV_G"}) {
       setenv(var, "3", 1);
     }
     setenv("ROSCHED_WINDOW", "3", 1);
+    setenv("ROSCHED_KARY_DEGREE", "3", 1);  // the k-ary tree with three children a rank
     setenv("ROSCHED_NWAY_N", "3", 1);  // and the n-way allreduce with n = 3 by default
     setenv("ROSCHED_REDUCE_PORTS", "3", 1);  // Rosched_Reduce's short vectors: a 4-nomial tree
     setenv("ROSCHED_REDUCE", "rosched", 1);  // and rosched's trees, never MPI_Reduce
@@ -573,7 +575,8 @@ int main(int argc, char** argv) {
       {Rosched_Bcast_circulant, "bcast circulant"},
       {Rosched_Bcast_node_aware, "bcast node-aware"},
       {Rosched_Bcast_two_tree, "bcast two-tree"},
-      {Rosched_Bcast_hypercube, "bcast hypercube"}};
+      {Rosched_Bcast_hypercube, "bcast hypercube"},
+      {Rosched_Bcast_kary_tree, "bcast k-ary tree"}};
   if (!nodes.empty()) {
     for (const auto& [bcast, name] : broadcasts) {
       if (name != "bcast" && name != "bcast node-aware") continue;
