@@ -32,11 +32,11 @@ KaryTreePlan kary_tree_plan(const CostModel& model, std::int64_t p, double bytes
     for (int i = 0; i < CostModel::kStreamPoints; ++i) {
       const double size = model.stream_bytes[i];
       if (size >= bytes) break;
-      const std::int64_t n = std::min<std::int64_t>(
-          cap, static_cast<std::int64_t>(std::ceil(bytes / size)));
+      const std::int64_t n =
+          std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::ceil(bytes / size)));
       const double block = bytes / static_cast<double>(n);
-      const double t = depth * model.time(block) +
-                       static_cast<double>(n - 1) * model.stream[i] * shared;
+      const double t =
+          depth * model.time(block) + static_cast<double>(n - 1) * model.stream[i] * shared;
       if (t < best) {
         best = t;
         plan.n = n;

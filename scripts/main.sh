@@ -4,8 +4,9 @@
 # M = 3 blocks for p = 11 (NEXTBIT, cooperating pairs, every round), Lang 2025's circulant
 # merge-allreduce for p = 7, the n-way allreduce of End et al. 2015 for P = 13, n = 1 (the
 # smallest P without the paper's correction: the digits rule), the Bruck all-to-all for p = 6,
-# the k-nomial reduction for p = 11 with 2 ports (a tree of radix 3),
-# and a verification of the seven schedule families for every p = 1..1000 (the Bruck family's
+# the k-nomial reduction for p = 11 with 2 ports (a tree of radix 3), the pipelined k-ary tree
+# broadcast for p = 11 with 3 children a rank and M = 2 blocks,
+# and a verification of the eight schedule families for every p = 1..1000 (the Bruck family's
 # byte-exact and all-ranks runs to p = 200).
 # Extra arguments go to the tables tool instead, e.g. scripts/main.sh --p 9,31-33 --format tsv.
 set -euo pipefail
@@ -28,8 +29,10 @@ bazel-bin/tables/tables --p 6 --family bruck
 echo
 bazel-bin/tables/tables --p 11 --family knomial --ports 2
 echo
+bazel-bin/tables/tables --p 11 --family kary --degree 3 --blocks 2
+echo
 bazel-bin/verify/verify --from 1 --to 1000
-for family in twotree hypercube merge nway knomial; do
+for family in twotree hypercube merge nway knomial kary; do
   bazel-bin/verify/verify --family "$family" --from 1 --to 1000
 done
 bazel-bin/verify/verify --family bruck --from 1 --to 1000 --checks schedule,runs

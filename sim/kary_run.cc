@@ -52,7 +52,8 @@ std::optional<Counterexample> run_kary_tree(std::int64_t p, std::int64_t n, std:
   }
   const std::int64_t max_start = *std::max_element(start.begin(), start.end());
   const std::int64_t rounds = p == 1 ? 0 : (n - 1) * k + max_start;
-  if (ranks[0].rounds() != rounds) return run.fail("round-count", -1, -1, rounds, ranks[0].rounds());
+  if (ranks[0].rounds() != rounds)
+    return run.fail("round-count", -1, -1, rounds, ranks[0].rounds());
   const RunResult result = run_bcast_rounds(
       run, rounds, [&](std::int64_t r, std::int64_t i) { return ranks[r].round(i); },
       [](const BcastRun&, std::int64_t) -> std::optional<Counterexample> { return std::nullopt; });

@@ -4,6 +4,7 @@
 
 #include "tables/bruck_table.h"
 #include "tables/hypercube_table.h"
+#include "tables/kary_table.h"
 #include "tables/knomial_table.h"
 #include "tables/nway_table.h"
 #include "tables/table_family.h"
@@ -169,6 +170,41 @@ class KnomialTables : public TableFamily {
   static std::int64_t ports(const TableOptions& o) { return int_param(o, "ports", 1); }
 };
 
+class KaryTables : public TableFamily {
+ public:
+  std::string name() const override { return "kary"; }
+  std::string description() const override {
+    return "kary: the pipelined broadcast of M blocks over a complete k-ary tree (Traff's "
+           "lecture notes, fixed-degree trees), one row per rank: parent, children, first "
+           "sending round and the rounds its blocks arrive in";
+  }
+  std::string layout_help() const override {
+    return "Rows (kary): rank, virtual rank (from the root), parent, children (real ranks, in "
+           "sending order), first_send (the round of its first send), blocks as block@round.";
+  }
+  std::set<std::string> options() const override { return {"blocks"}; }
+  std::vector<TableParam> params() const override {
+    return {{"degree", "K", "children per rank, 2..64 (default 2)"}};
+  }
+  void check_args(std::int64_t p, const TableOptions& o) const override {
+    check_kary_table_args(p, blocks(o), degree(o), o.root);
+  }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_kary_table(p, blocks(o), degree(o), o.root), format, out);
+  }
+
+ private:
+  static std::int64_t degree(const TableOptions& o) {
+    const std::int64_t k = int_param(o, "degree", 2);
+    if (k < 2 || k > 64) {
+      throw std::invalid_argument("--degree " + std::to_string(k) + " is outside [2, 64]");
+    }
+    return k;
+  }
+  static std::int64_t blocks(const TableOptions& o) { return o.blocks ? *o.blocks : 3; }
+};
+
 class BruckTables : public TableFamily {
  public:
   std::string name() const override { return "bruck"; }
@@ -201,6 +237,7 @@ class BruckTables : public TableFamily {
 std::unique_ptr<TableFamily> nway_tables() { return std::make_unique<NwayTables>(); }
 std::unique_ptr<TableFamily> bruck_tables() { return std::make_unique<BruckTables>(); }
 std::unique_ptr<TableFamily> knomial_tables() { return std::make_unique<KnomialTables>(); }
+std::unique_ptr<TableFamily> kary_tables() { return std::make_unique<KaryTables>(); }
 std::unique_ptr<TableFamily> circulant_tables() { return std::make_unique<CirculantTables>(); }
 std::unique_ptr<TableFamily> two_tree_tables() { return std::make_unique<TwoTreeTables>(); }
 std::unique_ptr<TableFamily> hypercube_tables() { return std::make_unique<HypercubeTables>(); }
@@ -214,6 +251,7 @@ std::vector<std::unique_ptr<TableFamily>> table_families() {
   out.push_back(merge_tables());
   out.push_back(nway_tables());
   out.push_back(knomial_tables());
+  out.push_back(kary_tables());
   return out;
 }
 

@@ -71,6 +71,7 @@ std::unique_ptr<TableFamily> bruck_tables();
 std::unique_ptr<TableFamily> merge_tables();  // tables/merge_table.cc
 std::unique_ptr<TableFamily> nway_tables();
 std::unique_ptr<TableFamily> knomial_tables();
+std::unique_ptr<TableFamily> kary_tables();
 
 }  // namespace rosched::tables
 

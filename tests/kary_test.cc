@@ -2,13 +2,12 @@
 // the closed form of its round count against the rank-by-rank reference, round-by-round runs
 // (sim/kary_run.h) for random p, n, root and degree, the lecture's linear-pipeline shape at
 // the root, and argument errors.
-#include "sched/kary/kary_tree_schedule.h"
-
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <stdexcept>
 
+#include "sched/kary/kary_tree_schedule.h"
 #include "sim/kary_run.h"
 #include "tests/gen_p.h"
 

@@ -106,4 +106,20 @@ for args in "--p 5 --family knomial --ports 0" "--p 5 --family knomial --ports 6
   check "reject: $args" 2 $args
   [ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL '$args' error is not one line"; cat err.txt; fail=1; }
 done
+# The k-ary tree broadcast: p = 11 with 3 children a rank and M = 2 (rank 2 is the root's second
+# child: it receives block 0 in round 1 and block 1 in round 4 and first sends in round 2), every
+# table checked by a broadcast run, bad degrees and block counts rejected.
+check kary-p11 0 --p 11 --family kary --degree 3 --blocks 2 --format tsv
+grep -qP "^2\t2\t0\t7 8 9\t2\t0@1 1@4$" out.txt || { echo "FAIL kary row of rank 2"; cat out.txt; fail=1; }
+grep -q "in 8 one-ported rounds = (M-1)k + the latest first round 5; depth 2" err.txt ||
+  { echo "FAIL kary summary"; cat err.txt; fail=1; }
+check kary-all 0 --p 1-40 --family kary --degree 4 --root 0
+[ "$(grep -c 'family=kary: valid broadcast' out.txt)" = 40 ] || { echo "FAIL kary summaries"; cat out.txt; fail=1; }
+for args in "--p 5 --family kary --degree 1" "--p 5 --family kary --degree 65" \
+            "--p 5 --family kary --blocks 0" "--p 5 --family kary --root 5" \
+            "--p 2000000 --family kary"; do
+  # shellcheck disable=SC2086
+  check "reject: $args" 2 $args
+  [ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL '$args' error is not one line"; cat err.txt; fail=1; }
+done
 exit $fail

@@ -221,7 +221,7 @@ TEST(Families, OneInterfaceForAll) {
     EXPECT_EQ(make_family(name)->name(), name);
   }
   EXPECT_EQ(names, (std::set<std::string>{"circulant", "twotree", "hypercube", "merge", "nway",
-                                          "bruck", "knomial"}));
+                                          "bruck", "knomial", "kary"}));
   EXPECT_EQ(make_family("ring"), nullptr);
   // A family whose runs need its structure check says so.
   EXPECT_EQ(make_family("twotree")->effective_checks({"runs"}),

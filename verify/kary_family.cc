@@ -39,7 +39,7 @@ class KaryFamily : public Family {
         const std::int64_t expected = sim::kary_max_start_reference(p, k);
         const std::int64_t actual = kary_max_start(p, k);
         if (!ce && actual != expected) {
-          ce = Counterexample{"kary-rounds", "max-start", p, -1, -1, expected, actual,
+          ce = Counterexample{"kary-rounds",           "max-start", p, -1, -1, expected, actual,
                               "k=" + std::to_string(k)};
         }
       }

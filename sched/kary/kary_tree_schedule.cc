@@ -10,8 +10,8 @@ namespace {
 
 void check_degree(std::int64_t k) {
   if (k < 2 || k > kMaxTreeDegree) {
-    throw std::invalid_argument("k-ary tree: degree k = " + std::to_string(k) +
-                                " is outside [2, " + std::to_string(kMaxTreeDegree) + "]");
+    throw std::invalid_argument("k-ary tree: degree k = " + std::to_string(k) + " is outside [2, " +
+                                std::to_string(kMaxTreeDegree) + "]");
   }
 }
 
