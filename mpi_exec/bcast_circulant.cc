@@ -27,8 +27,9 @@
 //     network narrower than their links (the model's crowding at least 2) also the pipelined
 //     k-ary tree (bcast_kary_tree.cc), whose k sends at once cost a rank no more than one
 //     there and which pays a block's latency once per level, not once per round: on `flat`
-//     with 1,152 ranks it took 0.67 of Open MPI's selector's time at 1 MiB where the two
-//     trees took 0.80 (docs/simulation.md, "The k-ary tree"); on several multicore nodes
+//     with 1,152 ranks it took 0.66 of Open MPI's selector's time at 1 MiB (the fastest of
+//     the four there) where the two trees took 0.82 (docs/simulation.md, "The k-ary tree"); on
+//     several multicore nodes
 //     the node-aware circulant broadcast alone, and at p = 2 the three are one message.
 //     A call's time is the slowest rank's from a
 //     barrier or, where MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed
