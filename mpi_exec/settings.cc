@@ -20,6 +20,14 @@ void read_factor(const char* name, double& factor) {
   if (end != text && value > 0) factor = value;
 }
 
+// A whole number in [lo, hi] into `value`; anything else (unset, not a number, a fraction, out
+// of range) leaves it as it is.
+void read_whole(const char* name, int lo, int hi, int& value) {
+  double read = 0;
+  read_factor(name, read);
+  if (read >= lo && read <= hi && read == static_cast<int>(read)) value = static_cast<int>(read);
+}
+
 Settings::Choice read_choice(const char* name) {
   const char* text = std::getenv(name);
   if (!text || !*text || std::strcmp(text, "auto") == 0) return Settings::Choice::kAuto;
@@ -58,33 +66,15 @@ Settings from_environment() {
                    sends);
     }
   }
-  double node_size = 0;
-  read_factor("ROSCHED_NODE_SIZE", node_size);
-  if (node_size >= 1 && node_size <= (1 << 30) && node_size == static_cast<int>(node_size)) {
-    s.node_size = static_cast<int>(node_size);
-  }
+  read_whole("ROSCHED_NODE_SIZE", 1, 1 << 30, s.node_size);
   read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
   read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
   read_factor("ROSCHED_KARY_F", s.kary_f);
-  double degree = 0;
-  read_factor("ROSCHED_KARY_DEGREE", degree);
-  if (degree >= 2 && degree <= 64 && degree == static_cast<int>(degree)) {
-    s.kary_degree = static_cast<int>(degree);
-  }
+  read_whole("ROSCHED_KARY_DEGREE", 2, 64, s.kary_degree);
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);
-  double n = 0;
-  read_factor("ROSCHED_NWAY_N", n);
-  if (n >= 1 && n <= 64 && n == static_cast<int>(n)) s.nway_n = static_cast<int>(n);
-  double ports = 0;
-  read_factor("ROSCHED_REDUCE_PORTS", ports);
-  if (ports >= 1 && ports <= 64 && ports == static_cast<int>(ports)) {
-    s.reduce_ports = static_cast<int>(ports);
-  }
-  double chunks = 0;
-  read_factor("ROSCHED_LANE_CHUNKS", chunks);
-  if (chunks >= 1 && chunks <= 64 && chunks == static_cast<int>(chunks)) {
-    s.lane_chunks = static_cast<int>(chunks);
-  }
+  read_whole("ROSCHED_NWAY_N", 1, 64, s.nway_n);
+  read_whole("ROSCHED_REDUCE_PORTS", 1, 64, s.reduce_ports);
+  read_whole("ROSCHED_LANE_CHUNKS", 1, 64, s.lane_chunks);
   const char* rule = std::getenv("ROSCHED_NWAY_RULE");
   for (const char* known : {"paper", "digits", "circulant"}) {
     if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;
