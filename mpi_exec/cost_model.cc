@@ -19,7 +19,6 @@ namespace {
 constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
 constexpr int kBurst = 4;                  // messages of the burst that measures per_message
 constexpr int kStream = 8;                 // messages of the stream that measures stream
-constexpr std::int64_t kMaxBlocks = 1 << 20;  // more blocks than this are never better
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
 constexpr double kOwnPaths = 1.25;  // fanout up to which a rank's messages do not share a path
@@ -208,7 +207,6 @@ CostModel CostModel::linear(double alpha, double beta) {
   CostModel model;
   model.bytes = kModelSizes;
   for (int i = 0; i < kPoints; ++i) model.seconds[i] = alpha + beta * kModelSizes[i];
-  model.stream_bytes = kStreamSizes;
   for (int i = 0; i < kStreamPoints; ++i) model.stream[i] = beta * kStreamSizes[i];
   return model;
 }
@@ -303,7 +301,7 @@ double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_ro
 
 std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks) {
-  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxBlocks);
+  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxPipelineBlocks);
   const auto cost = [&](std::int64_t n) { return pipeline_time(model, bytes, extra_rounds, n); };
   std::int64_t best = 1;
   const auto consider = [&](double n) {

@@ -61,13 +61,13 @@ struct CostModel {
   // within a node, single-copy shared memory), so several blocks in flight do not slow each
   // other. 2 for the linear model and below 4 ranks.
   double fanout = 2;
-  // Stream sizes (bytes, increasing) and what a further message of that size costs in a stream
-  // of them (seconds), every rank streaming at once: the per-block time of a pipeline that keeps
+  // What a further message of each of the kStreamSizes costs in a stream of them (seconds),
+  // every rank streaming at once: the per-block time of a pipeline that keeps
   // several blocks in flight on every edge. Per byte it is not monotone: transports (and SMPI's
   // calibrated model) move some sizes faster per byte than larger ones. beta s for the linear
   // model.
   static constexpr int kStreamPoints = 6;
-  std::array<double, kStreamPoints> stream_bytes{}, stream{};
+  std::array<double, kStreamPoints> stream{};
   bool measured = false;
 
   // alpha + beta m, as points of the same sizes.
@@ -85,6 +85,8 @@ inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8,     40
                                                                        61440, 131072, 1048576};
 // The index of 60 KiB, the largest size measured below that eager limit.
 inline constexpr int kEagerPoint = 3;
+// The most blocks a pipeline splits a message into: more are never better.
+inline constexpr std::int64_t kMaxPipelineBlocks = 1 << 20;
 // The sizes streamed (8 of each fit in the 1 MiB the model's buffers hold).
 inline constexpr std::array<double, CostModel::kStreamPoints> kStreamSizes = {
     4096, 8192, 16384, 32768, 61440, 131072};

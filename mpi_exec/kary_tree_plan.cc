@@ -10,7 +10,6 @@
 namespace rosched::mpi {
 namespace {
 
-constexpr std::int64_t kMaxTreeBlocks = 1 << 20;
 constexpr int kMaxDegree = 64;
 
 }  // namespace
@@ -22,7 +21,7 @@ KaryTreePlan kary_tree_plan(const CostModel& model, std::int64_t p, double bytes
   plan.degree = s.kary_degree > 0 ? s.kary_degree
                                   : static_cast<int>(std::clamp(std::floor(model.crowding), 2.0,
                                                                 static_cast<double>(kMaxDegree)));
-  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxTreeBlocks);
+  const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxPipelineBlocks);
   if (s.kary_f > 0) {
     plan.n = block_count(bytes, p, s.kary_f, cap);
   } else if (bytes > 0 && p > 1) {
@@ -30,7 +29,7 @@ KaryTreePlan kary_tree_plan(const CostModel& model, std::int64_t p, double bytes
     const double shared = std::max(1.0, plan.degree / model.crowding);
     double best = depth * model.time(bytes);  // one block
     for (int i = 0; i < CostModel::kStreamPoints; ++i) {
-      const double size = model.stream_bytes[i];
+      const double size = kStreamSizes[i];
       if (size >= bytes) break;
       const std::int64_t n =
           std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::ceil(bytes / size)));

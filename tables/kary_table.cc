@@ -40,7 +40,6 @@ Grid KaryTable::grid() const {
   Grid rows{{"rank", "virtual", "parent", "children", "first_send", "blocks"}};
   for (const KaryTreeBcastSchedule& s : ranks) {
     std::string children, arrivals;
-    std::int64_t first_child = -1;
     for (std::int64_t i = 0; i < s.rounds(); ++i) {
       const BcastRound r = s.round(i);
       if (r.recv) {
@@ -48,16 +47,14 @@ Grid KaryTable::grid() const {
             (arrivals.empty() ? "" : " ") + std::to_string(r.recv->block) + "@" + std::to_string(i);
       }
       if (r.send && r.send->block == 0) {
-        if (first_child < 0) first_child = i;
         children += (children.empty() ? "" : " ") + std::to_string(r.send->peer);
       }
     }
     const bool root_rank = s.virtual_rank() == 0;
-    rows.push_back(
-        {std::to_string(s.rank()), std::to_string(s.virtual_rank()),
-         root_rank ? "-" : std::to_string(real_rank((s.virtual_rank() - 1) / degree, root, p)),
-         children.empty() ? "-" : children, s.children() == 0 ? "-" : std::to_string(s.start()),
-         arrivals.empty() ? "-" : arrivals});
+    rows.push_back({std::to_string(s.rank()), std::to_string(s.virtual_rank()),
+                    root_rank ? "-" : std::to_string(s.parent()), children.empty() ? "-" : children,
+                    s.children() == 0 ? "-" : std::to_string(s.start()),
+                    arrivals.empty() ? "-" : arrivals});
   }
   return rows;
 }

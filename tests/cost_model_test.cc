@@ -250,8 +250,8 @@ TEST(KaryTreePlan, DegreeWindowAndBlocksFromTheModel) {
   double best = depth * model.time(1 << 20);
   std::int64_t best_n = 1;
   for (int i = 0; i < CostModel::kStreamPoints; ++i) {
-    const std::int64_t n = (1 << 20) / static_cast<std::int64_t>(model.stream_bytes[i]);
-    const double t = depth * model.time(model.stream_bytes[i]) + (n - 1) * model.stream[i];
+    const std::int64_t n = (1 << 20) / static_cast<std::int64_t>(kStreamSizes[i]);
+    const double t = depth * model.time(kStreamSizes[i]) + (n - 1) * model.stream[i];
     if (t < best) best = t, best_n = n;
   }
   EXPECT_EQ(plan.n, best_n);

@@ -22,6 +22,9 @@ TEST(KaryTree, HandWorkedSevenRanksBinary) {
   EXPECT_EQ(s.rounds(), 6);
   EXPECT_EQ(s.start(), 2);
   EXPECT_EQ(s.children(), 2);
+  EXPECT_EQ(s.parent(), 0);
+  EXPECT_EQ(KaryTreeBcastSchedule(7, 2, 0, 0, 2).parent(), -1);
+  EXPECT_EQ(KaryTreeBcastSchedule(7, 2, 5, 3, 2).parent(), 3);  // virtual 2 -> virtual 0
   const struct {
     int round;
     int recv_peer, recv_block, send_peer, send_block;  // -1: none

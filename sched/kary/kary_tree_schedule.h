@@ -53,6 +53,8 @@ class KaryTreeBcastSchedule {
   std::int64_t root() const { return root_; }
   // (rank - root) mod p: the rank's place in the tree (BFS order).
   std::int64_t virtual_rank() const { return v_; }
+  // The real rank of this rank's parent in the tree, -1 for the root.
+  std::int64_t parent() const { return parent_ < 0 ? -1 : real_rank(parent_, root_, p_); }
   // The round this rank sends its first block in (0 for the root).
   std::int64_t start() const { return start_; }
   // Children of this rank in the tree (0..k).
