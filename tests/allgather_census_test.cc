@@ -1,4 +1,5 @@
-// Algorithms 7 (regular all-gather) and 8 (census) of Träff 2022, simulated with explicit data.
+// Algorithms 7 (regular all-gather) and 8 (census) of Träff 2022, and Algorithm 7 run backwards
+// (reduce-scatter), simulated with explicit data.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -6,6 +7,7 @@
 
 #include "sched/circulant/allgather_schedule.h"
 #include "sched/circulant/census_schedule.h"
+#include "sched/circulant/reduce_scatter_schedule.h"
 #include "tests/gen_p.h"
 #include "tests/reference.h"
 
@@ -33,6 +35,28 @@ TEST(Census, AllPUpTo300) {
   for (std::int64_t p = 1; p <= 300; ++p) ASSERT_EQ(rosched_test::simulate_census(p), "");
 }
 
+TEST(ReduceScatter, AllPUpTo120) {
+  for (std::int64_t p = 1; p <= 120; ++p) ASSERT_EQ(rosched_test::simulate_reduce_scatter(p), "");
+}
+
+TEST(ReduceScatter, Table1RoundsBackwards) {
+  const Skips s(20);  // skips 1 2 3 5 10 20: round 0 is all-gather round 4 reversed
+  const ReduceScatterRound rd = reduce_scatter_round(s, 3, 0);
+  EXPECT_EQ(rd.to, 13);
+  EXPECT_EQ(rd.from, 13);
+  EXPECT_EQ(rd.send_offset, 10);
+  EXPECT_EQ(rd.send_count, 10);
+  EXPECT_EQ(rd.recv_offset, 0);
+  EXPECT_EQ(rd.recv_count, 10);
+  const ReduceScatterRound last = reduce_scatter_round(s, 3, 4);  // all-gather round 0
+  EXPECT_EQ(last.to, 4);
+  EXPECT_EQ(last.from, 2);
+  EXPECT_EQ(last.send_offset, 1);
+  EXPECT_EQ(last.send_count, 1);
+  EXPECT_THROW(reduce_scatter_round(s, 3, 5), std::out_of_range);
+  EXPECT_THROW(reduce_scatter_round(s, 20, 0), std::invalid_argument);
+}
+
 TEST(Census, OddSkipUsesNeighbourBefore) {
   const Skips s(20);  // skips 1 2 3 5 10 20: 3 + 3 > 5, so round 2 goes one rank closer
   const CensusRound rd = census_round(s, 0, 2);
@@ -53,6 +77,10 @@ TEST(AllgatherCensus, RejectBadArguments) {
 
 RC_GTEST_PROP(Allgather, EveryContributionOnce, ()) {
   RC_ASSERT(rosched_test::simulate_allgather(*gen_p(1500)) == "");
+}
+
+RC_GTEST_PROP(ReduceScatter, EveryContributionOnce, ()) {
+  RC_ASSERT(rosched_test::simulate_reduce_scatter(*gen_p(250)) == "");
 }
 
 RC_GTEST_PROP(Census, EveryContributionOnce, ()) {

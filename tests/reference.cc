@@ -6,6 +6,7 @@
 #include "sched/circulant/allgather_schedule.h"
 #include "sched/circulant/baseblock.h"
 #include "sched/circulant/census_schedule.h"
+#include "sched/circulant/reduce_scatter_schedule.h"
 #include "sched/circulant/skips.h"
 
 namespace rosched_test {
@@ -110,6 +111,47 @@ std::string simulate_census(std::int64_t p) {
         return "census result of rank " + std::to_string(r) + " counts contribution " +
                std::to_string(j) + " " + std::to_string(partial[r][j]) + " times (p=" +
                std::to_string(p) + ")";
+      }
+    }
+  }
+  return "";
+}
+
+std::string simulate_reduce_scatter(std::int64_t p) {
+  const Skips s(p);
+  const std::string where = " (p=" + std::to_string(p) + ")";
+  // part[r][b][c]: how often rank r's partial result of block b counts rank c's contribution.
+  using Counts = std::vector<unsigned char>;
+  std::vector<std::vector<Counts>> part(p, std::vector<Counts>(p, Counts(p, 0)));
+  for (std::int64_t r = 0; r < p; ++r) {
+    for (std::int64_t b = 0; b < p; ++b) part[r][b][r] = 1;
+  }
+  for (int j = 0; j < s.q(); ++j) {
+    // What every rank sends in round j, taken before any receive of the round.
+    std::vector<std::vector<Counts>> sent(p);
+    for (std::int64_t r = 0; r < p; ++r) {
+      const auto round = rosched::reduce_scatter_round(s, r, j);
+      const auto peer = rosched::reduce_scatter_round(s, round.to, j);
+      if (peer.from != r || peer.recv_count != round.send_count) {
+        return "unmatched reduce-scatter send in round " + std::to_string(j) + where;
+      }
+      for (std::int64_t i = 0; i < round.send_count; ++i) {
+        sent[r].push_back(part[r][(r + round.send_offset + i) % p]);
+      }
+    }
+    for (std::int64_t r = 0; r < p; ++r) {
+      const auto round = rosched::reduce_scatter_round(s, r, j);
+      for (std::int64_t i = 0; i < round.recv_count; ++i) {
+        Counts& into = part[r][(r + round.recv_offset + i) % p];
+        for (std::int64_t c = 0; c < p; ++c) into[c] += sent[round.from][i][c];
+      }
+    }
+  }
+  for (std::int64_t r = 0; r < p; ++r) {
+    for (std::int64_t c = 0; c < p; ++c) {
+      if (part[r][r][c] != 1) {
+        return "reduce-scatter result of rank " + std::to_string(r) + " counts contribution " +
+               std::to_string(c) + " " + std::to_string(part[r][r][c]) + " times" + where;
       }
     }
   }

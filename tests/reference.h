@@ -31,6 +31,12 @@ std::string simulate_allgather(std::int64_t p);
 // every rank's result counts every contribution exactly once.
 std::string simulate_census(std::int64_t p);
 
+// Reduce-scatter (Algorithm 7 backwards) with, for every rank and block, the partial result as
+// a vector of how often it counts each contribution, as the MPI code handles buffers: a send
+// copies (the sender's buffer keeps what it sent), a receive adds. At the end rank r's block r
+// must count every contribution exactly once. O(p^3) time, O(p^3) bytes.
+std::string simulate_reduce_scatter(std::int64_t p);
+
 }  // namespace rosched_test
 
 #endif  // ROSCHED_TESTS_REFERENCE_H_

@@ -99,6 +99,7 @@ TEST(Verifier, StructureChecksPassForSmallP) {
     EXPECT_FALSE(check_rangeblocks_sampled(s, bb, 7).has_value());
     EXPECT_FALSE(check_allgather(s).has_value());
     EXPECT_FALSE(check_census(s).has_value());
+    EXPECT_FALSE(check_reduce_scatter(s).has_value());
   }
 }
 

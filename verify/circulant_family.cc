@@ -1,6 +1,6 @@
 // The circulant family (Träff 2022): the broadcast schedules of a construction (built-in or a
-// plugin through verify/construction_abi.h), the first-phase structure, the all-gather and
-// census rounds, and broadcast runs over the BcastSchedule the MPI executor walks.
+// plugin through verify/construction_abi.h), the first-phase structure, the all-gather, census
+// and reduce-scatter rounds, and broadcast runs over the BcastSchedule the MPI executor walks.
 #include <stdexcept>
 
 #include "sched/circulant/baseblock.h"
@@ -21,7 +21,8 @@ class CirculantFamily : public Family {
   std::string help() const override {
     return "circulant (Traff 2022, the default): every rank's receive and send schedule of the "
            "construction (--construction, --per-rank or --plugin), baseblock and rangeblocks, "
-           "the all-gather and census rounds, and (for p <= --run-to) full n-block broadcasts "
+           "the all-gather, census and reduce-scatter rounds, and (for p <= --run-to) full n-block "
+           "broadcasts "
            "for n = 1, 2, q-1, q, q+1, 3q+2 and roots 0, p/2, p-1";
   }
   std::vector<std::string> check_groups() const override {
@@ -64,8 +65,14 @@ class CirculantFamily : public Family {
     lap(result.seconds[kConstruct]);
 
     if (auto v = runs("schedule") ? sim::check_schedule(f) : std::nullopt) {
-      ce = Counterexample{"broadcast-schedule", sim::violation_name(v->kind), p,
-                          v->rank, v->round, v->expected, v->actual, ""};
+      ce = Counterexample{"broadcast-schedule",
+                          sim::violation_name(v->kind),
+                          p,
+                          v->rank,
+                          v->round,
+                          v->expected,
+                          v->actual,
+                          ""};
       return result;
     }
     lap(result.seconds[kSchedule]);
@@ -78,6 +85,7 @@ class CirculantFamily : public Family {
       if (!ce) ce = deep ? check_rangeblocks(s, bb) : check_rangeblocks_sampled(s, bb, samples);
       if (!ce) ce = check_allgather(s);
       if (!ce) ce = check_census(s);
+      if (!ce) ce = check_reduce_scatter(s);
     }
     lap(result.seconds[kStructure]);
 

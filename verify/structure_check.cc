@@ -9,6 +9,7 @@
 #include "sched/circulant/allgather_schedule.h"
 #include "sched/circulant/baseblock.h"
 #include "sched/circulant/census_schedule.h"
+#include "sched/circulant/reduce_scatter_schedule.h"
 #include "sched/vectorise.h"
 
 namespace rosched::verify {
@@ -348,6 +349,53 @@ std::optional<Counterexample> check_allgather(const Skips& s) {
 std::optional<Counterexample> check_census(const Skips& s) {
   if (worth_fast_pass() && census_fast(s)) return std::nullopt;
   return locate_census(s);
+}
+
+std::optional<Counterexample> check_reduce_scatter(const Skips& s) {
+  const std::int64_t p = s.p();
+  const auto fail = [&](const char* kind, std::int64_t r, int j, std::int64_t e, std::int64_t a) {
+    return Counterexample{"reduce-scatter", kind, p, r, j, e, a, ""};
+  };
+  // Every rank's state, as rank 0's: it holds partial results of offsets 0 .. held - 1, the one
+  // at offset i combining count[i] contributions.
+  std::vector<std::int64_t> count(p, 1);
+  std::int64_t held = p;
+  for (int j = 0; j < s.q(); ++j) {
+    const ReduceScatterRound u = reduce_scatter_round(s, 0, j);
+    const std::int64_t c = s.mod(u.to);  // every rank r sends to r + c
+    for (std::int64_t r = 0; r < p; ++r) {
+      const ReduceScatterRound me = reduce_scatter_round(s, r, j);
+      if (me.send_offset != u.send_offset || me.send_count != u.send_count ||
+          me.recv_offset != u.recv_offset || me.recv_count != u.recv_count ||
+          me.to != s.mod(r + c)) {
+        return fail("not-uniform", r, j, s.mod(r + c), me.to);
+      }
+      const ReduceScatterRound sender = reduce_scatter_round(s, me.from, j);
+      if (sender.to != r) return fail("receive-without-send", r, j, me.from, sender.to);
+      if (me.recv_count != sender.send_count) {
+        return fail("count-mismatch", r, j, sender.send_count, me.recv_count);
+      }
+      // r combines into block r + recv_offset + i what the sender holds of from + send_offset + i.
+      if (!congruent(r + me.recv_offset, me.from + sender.send_offset, p)) {
+        return fail("wrong-blocks", r, j, s.mod(me.from + sender.send_offset),
+                    s.mod(r + me.recv_offset));
+      }
+    }
+    // Sends the top of what it holds and gives it up; combines below what it keeps.
+    if (u.send_count < 1 || u.send_offset + u.send_count != held) {
+      return fail("sends-what-it-does-not-hold", 0, j, held, u.send_offset + u.send_count);
+    }
+    if (u.recv_offset < 0 || u.recv_offset + u.recv_count > u.send_offset) {
+      return fail("combines-into-given-up", 0, j, u.send_offset, u.recv_offset + u.recv_count);
+    }
+    for (std::int64_t i = 0; i < u.recv_count; ++i) {
+      count[u.recv_offset + i] += count[u.send_offset + i];
+    }
+    held = u.send_offset;
+  }
+  if (held != 1) return fail("holds-more-than-its-block", 0, s.q(), 1, held);
+  if (count[0] != p) return fail("missing-contributions", 0, s.q(), p, count[0]);
+  return std::nullopt;
 }
 
 }  // namespace rosched::verify

@@ -49,6 +49,15 @@ std::optional<Counterexample> check_allgather(const Skips& s);
 // O(p log p).
 std::optional<Counterexample> check_census(const Skips& s);
 
+// Reduce-scatter rounds (Algorithm 7 run backwards, sched/circulant/reduce_scatter_schedule.h)
+// of every rank, with each partial result as the number of contributions it combines: every
+// rank does in each round what rank 0 does, relative to its rank (checked; so one rank's
+// counts stand for all), the sender's `to` is the receiver and the blocks match, a rank sends
+// only partial results it still holds and gives them up (never sends or combines into one
+// again), and after q rounds every rank holds block r alone, combining all p contributions.
+// As partial results only move, never copy, that is each contribution exactly once. O(p log p).
+std::optional<Counterexample> check_reduce_scatter(const Skips& s);
+
 }  // namespace rosched::verify
 
 #endif  // ROSCHED_VERIFY_STRUCTURE_CHECK_H_
