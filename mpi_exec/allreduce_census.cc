@@ -3,16 +3,19 @@
 // commutative operations (predefined or user-defined) on small data. The neutral element of the
 // paper is not needed: an empty partial result is tracked instead.
 //
-// Rosched_Allreduce: the census or the MPI library's MPI_Allreduce, chosen as library_choice.h
-// says. The census can pay only for a commutative operation and where its ceil(log2 p) whole
-// vectors are not far from what an all-reduce must cost (census_can_pay); there a timed first
-// call of the size class decides.
+// Rosched_Allreduce: the census, the reduce-scatter/all-gather (allreduce_scatter_gather.h) or
+// the MPI library's MPI_Allreduce, chosen as library_choice.h says, for a commutative operation
+// (else the library's). The census can pay only where its ceil(log2 p) whole vectors are not far
+// from what an all-reduce must cost (census_can_pay); a timed first call of the size class
+// decides among those that can.
 #include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
+#include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
@@ -56,9 +59,9 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
         std::memcpy(out.data(), own.data(), span);
       }
     }
-    check(PMPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to),
-                       tag::kCensusRound, in.data(), count, datatype,
-                       static_cast<int>(round.from), tag::kCensusRound, c, MPI_STATUS_IGNORE),
+    check(PMPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to), tag::kCensusRound,
+                        in.data(), count, datatype, static_cast<int>(round.from), tag::kCensusRound,
+                        c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
     if (have_partial) {
       check(PMPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
@@ -86,10 +89,12 @@ bool census_can_pay(const CostModel& model, int p, double bytes) {
   return q * model.time(bytes) <= 2 * ideal;
 }
 
-// Rosched_Allreduce's choice and its run, after the checks (count > 0).
-void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf,
-                         void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
-                         MPI_Op op) {
+// Rosched_Allreduce's choice and its run, after the checks (count > 0). Its candidates, in the
+// order of their answers (library_choice.h): the census (1), timed only where it can pay, and
+// the reduce-scatter/all-gather (2). Forced or by the model (answer 1 without a trial): the
+// census where it can pay, else the reduce-scatter/all-gather.
+void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf, void* recvbuf,
+                         int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   const Settings::Choice choice = settings().allreduce;
@@ -97,11 +102,13 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     throw Error(MPI_ERR_OP, std::string(kCensus) + " needs a commutative operation");
   }
   const double bytes = static_cast<double>(count) * type.size;
-  const Verdict verdict =
-      ci.p == 1      ? Verdict::kRosched  // a copy
-      : !commutative ? Verdict::kLibrary
-                     : library_verdict(ci, Decided::kAllreduce, choice, count, type.size,
-                                       [&] { return census_can_pay(cost_model(ci), ci.p, bytes); });
+  const auto census_pays = [&] { return census_can_pay(cost_model(ci), ci.p, bytes); };
+  int answer = 1;
+  const Verdict verdict = ci.p == 1      ? Verdict::kRosched  // a copy
+                          : !commutative ? Verdict::kLibrary
+                                         : library_verdict(
+                                               ci, Decided::kAllreduce, choice, count, type.size,
+                                               [] { return true; }, &answer);
   if (verdict == Verdict::kLibrary) {
     tell_choice(ci, name, "native MPI_Allreduce", 0, 0, bytes);
     check_on(ci.user, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, ci.user),
@@ -109,19 +116,27 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     library_repeat(Decided::kAllreduce).remember(ci, count, datatype, op);
   } else if (verdict == Verdict::kTimeBoth) {
     // In place, the input is recvbuf, which every trial overwrites: a copy of it is the input of
-    // all four.
+    // all of them.
     std::optional<ScratchBuffer> input;
     if (sendbuf == MPI_IN_PLACE) {
       local_copy(recvbuf, input.emplace(type, count).data(), count, datatype);
     }
     const void* in = input ? input->data() : sendbuf;
-    time_both(
-        ci, name, Decided::kAllreduce, count, type.size, "native MPI_Allreduce", "census",
-        [&] {
-          check_on(ci.user, PMPI_Allreduce(in, recvbuf, count, datatype, op, ci.user),
-                   "MPI_Allreduce");
-        },
-        [&] { census(ci, in, recvbuf, count, datatype, type, op); });
+    std::vector<Candidate> candidates = {
+        {"native MPI_Allreduce",
+         [&] {
+           check_on(ci.user, PMPI_Allreduce(in, recvbuf, count, datatype, op, ci.user),
+                    "MPI_Allreduce");
+         }},
+        {"census", nullptr},
+        {"reduce-scatter + all-gather",
+         [&] { scatter_gather_allreduce(ci, name, in, recvbuf, count, datatype, type, op); }}};
+    if (census_pays()) {
+      candidates[1].run = [&] { census(ci, in, recvbuf, count, datatype, type, op); };
+    }
+    time_choices(ci, name, Decided::kAllreduce, count, type.size, candidates);
+  } else if (ci.p > 1 && (answer == 2 || !census_pays())) {
+    scatter_gather_allreduce(ci, name, sendbuf, recvbuf, count, datatype, type, op);
   } else {
     tell_choice(ci, name, "census", 0, 0, bytes);
     census(ci, sendbuf, recvbuf, count, datatype, type, op);

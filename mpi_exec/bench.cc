@@ -26,7 +26,8 @@
 // least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest), reduce native|binomial|twotree|node (node-aware, each phase's tree by
 // the cost model)|auto (Rosched_Reduce: k-nomial or two trees by the cost model, or
 // MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
-// (node-aware)|auto (Rosched_Allreduce: the census or MPI_Allreduce)|nway (n-way
+// (node-aware)|rsag (reduce-scatter + all-gather, circulant)|auto (Rosched_Allreduce: the
+// census, the reduce-scatter + all-gather or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
@@ -160,6 +161,7 @@ enum Impl {
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
   kLargest,                                                               // allgatherv
   kKary,                                                                  // bcast
+  kRsag,                                                                  // allreduce
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
@@ -167,7 +169,7 @@ const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", 
                                             "nway",     "node",      "binomial",
                                             "basic",    "modified",  "zerorot", "zerocopy",
                                             "padded",   "twophase",  "linear",
-                                            "largest",  "kary"};
+                                            "largest",  "kary",      "rsag"};
 // allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves),
 // this rank's; the largest over the ranks once a size is done.
 long long allmerge_moves[kImplCount] = {};
@@ -178,7 +180,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kNodeAware, kAuto};
-  if (op == "allreduce") return {kNative, kCirculant, kTwoTree, kNway, kNodeAware, kAuto};
+  if (op == "allreduce") return {kNative, kCirculant, kRsag, kTwoTree, kNway, kNodeAware, kAuto};
   if (op == "reduce") return {kNative, kBinomial, kTwoTree, kNodeAware, kAuto};
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
@@ -249,7 +251,11 @@ Op make_op(const Options& o) {
   if (o.op == "allreduce") {
     return [](Impl impl, long m, bool check) {
       rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
+      // Checked: element i of rank r is r + 1 + i mod 13, so that a block reduced into another
+      // block's place shows.
+      if (check) for (long i = 0; i < m; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
       const auto allreduce = impl == kCirculant   ? Rosched_Allreduce_census
+                             : impl == kRsag      ? Rosched_Allreduce_scatter_gather
                              : impl == kTwoTree   ? Rosched_Allreduce_two_tree
                              : impl == kNway      ? Rosched_Allreduce_nway
                              : impl == kNodeAware ? Rosched_Allreduce_node_aware
@@ -257,7 +263,9 @@ Op make_op(const Options& o) {
                                                   : MPI_Allreduce;
       allreduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (!check) return true;
-      for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;
+      for (long i = 0; i < m; ++i) {
+        if (recv[i] != p * (p + 1) / 2 + p * static_cast<int>(i % 13)) return false;
+      }
       return true;
     };
   }

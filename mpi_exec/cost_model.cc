@@ -416,7 +416,11 @@ void tell_timing(const CommInfo& comm, const char* name, std::int64_t bytes, int
   std::string times;
   for (int i = 0; i < candidates; ++i) {
     char one[160];
-    std::snprintf(one, sizeof one, "%s%s %.3g s", i == 0 ? "" : ", ", names[i], seconds[i]);
+    if (seconds[i] >= 1e300) {  // kNotTimed (library_choice.h)
+      std::snprintf(one, sizeof one, "%s%s not timed", i == 0 ? "" : ", ", names[i]);
+    } else {
+      std::snprintf(one, sizeof one, "%s%s %.3g s", i == 0 ? "" : ", ", names[i], seconds[i]);
+    }
     times += one;
   }
   std::fprintf(stderr,

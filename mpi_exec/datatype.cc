@@ -113,17 +113,22 @@ OwnedType& OwnedType::operator=(OwnedType&& other) noexcept {
 
 CyclicBlocks cyclic_blocks(char* base, std::int64_t first, std::int64_t count, std::int64_t p,
                            int block_count, MPI_Datatype type, MPI_Aint extent) {
-  const std::int64_t head = std::min(count, p - first);  // blocks first .. p-1
+  return cyclic_elements(base, first * block_count, count * block_count, p * block_count, type,
+                         extent);
+}
+
+CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count,
+                             std::int64_t total, MPI_Datatype type, MPI_Aint extent) {
+  const std::int64_t head = std::min(count, total - first);  // elements first .. total-1
   CyclicBlocks out;
   if (head == count) {
-    out.at = base + static_cast<MPI_Aint>(first) * block_count * extent;
-    out.count = static_cast<int>(count * block_count);
+    out.at = base + static_cast<MPI_Aint>(first) * extent;
+    out.count = static_cast<int>(count);
     out.type = type;
     return out;
   }
-  int lengths[2] = {static_cast<int>(head * block_count),
-                    static_cast<int>((count - head) * block_count)};
-  MPI_Aint displacements[2] = {static_cast<MPI_Aint>(first) * block_count * extent, 0};
+  int lengths[2] = {static_cast<int>(head), static_cast<int>(count - head)};
+  MPI_Aint displacements[2] = {static_cast<MPI_Aint>(first) * extent, 0};
   out.owned = hindexed(2, lengths, displacements, type);
   out.at = base;
   out.count = 1;

@@ -114,6 +114,11 @@ struct CyclicBlocks {
 CyclicBlocks cyclic_blocks(char* base, std::int64_t first, std::int64_t count, std::int64_t p,
                            int block_count, MPI_Datatype type, MPI_Aint extent);
 
+// The same for elements: `count` elements of `type` from element `first` on, of a buffer of
+// `total` elements that wraps around (element j at byte offset j * extent).
+CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count,
+                             std::int64_t total, MPI_Datatype type, MPI_Aint extent);
+
 // Copies src_count elements of src_type at src to dst_count elements of dst_type at dst (the
 // type signatures must match), within this process: memcpy for one datatype without gaps on
 // both sides, else through MPI (a send to itself).

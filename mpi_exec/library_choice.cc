@@ -46,7 +46,8 @@ Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choi
 int time_choices(const CommInfo& ci, const char* name, Decided which, int count, int size,
                  const std::vector<Candidate>& candidates) {
   const int n = static_cast<int>(candidates.size());
-  if (n < 2 || n > kMaxAnswer + 1) throw std::logic_error("time_choices: 2..kMaxAnswer + 1 candidates");
+  if (n < 2 || n > kMaxAnswer + 1)
+    throw std::logic_error("time_choices: 2..kMaxAnswer + 1 candidates");
   const bool global = global_clock();
   // The calls, round-robin: on a machine three per candidate (its noise); on a global clock (a
   // simulation, whose times do not vary from call to call) each candidate's global_calls (the
@@ -55,7 +56,9 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
   std::vector<int> order;  // candidate per call: the library's, rosched's first, ...
   for (int round = 0; round < 3; ++round) {
     for (int k = 0; k < n; ++k) {
-      if (!global || round < candidates[k].global_calls) order.push_back(k);
+      if (candidates[k].run && (!global || round < candidates[k].global_calls)) {
+        order.push_back(k);
+      }
     }
   }
   const int calls = static_cast<int>(order.size());
@@ -72,12 +75,13 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
   const double one_call = ceil_log2(ci.p) * model.time(static_cast<double>(bytes));
   const int batch =
       global ? 1
-             : static_cast<int>(std::clamp(std::ceil(kTrialSeconds / std::max(one_call, 1e-9)),
-                                           1.0, double{kMaxBatch}));
+             : static_cast<int>(std::clamp(std::ceil(kTrialSeconds / std::max(one_call, 1e-9)), 1.0,
+                                           double{kMaxBatch}));
   // With a global clock every call starts at one agreed instant; the margin covers the
   // MPI_Allreduce that agrees on it (a few of the model's small-message latencies per round).
   double margin = 8.0 * ceil_log2(ci.p) * model.time(8);
-  std::vector<double> seconds(n, 1e300);  // per candidate: the shortest of its trials
+  // per candidate: the shortest of its trials (kNotTimed for one without a run)
+  std::vector<double> seconds(n, kNotTimed);
   // value: per call its end (global clock) or duration, then whether a rank was late
   std::vector<double> value(calls + 1), instant(calls);
   for (int attempt = 0;; ++attempt) {
@@ -123,16 +127,15 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
 
 bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
                const char* library_name, const char* rosched_name,
-               const std::function<void()>& library,
-               const std::function<void()>& rosched) {
+               const std::function<void()>& library, const std::function<void()>& rosched) {
   return time_choices(ci, name, which, count, size,
                       {{library_name, library}, {rosched_name, rosched}}) != 0;
 }
 
 bool is_predefined_op(MPI_Op op) {
   static const std::array<MPI_Op, 14> predefined = {
-      MPI_MAX,  MPI_MIN, MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
-      MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+      MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+      MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
   return std::find(predefined.begin(), predefined.end(), op) != predefined.end();
 }
 

@@ -52,7 +52,8 @@ Verdict library_verdict(const CommInfo& ci, Decided which, Settings::Choice choi
                         int size, const std::function<bool()>& predicted,
                         int* candidate = nullptr);
 
-// One candidate of a timed choice: its name (ROSCHED_VERBOSE) and a call of it.
+// One candidate of a timed choice: its name (ROSCHED_VERBOSE) and a call of it; a candidate
+// without a call (one the model rules out for this call) keeps its place and is not timed.
 struct Candidate {
   const char* name;
   std::function<void()> run;
@@ -83,6 +84,9 @@ struct Candidate {
 // 1 MiB and p = 2, once in six processes.
 int time_choices(const CommInfo& ci, const char* name, Decided which, int count, int size,
                  const std::vector<Candidate>& candidates);
+
+// The time time_choices records for a candidate it did not time (no run): never the fastest.
+inline constexpr double kNotTimed = 1e300;
 
 // time_choices with the library's and one of rosched's: whether rosched's won.
 bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,

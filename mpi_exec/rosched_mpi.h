@@ -34,10 +34,13 @@
  * block is at least half of the data also that block's broadcast then Algorithm 9 for the rest,
  * and MPI_Allgatherv, timed at the first call of a size class like Rosched_Bcast's choice);
  * Rosched_Allreduce_census the census (Algorithm 8, ceil(log2 p) rounds, commutative
- * operations, meant for small data); Rosched_Allreduce runs it where it can pay (a commutative
- * operation, a short vector by the cost model) and, timed at the first call of each size class,
- * it beat the library's MPI_Allreduce, else that (ROSCHED_ALLREDUCE=auto|model|rosched|native,
- * as ROSCHED_BCAST; mpi_exec/library_choice.h). Rosched_Allgather likewise chooses between its
+ * operations, meant for small data); Rosched_Allreduce_scatter_gather a reduce-scatter
+ * (Algorithm 7 run backwards) then Algorithm 7, 2 ceil(log2 p) rounds that send 2 (p - 1) / p of
+ * the vector per rank (commutative operations, meant for long vectors); Rosched_Allreduce
+ * runs whichever of the two, timed at the first call of each size class, beat the library's
+ * MPI_Allreduce (the census only where the cost model says it can pay), else that
+ * (ROSCHED_ALLREDUCE=auto|model|rosched|native, as ROSCHED_BCAST; mpi_exec/library_choice.h;
+ * forced or by the model: the census where it can pay, else the reduce-scatter/all-gather). Rosched_Allgather likewise chooses between its
  * all-gather and MPI_Allgather (ROSCHED_ALLGATHER). Each walks the schedule description of sched/, the one the verifier checks.
  */
 #ifndef ROSCHED_MPI_EXEC_ROSCHED_MPI_H_
@@ -78,6 +81,9 @@ int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
 
 int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+int Rosched_Allreduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 /* Two-tree collectives (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes
  * "Advanced MPI implementations: Collectives", section "Two (pipelined) binary trees"):
@@ -323,6 +329,10 @@ inline int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype
 inline int allreduce_census(const void* sendbuf, void* recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return Rosched_Allreduce_census(sendbuf, recvbuf, count, datatype, op, comm);
+}
+inline int allreduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return Rosched_Allreduce_scatter_gather(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 inline int bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,

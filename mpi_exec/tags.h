@@ -22,12 +22,13 @@ inline constexpr int kBcastNodeHop = 7313;     // node-aware broadcast: root to 
 inline constexpr int kAllgathervGather = 7314; // node-aware all-gather: a block to its node's rank 0
 inline constexpr int kAllreduceRing = 7315;    // multi-lane all-reduce: a ring step within a node
 inline constexpr int kAllreduceRingGather = 7316;  // pipelined multi-lane: a ring all-gather step
+inline constexpr int kReduceScatterRound = 7317;   // a reduce-scatter round of the circulant all-reduce
 
 inline constexpr int kAll[] = {kBcastRound,    kAllgatherRound, kCensusRound,  kAllgathervRound,
                                kReduceToRoot,  kReduceRound,    kLocalCopy,    kCostModel,
                                kAllmergeMain,  kAllmergePartial, kAlltoallSizes, kAlltoallData,
                                kBcastNodeHop,  kAllgathervGather, kAllreduceRing,
-                               kAllreduceRingGather};
+                               kAllreduceRingGather, kReduceScatterRound};
 
 constexpr bool all_distinct() {
   for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)

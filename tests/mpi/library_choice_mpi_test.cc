@@ -66,7 +66,8 @@ void allgather_once(MPI_Comm comm, int count, bool in_place, const std::string& 
                                    recv.data(), count, MPI_INT, comm);
   bool ok = rc == MPI_SUCCESS && recv.back() == -7;
   for (int j = 0; j < size && ok; ++j)
-    for (int i = 0; i < count && ok; ++i) ok = recv[std::size_t{1} * j * count + i] == pattern(j, i);
+    for (int i = 0; i < count && ok; ++i)
+      ok = recv[std::size_t{1} * j * count + i] == pattern(j, i);
   expect(ok, what);
 }
 
@@ -114,9 +115,9 @@ void test_timed_choices() {
       allreduce_once(comm, count, MPI_SUM, in_place, "allreduce timed choice, " + what);
       allgather_once(comm, count / 8 + 1, in_place, "allgather timed choice, " + what);
       for (bool one : {false, true}) {
-        allgatherv_once(comm, count / 8 + 1, one, in_place,
-                        std::string("allgatherv timed choice, ") + (one ? "one large block, " : "") +
-                            what);
+        allgatherv_once(
+            comm, count / 8 + 1, one, in_place,
+            std::string("allgatherv timed choice, ") + (one ? "one large block, " : "") + what);
       }
     }
   }
@@ -129,7 +130,8 @@ void test_repeats() {
   MPI_Comm comm = errors_return_comm();
   for (int call = 0; call < 3 * p; ++call) {
     reduce_once(comm, 4, call % p, call % 3 == 0, "reduce repeat, call " + std::to_string(call));
-    allreduce_once(comm, 4, MPI_SUM, call % 3 == 0, "allreduce repeat, call " + std::to_string(call));
+    allreduce_once(comm, 4, MPI_SUM, call % 3 == 0,
+                   "allreduce repeat, call " + std::to_string(call));
     allgather_once(comm, 4, call % 3 == 0, "allgather repeat, call " + std::to_string(call));
     // Twice each distribution in turn: a repeat, then other counts (same total at p <= 100).
     allgatherv_once(comm, 300, call % 4 >= 2, call % 3 == 0,
@@ -139,13 +141,14 @@ void test_repeats() {
   int cls = 0;
   for (int root : {p, -1}) {
     MPI_Error_class(Rosched_Reduce(buf, buf + 4, 4, MPI_INT, MPI_SUM, root, comm), &cls);
-    expect(cls == MPI_ERR_ROOT, "reduce repeat: root " + std::to_string(root) + " gives MPI_ERR_ROOT");
+    expect(cls == MPI_ERR_ROOT,
+           "reduce repeat: root " + std::to_string(root) + " gives MPI_ERR_ROOT");
   }
   if (p > 1) {
     Rosched_Set_debug(1);  // MPI_IN_PLACE off the root: an error on every rank
-    MPI_Error_class(Rosched_Reduce(rank == 0 ? buf : MPI_IN_PLACE, buf + 4, 4, MPI_INT, MPI_SUM,
-                                   0, comm),
-                    &cls);
+    MPI_Error_class(
+        Rosched_Reduce(rank == 0 ? buf : MPI_IN_PLACE, buf + 4, 4, MPI_INT, MPI_SUM, 0, comm),
+        &cls);
     expect(cls == MPI_ERR_BUFFER, "reduce repeat: debug mode sees MPI_IN_PLACE off the root");
     MPI_Error_class(Rosched_Allreduce(buf, buf + 4, rank == 0 ? 3 : 4, MPI_INT, MPI_SUM, comm),
                     &cls);
@@ -154,7 +157,8 @@ void test_repeats() {
   }
   // A send size that differs from the repeated call's: the full checks.
   MPI_Error_class(Rosched_Allgather(buf, 8, MPI_INT, buf + 4, 4, MPI_INT, comm), &cls);
-  expect(cls == MPI_ERR_TRUNCATE, "allgather repeat: sendcount 8 for recvcount 4 gives MPI_ERR_TRUNCATE");
+  expect(cls == MPI_ERR_TRUNCATE,
+         "allgather repeat: sendcount 8 for recvcount 4 gives MPI_ERR_TRUNCATE");
   {
     allgatherv_once(comm, 2, false, false, "allgatherv repeat before a wrong send size");
     allgatherv_once(comm, 2, false, false, "allgatherv repeat before a wrong send size, again");
@@ -163,7 +167,8 @@ void test_repeats() {
     MPI_Error_class(Rosched_Allgatherv(buf, 3, MPI_INT, all.data(), counts.data(), displs.data(),
                                        MPI_INT, comm),
                     &cls);
-    expect(cls == MPI_ERR_TRUNCATE, "allgatherv repeat: sendcount 3 for recvcount 2 gives MPI_ERR_TRUNCATE");
+    expect(cls == MPI_ERR_TRUNCATE,
+           "allgatherv repeat: sendcount 3 for recvcount 2 gives MPI_ERR_TRUNCATE");
     counts[0] = -1;
     MPI_Error_class(Rosched_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all.data(), counts.data(),
                                        displs.data(), MPI_INT, comm),
@@ -199,8 +204,8 @@ void test_repeats() {
              "allreduce on a new sub-communicator, round " + std::to_string(round));
       out[0] = out[1] = -1;
       rc = Rosched_Reduce(in, out, 2, MPI_INT, MPI_SUM, size - 1, sub);
-      expect(rc == MPI_SUCCESS && (sub_rank != size - 1 ||
-                                   (out[0] == size * (size + 1) / 2 && out[1] == size)),
+      expect(rc == MPI_SUCCESS &&
+                 (sub_rank != size - 1 || (out[0] == size * (size + 1) / 2 && out[1] == size)),
              "reduce on a new sub-communicator, round " + std::to_string(round));
       allgather_once(sub, 2, call == 1,
                      "allgather on a new sub-communicator, round " + std::to_string(round));
@@ -211,22 +216,69 @@ void test_repeats() {
   }
 }
 
-// The census itself, whatever Rosched_Allreduce would choose (its non-commutative error:
-// collectives_mpi_test.cc, test_errors).
-void test_census() {
+// Sums the ints of a type_every_other element (the first int of each pair; the second is a gap).
+void sum_every_other(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[2 * i] += static_cast<int*>(in)[2 * i];
+}
+
+// The census and the reduce-scatter/all-gather themselves, whatever Rosched_Allreduce would
+// choose: counts below, at and above p (blocks of 0, 1 and 2 elements), in place or not; the
+// reduce-scatter/all-gather also on a derived datatype with gaps (one int in every two, with a
+// user-defined operation), which must stay untouched, and its non-commutative error (the
+// census's: collectives_mpi_test.cc, test_errors).
+void test_fixed_allreduces() {
   MPI_Comm comm = errors_return_comm();
-  for (int count : {0, 1, 17, 1000}) {
-    for (bool in_place : {false, true}) {
-      std::vector<int> send(count), recv(count + 1, -7);
-      for (int i = 0; i < count; ++i) send[i] = value(rank, i);
-      if (in_place) recv.assign(send.begin(), send.end()), recv.push_back(-7);
-      const int rc = Rosched_Allreduce_census(in_place ? MPI_IN_PLACE : send.data(), recv.data(),
-                                              count, MPI_INT, MPI_SUM, comm);
-      bool ok = rc == MPI_SUCCESS && recv[count] == -7;
-      for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
-      expect(ok, "census count=" + std::to_string(count) + (in_place ? " in place" : ""));
+  using Allreduce = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+  const struct {
+    const char* name;
+    Allreduce run;
+  } algorithms[] = {{"census", Rosched_Allreduce_census},
+                    {"reduce-scatter/all-gather", Rosched_Allreduce_scatter_gather}};
+  for (const auto& a : algorithms) {
+    for (int count : {0, 1, 17, p - 1, p, p + 1, 2 * p + 3, 1000, 4099}) {
+      for (bool in_place : {false, true}) {
+        std::vector<int> send(count), recv(count + 1, -7);
+        for (int i = 0; i < count; ++i) send[i] = value(rank, i);
+        if (in_place) recv.assign(send.begin(), send.end()), recv.push_back(-7);
+        const int rc = a.run(in_place ? MPI_IN_PLACE : send.data(), recv.data(), count, MPI_INT,
+                             MPI_SUM, comm);
+        bool ok = rc == MPI_SUCCESS && recv[count] == -7;
+        for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
+        expect(ok, std::string(a.name) + " count=" + std::to_string(count) +
+                       (in_place ? " in place" : ""));
+      }
     }
   }
+  MPI_Datatype every_other;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every_other);
+  MPI_Type_commit(&every_other);
+  MPI_Op sum_op, noncommutative;
+  MPI_Op_create(sum_every_other, 1, &sum_op);
+  for (int count : {1, p + 1, 301}) {
+    for (bool in_place : {false, true}) {
+      std::vector<int> send(2 * count, -3), recv(2 * count, -7);
+      for (int i = 0; i < count; ++i) send[2 * i] = value(rank, i);
+      if (in_place) {
+        for (int i = 0; i < count; ++i) recv[2 * i] = send[2 * i];
+      }
+      const int rc = Rosched_Allreduce_scatter_gather(
+          in_place ? MPI_IN_PLACE : send.data(), recv.data(), count, every_other, sum_op, comm);
+      bool ok = rc == MPI_SUCCESS;
+      for (int i = 0; i < count && ok; ++i) ok = recv[2 * i] == sum_of(i) && recv[2 * i + 1] == -7;
+      expect(ok, "reduce-scatter/all-gather, every other int, count=" + std::to_string(count) +
+                     (in_place ? " in place" : ""));
+    }
+  }
+  MPI_Op_create(sum_every_other, 0, &noncommutative);
+  int buf[4] = {0, 0, 0, 0}, cls = 0;
+  MPI_Error_class(Rosched_Allreduce_scatter_gather(buf, buf + 2, 2, MPI_INT, noncommutative, comm),
+                  &cls);
+  expect(cls == MPI_ERR_OP, "reduce-scatter/all-gather: non-commutative op gives MPI_ERR_OP");
+  MPI_Error_class(Rosched_Allreduce_scatter_gather(buf, buf + 2, -1, MPI_INT, MPI_SUM, comm), &cls);
+  expect(cls == MPI_ERR_COUNT, "reduce-scatter/all-gather: negative count gives MPI_ERR_COUNT");
+  MPI_Op_free(&noncommutative);
+  MPI_Op_free(&sum_op);
+  MPI_Type_free(&every_other);
   MPI_Comm_free(&comm);
 }
 
@@ -235,7 +287,7 @@ void test_census() {
 void test_library_choices() {
   test_timed_choices();
   test_repeats();
-  test_census();
+  test_fixed_allreduces();
 }
 
 }  // namespace rosched_mpi_test
