@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sched/circulant/allgather_schedule.h"
@@ -193,6 +194,64 @@ std::optional<Counterexample> locate_census(const Skips& s) {
   return std::nullopt;
 }
 
+std::optional<Counterexample> locate_reduce_scatter(const Skips& s) {
+  const std::int64_t p = s.p();
+  const auto fail = [&](const char* kind, std::int64_t r, int j, std::int64_t e, std::int64_t a) {
+    return Counterexample{"reduce-scatter", kind, p, r, j, e, a, ""};
+  };
+  // Every rank's state, as rank 0's: it holds partial results of offsets 0 .. held - 1, the one
+  // at offset i combining count[i] contributions.
+  std::vector<std::int64_t> count(p, 1);
+  std::int64_t held = p;
+  for (int j = 0; j < s.q(); ++j) {
+    const ReduceScatterRound u = reduce_scatter_round(s, 0, j);
+    const std::int64_t c = s.mod(u.to);  // every rank r sends to r + c
+    for (std::int64_t r = 0; r < p; ++r) {
+      const ReduceScatterRound me = reduce_scatter_round(s, r, j);
+      if (me.to != s.mod(r + c)) return fail("not-uniform-peer", r, j, s.mod(r + c), me.to);
+      const std::int64_t mine[] = {me.send_offset, me.send_count, me.recv_offset, me.recv_count};
+      const std::int64_t rank0[] = {u.send_offset, u.send_count, u.recv_offset, u.recv_count};
+      const char* field[] = {"send_offset", "send_count", "recv_offset", "recv_count"};
+      for (int i = 0; i < 4; ++i) {
+        if (mine[i] != rank0[i]) {
+          return Counterexample{"reduce-scatter",
+                                "not-uniform-blocks",
+                                p,
+                                r,
+                                j,
+                                rank0[i],
+                                mine[i],
+                                std::string(field[i]) + " differs from rank 0's"};
+        }
+      }
+      const ReduceScatterRound sender = reduce_scatter_round(s, me.from, j);
+      if (sender.to != r) return fail("receive-without-send", r, j, me.from, sender.to);
+      if (me.recv_count != sender.send_count) {
+        return fail("count-mismatch", r, j, sender.send_count, me.recv_count);
+      }
+      // r combines into block r + recv_offset + i what the sender holds of from + send_offset + i.
+      if (!congruent(r + me.recv_offset, me.from + sender.send_offset, p)) {
+        return fail("wrong-blocks", r, j, s.mod(me.from + sender.send_offset),
+                    s.mod(r + me.recv_offset));
+      }
+    }
+    // Sends the top of what it holds and gives it up; combines below what it keeps.
+    if (u.send_count < 1 || u.send_offset + u.send_count != held) {
+      return fail("sends-what-it-does-not-hold", 0, j, held, u.send_offset + u.send_count);
+    }
+    if (u.recv_offset < 0 || u.recv_offset + u.recv_count > u.send_offset) {
+      return fail("combines-into-given-up", 0, j, u.send_offset, u.recv_offset + u.recv_count);
+    }
+    for (std::int64_t i = 0; i < u.recv_count; ++i) {
+      count[u.recv_offset + i] += count[u.send_offset + i];
+    }
+    held = u.send_offset;
+  }
+  if (held != 1) return fail("holds-more-than-its-block", 0, s.q(), 1, held);
+  if (count[0] != p) return fail("missing-contributions", 0, s.q(), p, count[0]);
+  return std::nullopt;
+}
+
 // The fast passes: yes/no, the same conditions for every rank and round on the same
 // allgather_round() / census_round() results as locate_*(), but each rank's round computed once
 // (not once as receiver and again as sender) and no per-rank state. They also require what makes
@@ -339,6 +398,47 @@ bool census_fast(const Skips& s) {
   return len == p - 1;
 }
 
+// Reduce-scatter, round j of every rank against rank 0's round u: every rank r sends to
+// r + c and receives from r - c (mod p), c = u.to, with u's offsets and counts. Nonzero if a rank
+// differs. (locate_reduce_scatter's conditions on the sender follow: the sender of r, r - c,
+// sends to r with u's offset and count.)
+ROSCHED_VECTORISED std::uint64_t reduce_scatter_rounds(const Skips& skips, int j,
+                                                       ReduceScatterRound u) {
+  const Skips s = skips;
+  check_round(s, j);
+  const std::int64_t p = s.p(), c = u.to;
+  if (c < 0 || c >= p) return 1;
+  std::uint64_t bad = 0;
+  for (std::int64_t r = 0; r < p; ++r) {
+    const ReduceScatterRound me = reduce_scatter_round(s, r, j);
+    bad |= static_cast<std::uint64_t>(
+        (me.to != add_mod(r, c, p)) | (me.from != add_mod(r, p - c == p ? 0 : p - c, p)) |
+        (me.send_offset != u.send_offset) | (me.send_count != u.send_count) |
+        (me.recv_offset != u.recv_offset) | (me.recv_count != u.recv_count));
+  }
+  return bad;
+}
+
+bool reduce_scatter_fast(const Skips& s) {
+  const std::int64_t p = s.p();
+  std::vector<std::int64_t> count(p, 1);  // as in locate_reduce_scatter
+  std::int64_t held = p;
+  for (int j = 0; j < s.q(); ++j) {
+    const ReduceScatterRound u = reduce_scatter_round(s, 0, j);
+    if (reduce_scatter_rounds(s, j, u) != 0) return false;
+    if (u.recv_count != u.send_count || !congruent(u.recv_offset + u.to, u.send_offset, p) ||
+        u.send_count < 1 || u.send_offset + u.send_count != held || u.recv_offset < 0 ||
+        u.recv_offset + u.recv_count > u.send_offset) {
+      return false;
+    }
+    for (std::int64_t i = 0; i < u.recv_count; ++i) {
+      count[u.recv_offset + i] += count[u.send_offset + i];
+    }
+    held = u.send_offset;
+  }
+  return held == 1 && count[0] == p;
+}
+
 }  // namespace
 
 std::optional<Counterexample> check_allgather(const Skips& s) {
@@ -352,50 +452,8 @@ std::optional<Counterexample> check_census(const Skips& s) {
 }
 
 std::optional<Counterexample> check_reduce_scatter(const Skips& s) {
-  const std::int64_t p = s.p();
-  const auto fail = [&](const char* kind, std::int64_t r, int j, std::int64_t e, std::int64_t a) {
-    return Counterexample{"reduce-scatter", kind, p, r, j, e, a, ""};
-  };
-  // Every rank's state, as rank 0's: it holds partial results of offsets 0 .. held - 1, the one
-  // at offset i combining count[i] contributions.
-  std::vector<std::int64_t> count(p, 1);
-  std::int64_t held = p;
-  for (int j = 0; j < s.q(); ++j) {
-    const ReduceScatterRound u = reduce_scatter_round(s, 0, j);
-    const std::int64_t c = s.mod(u.to);  // every rank r sends to r + c
-    for (std::int64_t r = 0; r < p; ++r) {
-      const ReduceScatterRound me = reduce_scatter_round(s, r, j);
-      if (me.send_offset != u.send_offset || me.send_count != u.send_count ||
-          me.recv_offset != u.recv_offset || me.recv_count != u.recv_count ||
-          me.to != s.mod(r + c)) {
-        return fail("not-uniform", r, j, s.mod(r + c), me.to);
-      }
-      const ReduceScatterRound sender = reduce_scatter_round(s, me.from, j);
-      if (sender.to != r) return fail("receive-without-send", r, j, me.from, sender.to);
-      if (me.recv_count != sender.send_count) {
-        return fail("count-mismatch", r, j, sender.send_count, me.recv_count);
-      }
-      // r combines into block r + recv_offset + i what the sender holds of from + send_offset + i.
-      if (!congruent(r + me.recv_offset, me.from + sender.send_offset, p)) {
-        return fail("wrong-blocks", r, j, s.mod(me.from + sender.send_offset),
-                    s.mod(r + me.recv_offset));
-      }
-    }
-    // Sends the top of what it holds and gives it up; combines below what it keeps.
-    if (u.send_count < 1 || u.send_offset + u.send_count != held) {
-      return fail("sends-what-it-does-not-hold", 0, j, held, u.send_offset + u.send_count);
-    }
-    if (u.recv_offset < 0 || u.recv_offset + u.recv_count > u.send_offset) {
-      return fail("combines-into-given-up", 0, j, u.send_offset, u.recv_offset + u.recv_count);
-    }
-    for (std::int64_t i = 0; i < u.recv_count; ++i) {
-      count[u.recv_offset + i] += count[u.send_offset + i];
-    }
-    held = u.send_offset;
-  }
-  if (held != 1) return fail("holds-more-than-its-block", 0, s.q(), 1, held);
-  if (count[0] != p) return fail("missing-contributions", 0, s.q(), p, count[0]);
-  return std::nullopt;
+  if (worth_fast_pass() && reduce_scatter_fast(s)) return std::nullopt;
+  return locate_reduce_scatter(s);
 }
 
 }  // namespace rosched::verify
