@@ -288,6 +288,8 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
       [&](Route route) {
         return route == Route::kNway
                    ? Rosched_Allreduce_nway(sendbuf, recvbuf, count, datatype, op, comm)
+               : route == Route::kModel
+                   ? Rosched_Allreduce(sendbuf, recvbuf, count, datatype, op, comm)
                    : Rosched_Allreduce_node_aware(sendbuf, recvbuf, count, datatype, op, comm);
       });
 }

@@ -176,7 +176,12 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   // Above the n-way range, on equal multicore nodes: the multi-lane all-reduce (the route to
   // Rosched_Allreduce_node_aware), unless the user's threshold decides.
   const bool multilane = facts.equal_nodes && uses_node_facts(c, facts, controls);
-  if (!wins && !multilane) return Route::kNative;
+  // Above the n-way range elsewhere, by default: Rosched_Allreduce, whose timed first call of
+  // each size class picks the library's, the census or the reduce-scatter + all-gather (a
+  // commutative operation; not on two processes, below).
+  const bool allreduce_model = c == Collective::kAllreduce && !wins &&
+                               controls.threshold[i] == Controls::kUnset && facts.commutative;
+  if (!wins && !multilane && !allreduce_model) return Route::kNative;
   // A non-commutative reduction within the n-way range goes to the MPI library in auto.
   if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
   // Two processes: every algorithm reduces by one message (reduce) or one exchange
@@ -188,6 +193,7 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
     return Route::kNative;
   }
+  if (allreduce_model && !multilane) return Route::kModel;
   return rosched_route(c, facts, nway_limit);
 }
 

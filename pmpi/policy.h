@@ -30,7 +30,10 @@
 //               multi-lane all-reduce from kMultilaneFrom, 48 KiB (36 x 32 ranks, against
 //               Open MPI's selector, the best of three there: 1.04 at 32 KiB, 0.82 at 64 KiB,
 //               0.66 at 1 MiB, 0.63 at 4 MiB; 0.78 and 0.85 at 8 and 16 KiB, not routed, as
-//               the rule is one size bound);
+//               the rule is one size bound); elsewhere above 2 KiB, with the default rule and
+//               a commutative operation, Rosched_Allreduce's own choice (its timed first call:
+//               the library's, the census or the reduce-scatter + all-gather, 0.55-0.73 of the
+//               best from 64 KiB on 36 x 1, 0.89-0.95 on the flat 1,152);
 //   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size.
@@ -59,7 +62,7 @@ inline constexpr int kCollectives = 7;
 // "bcast", "allgather", ...: the names of ROSCHED_PMPI_ONLY and of the report.
 const char* collective_name(Collective c);
 
-// Where a call goes. kModel: bcast only, Rosched_Bcast chooses. kLargest: in the report only,
+// Where a call goes. kModel: Rosched_Bcast or Rosched_Allreduce chooses. kLargest: in the report only,
 // what Rosched_Allgatherv chose (the largest block's broadcast, then Algorithm 9).
 enum class Route {
   kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree

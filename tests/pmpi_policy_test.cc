@@ -77,8 +77,9 @@ TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
   nodes.bytes = 16 * kMiB;
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kTwoTree);
   nodes.bytes = kMultilaneFrom - 1;
+  // Below the multi-lane range: Rosched_Allreduce's own choice (above the n-way range).
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), kMultilaneFrom - 1 <= 2048 ? Route::kNway
-                                                                                  : Route::kNative);
+                                                                                  : Route::kModel);
   nodes.bytes = kMultilaneFrom;
   nodes.commutative = false;  // the multi-lane all-reduce needs a commutative operation
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNative);
@@ -86,8 +87,11 @@ TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
   nodes.contiguous = false;  // the measurements are of contiguous data
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNative);
   nodes.contiguous = true;
-  // Not on equal multicore nodes: the MPI library's, as before.
-  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, kMultilaneFrom), c), Route::kNative);
+  // Not on equal multicore nodes: Rosched_Allreduce's own choice (a commutative operation), or
+  // the library's.
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, kMultilaneFrom), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, kMultilaneFrom, true, false), c),
+            Route::kNative);
   // An explicit threshold decides alone; off is off.
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed(nullptr, nullptr, "allreduce=1024")),
             Route::kNative);
@@ -119,7 +123,9 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kReduce, facts(36, kMiB, true, false), c), Route::kTwoTree);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4), c), Route::kNway);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2048), c), Route::kNway);
-  EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2049), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2049), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2049, true, false), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 2049), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4, true, false), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAlltoall, facts(36, 4), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAlltoallv, facts(36, 0), c), Route::kNative);
