@@ -1,6 +1,6 @@
 // Rosched_Allreduce_scatter_gather: an all-reduce as a reduce-scatter followed by an all-gather,
 // both over the circulant graph: Träff 2022's regular all-gather (Alg. 7, Sec. 2.3) run backwards
-// (sched/circulant/reduce_scatter_schedule.h), then Alg. 7 itself
+// (reduce_scatter_circulant.h), then Alg. 7 itself
 // (sched/circulant/allgather_schedule.h). The vector is cut into p blocks (block b: count / p
 // elements, one more for b < count mod p), block b is reduced at rank b and then gathered by all.
 // 2 ceil(log2 p) rounds, and each rank sends 2 (p - 1) / p of the vector: the bandwidth of the
@@ -14,25 +14,12 @@
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
+#include "mpi_exec/reduce_scatter_circulant.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/tags.h"
 #include "sched/circulant/allgather_schedule.h"
-#include "sched/circulant/reduce_scatter_schedule.h"
 
 namespace rosched::mpi {
-namespace {
-
-// The cut of n elements into p blocks: block b starts at element first(b) (first(p) = n).
-struct BlockCut {
-  std::int64_t n, p;
-  std::int64_t first(std::int64_t b) const { return b * (n / p) + std::min(b, n % p); }
-  // Elements of the blocks b .. b + c - 1 (mod p), 0 <= b < p, 0 <= c <= p.
-  std::int64_t elements(std::int64_t b, std::int64_t c) const {
-    return b + c <= p ? first(b + c) - first(b) : n - first(b) + first(b + c - p);
-  }
-};
-
-}  // namespace
 
 void scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* sendbuf,
                               void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
@@ -45,41 +32,7 @@ void scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* 
               static_cast<double>(count) * type.size);
   const rosched::Skips& s = skips_of(p);
   const BlockCut cut{count, p};
-  // The largest receive of the reduce-scatter: its buffer.
-  std::int64_t most = 0;
-  for (int j = 0; j < s.q(); ++j) {
-    const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(s, rank, j);
-    most = std::max(most, cut.elements(s.mod(rank + round.recv_offset), round.recv_count));
-  }
-  ScratchBuffer in(type, static_cast<int>(most));
-  char* const in_at = static_cast<char*>(in.data());
-  for (int j = 0; j < s.q(); ++j) {
-    const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(s, rank, j);
-    const std::int64_t send_block = s.mod(rank + round.send_offset);
-    const CyclicBlocks send =
-        cyclic_elements(acc, cut.first(send_block), cut.elements(send_block, round.send_count),
-                        count, datatype, type.extent);
-    const std::int64_t recv_block = s.mod(rank + round.recv_offset);
-    const std::int64_t first = cut.first(recv_block);
-    const std::int64_t got = cut.elements(recv_block, round.recv_count);
-    check(PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
-                        tag::kReduceScatterRound, in_at, static_cast<int>(got), datatype,
-                        static_cast<int>(round.from), tag::kReduceScatterRound, ci.c,
-                        MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
-    // Combined into the blocks received, which wrap around the vector's end at most once.
-    const std::int64_t head = std::min(got, std::int64_t{count} - first);
-    if (head > 0) {
-      check(
-          PMPI_Reduce_local(in_at, acc + first * type.extent, static_cast<int>(head), datatype, op),
-          "MPI_Reduce_local");
-    }
-    if (got > head) {
-      check(PMPI_Reduce_local(in_at + head * type.extent, acc, static_cast<int>(got - head),
-                              datatype, op),
-            "MPI_Reduce_local");
-    }
-  }
+  circulant_reduce_scatter_on(ci, acc, cut, datatype, type, op);
   for (int k = 0; k < s.q(); ++k) {
     const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
     const std::int64_t send_block = s.mod(rank + round.send_offset);

@@ -29,7 +29,8 @@
 // (node-aware)|rsag (reduce-scatter + all-gather, circulant)|auto (Rosched_Allreduce: the
 // census, the reduce-scatter + all-gather or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
-// --nway-rule, default: the cost rule's n and circulant), allmerge native (MPI_Allgatherv +
+// --nway-rule, default: the cost rule's n and circulant), reduce_scatter_block
+// native|circulant|auto (Rosched_Reduce_scatter_block; --sizes: the whole vector), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
 // uniform|irregular|half; extra rows `allmerge moves-IMPL p bytes moves/(m p)`: the largest
 // merge work of any rank per element of the result);
@@ -187,6 +188,7 @@ std::vector<Impl> impls_of(const std::string& op) {
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
+  if (op == "reduce_scatter_block") return {kNative, kCirculant, kAuto};
   if (op == "allgather") return {kNative, kCirculant, kNodeAware, kAuto};
   if (op == "allgatherv") return {kNative, kCirculant, kNodeAware, kLargest, kAuto};
   return {kNative, kCirculant};
@@ -269,6 +271,24 @@ Op make_op(const Options& o) {
       return true;
     };
   }
+  if (o.op == "reduce_scatter_block") {
+    // m: the whole vector; each rank's block max(1, m / p) MPI_INT. Element i of rank r is
+    // r + 1 + i mod 13 (so that a block combined into another's place shows).
+    return [](Impl impl, long m, bool check) {
+      const long c = std::max(1L, m / p);
+      rosched::mpi::PayloadArray<int> send(c * p, rank + 1), recv(c);
+      if (check) for (long i = 0; i < c * p; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
+      const auto reduce_scatter = impl == kCirculant ? Rosched_Reduce_scatter_block_circulant
+                                  : impl == kAuto    ? Rosched_Reduce_scatter_block
+                                                     : MPI_Reduce_scatter_block;
+      reduce_scatter(send.data(), recv.data(), c, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      if (!check) return true;
+      for (long i = 0; i < c; ++i) {
+        if (recv[i] != p * (p + 1) / 2 + p * static_cast<int>((rank * c + i) % 13)) return false;
+      }
+      return true;
+    };
+  }
   if (o.op == "reduce") {
     return [](Impl impl, long m, bool check) {
       rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
@@ -318,8 +338,8 @@ Op make_op(const Options& o) {
     };
   }
   throw std::invalid_argument("unknown --op " + o.op +
-                              " (bcast, allgather, allgatherv, reduce, allreduce, allmerge, alltoall, "
-                              "alltoallv)");
+                              " (bcast, allgather, allgatherv, reduce, allreduce, "
+                              "reduce_scatter_block, allmerge, alltoall, alltoallv)");
 }
 
 // --impl: a comma-separated subset of what the operation has, "all" (every one), "both" (native
@@ -358,7 +378,8 @@ int run(int argc, char** argv) {
   po::options_description desc("bench: the collectives of mpi_exec against the native MPI ones\n\nOptions");
   desc.add_options()("help,h", "print this help")(
       "op", po::value(&o.op)->default_value(o.op),
-      "bcast, allgather, allgatherv, reduce, allreduce, allmerge (m sorted MPI_INT per rank), "
+      "bcast, allgather, allgatherv, reduce, allreduce, reduce_scatter_block (m: the whole "
+      "vector), allmerge (m sorted MPI_INT per rank), "
       "alltoall (m MPI_INT per block) or alltoallv (blocks of at most m MPI_INT, --dist uniform, "
       "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),

@@ -121,8 +121,10 @@ class DecisionMemo {
 // each has a memo and measured answers of its own on every communicator.
 // Rosched_Allgatherv decides apart for distributions whose largest block is at least half of
 // the data (kAllgathervLargest) and for the others (allgatherv.cc).
-enum class Decided { kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest };
-inline constexpr int kDecidedCount = 6;
+enum class Decided {
+  kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter
+};
+inline constexpr int kDecidedCount = 7;
 
 // The memo of collective `which` on the communicator; collective the first time, like
 // cost_model.

@@ -85,6 +85,18 @@ int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int count,
 int Rosched_Allreduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
+/* MPI_Reduce_scatter_block by the circulant reduce-scatter (Algorithm 7 run backwards,
+ * ceil(log2 p) rounds, p - 1 blocks sent per rank; commutative operations; p * recvcount must
+ * not exceed INT_MAX elements, else MPI_ERR_COUNT). Rosched_Reduce_scatter_block runs it where,
+ * timed at the first call of a size class, it beat the library's MPI_Reduce_scatter_block, else
+ * that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST; the library's for a non-commutative operation
+ * and at p <= 2); Rosched_Reduce_scatter_block_circulant always runs it (MPI_ERR_OP for a
+ * non-commutative operation). Same semantics as MPI_Reduce_scatter_block, MPI_IN_PLACE too. */
+int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void* recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 /* Two-tree collectives (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes
  * "Advanced MPI implementations: Collectives", section "Two (pipelined) binary trees"):
  * the pipelined broadcast over two binary trees with the EdgeColor round colouring, the
@@ -333,6 +345,10 @@ inline int allreduce_census(const void* sendbuf, void* recvbuf, int count,
 inline int allreduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return Rosched_Allreduce_scatter_gather(sendbuf, recvbuf, count, datatype, op, comm);
+}
+inline int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return Rosched_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
 inline int bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -282,12 +283,91 @@ void test_fixed_allreduces() {
   MPI_Comm_free(&comm);
 }
 
+// Rosched_Reduce_scatter_block (the library's or the circulant reduce-scatter, timed at the
+// first call of a size class) and _circulant: blocks of 0, 1, 17 elements and about 1,000 / p,
+// in place or not, what lies past the block untouched; _circulant also on a datatype with gaps
+// (one int in every two, a user-defined sum), which must stay untouched; a non-commutative
+// operation (MPI_ERR_OP for _circulant, the library's result for the choosing entry), a
+// negative count and p * recvcount beyond INT_MAX (MPI_ERR_COUNT).
+void test_reduce_scatter_block() {
+  MPI_Comm comm = errors_return_comm();
+  using ReduceScatter = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+  const struct {
+    const char* name;
+    ReduceScatter run;
+  } entries[] = {{"reduce_scatter_block", Rosched_Reduce_scatter_block},
+                 {"reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant}};
+  MPI_Op sum_op, noncommutative;
+  MPI_Op_create(sum_every_other, 1, &sum_op);
+  MPI_Op_create(sum_every_other, 0, &noncommutative);
+  for (const auto& e : entries) {
+    for (int block : {0, 1, 17, 1000 / p + 1}) {
+      for (bool in_place : {false, true}) {
+        const int total = block * p;
+        std::vector<int> send(total), recv((in_place ? total : block) + 1, -7);
+        for (int i = 0; i < total; ++i) send[i] = value(rank, i);
+        if (in_place) std::copy(send.begin(), send.end(), recv.begin());
+        const int rc = e.run(in_place ? MPI_IN_PLACE : send.data(), recv.data(), block, MPI_INT,
+                             MPI_SUM, comm);
+        bool ok = rc == MPI_SUCCESS && recv.back() == -7;
+        for (int i = 0; i < block && ok; ++i) ok = recv[i] == sum_of(rank * block + i);
+        expect(ok, std::string(e.name) + " block=" + std::to_string(block) +
+                       (in_place ? " in place" : ""));
+      }
+    }
+  }
+  MPI_Datatype every_other;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every_other);
+  MPI_Type_commit(&every_other);
+  for (int block : {1, 5}) {
+    const int total = block * p;
+    std::vector<int> send(2 * total, -3), recv(2 * block, -7);
+    for (int i = 0; i < total; ++i) send[2 * i] = value(rank, i);
+    const int rc = Rosched_Reduce_scatter_block_circulant(send.data(), recv.data(), block,
+                                                          every_other, sum_op, comm);
+    bool ok = rc == MPI_SUCCESS;
+    for (int i = 0; i < block && ok; ++i) {
+      ok = recv[2 * i] == sum_of(rank * block + i) && recv[2 * i + 1] == -7;
+    }
+    expect(ok, "reduce_scatter_block_circulant, every other int, block=" + std::to_string(block));
+  }
+  {
+    std::vector<int> send(2 * p, 0), recv(2, -7);
+    for (int i = 0; i < p; ++i) send[2 * i] = value(rank, i);
+    int cls = 0;
+    MPI_Error_class(Rosched_Reduce_scatter_block_circulant(send.data(), recv.data(), 1, every_other,
+                                                           noncommutative, comm),
+                    &cls);
+    expect(cls == MPI_ERR_OP,
+           "reduce_scatter_block_circulant: non-commutative op gives MPI_ERR_OP");
+    const int rc = Rosched_Reduce_scatter_block(send.data(), recv.data(), 1, every_other,
+                                                noncommutative, comm);
+    expect(rc == MPI_SUCCESS && recv[0] == sum_of(rank),
+           "reduce_scatter_block: a non-commutative op goes to the library");
+    MPI_Error_class(
+        Rosched_Reduce_scatter_block(send.data(), recv.data(), -1, MPI_INT, MPI_SUM, comm), &cls);
+    expect(cls == MPI_ERR_COUNT, "reduce_scatter_block: negative count gives MPI_ERR_COUNT");
+    if (p > 1) {
+      MPI_Error_class(Rosched_Reduce_scatter_block(send.data(), recv.data(), INT_MAX / p + 1,
+                                                   MPI_INT, MPI_SUM, comm),
+                      &cls);
+      expect(cls == MPI_ERR_COUNT,
+             "reduce_scatter_block: p * recvcount > INT_MAX gives MPI_ERR_COUNT");
+    }
+  }
+  MPI_Op_free(&noncommutative);
+  MPI_Op_free(&sum_op);
+  MPI_Type_free(&every_other);
+  MPI_Comm_free(&comm);
+}
+
 }  // namespace
 
 void test_library_choices() {
   test_timed_choices();
   test_repeats();
   test_fixed_allreduces();
+  test_reduce_scatter_block();
 }
 
 }  // namespace rosched_mpi_test

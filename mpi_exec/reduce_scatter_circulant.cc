@@ -1,0 +1,159 @@
+// The reduce-scatter over the circulant graph: Träff 2022's regular all-gather (Alg. 7, Sec. 2.3)
+// run backwards, walking sched/circulant/reduce_scatter_schedule.h (ceil(log2 p) rounds; a rank
+// sends p - 1 blocks in all and combines what it receives by MPI_Reduce_local), and
+// Rosched_Reduce_scatter_block over it: MPI_Reduce_scatter_block's semantics, for commutative
+// operations (the blocks are combined in the schedule's order, not in rank order).
+// Rosched_Reduce_scatter_block runs it where, timed at the first call of each size class, it beat
+// the MPI library's MPI_Reduce_scatter_block, else that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST;
+// library_choice.h; the library's for a non-commutative operation and at p <= 2, where either
+// is one exchange); Rosched_Reduce_scatter_block_circulant always runs it.
+#include "mpi_exec/reduce_scatter_circulant.h"
+
+#include <climits>
+#include <optional>
+#include <string>
+
+#include "mpi_exec/allgatherv_circulant.h"
+#include "mpi_exec/args.h"
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/library_choice.h"
+#include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
+#include "mpi_exec/tags.h"
+#include "sched/circulant/reduce_scatter_schedule.h"
+
+namespace rosched::mpi {
+
+void circulant_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
+                                 MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  const int p = ci.p, rank = ci.rank;
+  if (p == 1) return;
+  const rosched::Skips& s = skips_of(p);
+  // The largest receive of the reduce-scatter: its buffer.
+  std::int64_t most = 0;
+  for (int j = 0; j < s.q(); ++j) {
+    const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(s, rank, j);
+    most = std::max(most, cut.elements(s.mod(rank + round.recv_offset), round.recv_count));
+  }
+  ScratchBuffer in(type, static_cast<int>(most));
+  char* const in_at = static_cast<char*>(in.data());
+  for (int j = 0; j < s.q(); ++j) {
+    const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(s, rank, j);
+    const std::int64_t send_block = s.mod(rank + round.send_offset);
+    const CyclicBlocks send =
+        cyclic_elements(acc, cut.first(send_block), cut.elements(send_block, round.send_count),
+                        cut.n, datatype, type.extent);
+    const std::int64_t recv_block = s.mod(rank + round.recv_offset);
+    const std::int64_t first = cut.first(recv_block);
+    const std::int64_t got = cut.elements(recv_block, round.recv_count);
+    check(PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
+                        tag::kReduceScatterRound, in_at, static_cast<int>(got), datatype,
+                        static_cast<int>(round.from), tag::kReduceScatterRound, ci.c,
+                        MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    // Combined into the blocks received, which wrap around the vector's end at most once.
+    const std::int64_t head = std::min(got, cut.n - first);
+    if (head > 0) {
+      check(
+          PMPI_Reduce_local(in_at, acc + first * type.extent, static_cast<int>(head), datatype, op),
+          "MPI_Reduce_local");
+    }
+    if (got > head) {
+      check(PMPI_Reduce_local(in_at + head * type.extent, acc, static_cast<int>(got - head),
+                              datatype, op),
+            "MPI_Reduce_local");
+    }
+  }
+}
+
+namespace {
+
+constexpr const char* kReduceScatter = "the circulant reduce-scatter";
+
+// MPI_Reduce_scatter_block's argument rules (recvcount agreed in debug mode, the local rules of
+// a reduction, p * recvcount <= INT_MAX); returns the type.
+TypeInfo check_reduce_scatter_block(const CommInfo& ci, int recvcount, MPI_Datatype datatype,
+                                    MPI_Op op) {
+  Agreement agreement;
+  agreement.same("recvcount", recvcount, MPI_ERR_COUNT);
+  return check_arguments(ci.c, agreement, [&] {
+    const TypeInfo type = check_reduction(recvcount, datatype, op);
+    const long long total = static_cast<long long>(recvcount) * ci.p;
+    if (total > INT_MAX) {
+      throw Error(MPI_ERR_COUNT, "p * recvcount = " + std::to_string(total) +
+                                     " elements exceed INT_MAX, the limit of " + kReduceScatter);
+    }
+    return type;
+  });
+}
+
+// The reduce-scatter of p blocks of recvcount > 0 elements (sendbuf, or recvbuf with
+// MPI_IN_PLACE) into recvbuf: a copy of the input reduced in place, then this rank's block.
+void reduce_scatter_block(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
+                          int recvcount, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  const int total = recvcount * ci.p;
+  tell_choice(ci, name, "circulant reduce-scatter", 0, 0, static_cast<double>(total) * type.size);
+  ScratchBuffer acc(type, total);
+  char* const at = static_cast<char*>(acc.data());
+  local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, at, total, datatype, type);
+  circulant_reduce_scatter_on(ci, at, BlockCut{total, ci.p}, datatype, type, op);
+  local_copy(at + static_cast<MPI_Aint>(ci.rank) * recvcount * type.extent, recvbuf, recvcount,
+             datatype, type);
+}
+
+int reduce_scatter_block_entry(const char* name, bool choose, const void* sendbuf, void* recvbuf,
+                               int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
+    const TypeInfo type = check_reduce_scatter_block(ci, recvcount, datatype, op);
+    int commutative = 0;
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    if (!choose && !commutative) {
+      throw Error(MPI_ERR_OP, std::string(kReduceScatter) + " needs a commutative operation");
+    }
+    if (recvcount == 0) return;
+    const auto library = [&](const void* in) {
+      check_on(ci.user, PMPI_Reduce_scatter_block(in, recvbuf, recvcount, datatype, op, ci.user),
+               "MPI_Reduce_scatter_block");
+    };
+    const Verdict verdict =
+        !choose        ? Verdict::kRosched
+        : !commutative ? Verdict::kLibrary
+                       : library_verdict(ci, Decided::kReduceScatter, settings().reduce_scatter,
+                                         recvcount, type.size, [&] { return ci.p > 2; });
+    if (verdict == Verdict::kLibrary) {
+      tell_choice(ci, name, "native MPI_Reduce_scatter_block", 0, 0,
+                  static_cast<double>(recvcount) * ci.p * type.size);
+      library(sendbuf);
+    } else if (verdict == Verdict::kTimeBoth) {
+      // In place, the input is recvbuf, which every trial overwrites: a copy serves all.
+      std::optional<ScratchBuffer> input;
+      if (sendbuf == MPI_IN_PLACE) {
+        local_copy(recvbuf, input.emplace(type, recvcount * ci.p).data(), recvcount * ci.p,
+                   datatype, type);
+      }
+      const void* in = input ? input->data() : sendbuf;
+      time_both(
+          ci, name, Decided::kReduceScatter, recvcount, type.size,
+          "native MPI_Reduce_scatter_block", "circulant reduce-scatter", [&] { library(in); },
+          [&] { reduce_scatter_block(ci, name, in, recvbuf, recvcount, datatype, type, op); });
+    } else {
+      reduce_scatter_block(ci, name, sendbuf, recvbuf, recvcount, datatype, type, op);
+    }
+  });
+}
+
+}  // namespace
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_block_entry("Rosched_Reduce_scatter_block", true, sendbuf,
+                                                  recvbuf, recvcount, datatype, op, comm);
+}
+
+extern "C" int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void* recvbuf,
+                                                      int recvcount, MPI_Datatype datatype,
+                                                      MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_block_entry("Rosched_Reduce_scatter_block_circulant", false,
+                                                  sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
