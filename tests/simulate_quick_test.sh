@@ -22,10 +22,10 @@ else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 # Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
 # twotree, hypercube, kary, auto, not node, which is the circulant broadcast with one rank per host;
 # allgather: circulant, node, auto; allgatherv, each of its three distributions: circulant,
-# node, largest, auto; reduce: binomial, twotree, node, auto; allreduce: circulant, twotree, nway, node, auto),
+# node, largest, auto; reduce: binomial, twotree, node, auto; allreduce: circulant, rsag, twotree, nway, node, auto),
 # native under all 4 (once each, though auto runs apart from the others), one ratio row per
 # implementation of ours.
-for want in bcast:42 allgather:30 allgatherv:36 allgatherv_uniform:36 allgatherv_one:36 reduce:36 allreduce:42; do
+for want in bcast:42 allgather:30 allgatherv:36 allgatherv_uniform:36 allgatherv_one:36 reduce:36 allreduce:48; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
@@ -63,7 +63,7 @@ if bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi --mea
    ! grep -q "apart" "$tmp/sync.err"; then ok "--measure sync: ranks started together"
 else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
 got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
-[ "$got" = 33 ] && ok "sync: 33 allreduce rows" || bad "sync: $got allreduce rows, want 33"
+[ "$got" = 39 ] && ok "sync: 39 allreduce rows" || bad "sync: $got allreduce rows, want 39"
 
 # --op allgatherv_rmod3: the (r mod 3) counts alone, rows named allgatherv; each run's line
 # ends with its peak memory.
