@@ -294,6 +294,23 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
       });
 }
 
+extern "C" int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  const double start = clock_if_counting();
+  CallFacts f = reduction_facts(comm, recvcount, datatype, op);
+  f.bytes = f.bytes < 0 ? -1 : f.p * f.bytes;  // the whole vector, as the size rules count it
+  return dispatch(
+      start, Collective::kReduceScatterBlock, f, f.bytes,
+      [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm); },
+      [&](Route route) {
+        return route == Route::kModel
+                   ? Rosched_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm)
+                   : Rosched_Reduce_scatter_block_circulant(sendbuf, recvbuf, recvcount, datatype,
+                                                            op, comm);
+      });
+}
+
 extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::pmpi;

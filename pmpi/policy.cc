@@ -9,7 +9,8 @@ namespace rosched::pmpi {
 namespace {
 
 constexpr std::array<const char*, kCollectives> kNames = {
-    "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv"};
+    "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv",
+    "reduce_scatter_block"};
 
 constexpr std::int64_t kKiB = 1 << 10;
 
@@ -22,7 +23,8 @@ constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
     384 * kKiB,              // allgatherv: from 384 KiB of result up
     24 * kKiB,               // reduce: from 24 KiB up
     2048,              // allreduce: up to 2 KiB
-    Controls::kNever, Controls::kNever};
+    Controls::kNever, Controls::kNever,
+    Controls::kUnset};  // reduce_scatter_block: Rosched_Reduce_scatter_block's own choice
 
 // Collectives whose rule is "up to" rather than "from".
 bool rule_is_up_to(Collective c) {
@@ -76,6 +78,8 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
       return facts.commutative && facts.bytes <= nway_limit ? Route::kNway : Route::kTwoTree;
     case Collective::kAlltoall:
     case Collective::kAlltoallv: return Route::kBruck;
+    case Collective::kReduceScatterBlock:
+      return facts.commutative ? Route::kCirculant : Route::kNative;
   }
   return Route::kNative;
 }
@@ -170,7 +174,9 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   const std::int64_t nway_limit = t >= 0 ? t : kDefaultThreshold[i];
   if (controls.mode == Mode::kForce) return rosched_route(c, facts, nway_limit);
   if (facts.p < 2 || facts.bytes <= 0 || !facts.contiguous) return Route::kNative;
-  if (c == Collective::kBcast && t == Controls::kUnset) return Route::kModel;
+  if ((c == Collective::kBcast || c == Collective::kReduceScatterBlock) && t == Controls::kUnset) {
+    return Route::kModel;
+  }
   if (t == Controls::kNever) return Route::kNative;
   const bool wins = rule_is_up_to(c) ? facts.bytes <= t : facts.bytes >= t;
   // Above the n-way range, on equal multicore nodes: the multi-lane all-reduce (the route to

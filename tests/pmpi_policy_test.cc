@@ -173,6 +173,25 @@ TEST(PmpiPolicy, ForceOffOnlyAndInterCommunicators) {
   EXPECT_EQ(decide(Collective::kBcast, facts(8, 4), only), Route::kNative);
 }
 
+TEST(PmpiPolicy, ReduceScatterBlockIsRoschedsChoiceOrAThreshold) {
+  const Controls c;
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, 4), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, 16 * kMiB), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(1, 4), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, 4, false), c), Route::kNative);
+  const Controls t = parsed(nullptr, nullptr, "reduce_scatter_block=65536");
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, 65535), t), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, 65536), t), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, 65536, true, false), t),
+            Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, kMiB),
+                   parsed(nullptr, nullptr, "reduce_scatter_block=never")),
+            Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, kMiB),
+                   parsed(nullptr, "bcast", nullptr)),
+            Route::kNative);
+}
+
 // Properties over random calls and controls.
 RC_GTEST_PROP(PmpiPolicy, OffNeverRoutesAndForceAlwaysDoes, ()) {
   const auto c = static_cast<Collective>(*rc::gen::inRange(0, kCollectives));
@@ -184,7 +203,9 @@ RC_GTEST_PROP(PmpiPolicy, OffNeverRoutesAndForceAlwaysDoes, ()) {
   Controls force;
   force.mode = Mode::kForce;
   const Route r = decide(c, f, force);
-  RC_ASSERT(r != Route::kNative);
+  // A non-commutative reduce-scatter is not rosched's to take (its blocks combine in schedule
+  // order).
+  RC_ASSERT((r == Route::kNative) == (c == Collective::kReduceScatterBlock && !f.commutative));
   RC_ASSERT(r != Route::kModel);
   // Order-sensitive reductions never go to the n-way allreduce.
   if (!f.commutative) RC_ASSERT(r != Route::kNway);

@@ -1,7 +1,7 @@
 /* An MPI program that knows nothing of rosched (only mpi.h): the interposition library's test.
  *
  *   plain_mpi_program [--seed S] [--calls N]   N random collective calls (bcast, allgather,
- *       allgatherv, reduce, allreduce, alltoall, alltoallv: random roots and sizes incl. 0 and
+ *       allgatherv, reduce, allreduce, alltoall, alltoallv, reduce_scatter_block: random roots and sizes incl. 0 and
  *       over 1 MiB, MPI_IN_PLACE, a datatype with gaps, predefined and user-defined operations,
  *       one non-commutative), each result checked element by element against what the program
  *       computes itself; prints one line per call with a hash of every rank's receive buffer
@@ -233,6 +233,38 @@ static uint64_t do_reduction(int k, int all) {
   return h;
 }
 
+/* MPI_Reduce_scatter_block with a commutative operation (sum, max, user-defined xor), blocks of
+ * 0 or more ints, in place or not. */
+static uint64_t do_reduce_scatter(int k) {
+  int op = pick(3), block = pick_count() / p, inplace = pick(2), r;
+  long total = (long)block * p, i;
+  MPI_Op ops[3];
+  int* send = alloc_filled(total);
+  int* recv = alloc_filled(total);
+  int* want = alloc_filled(total);
+  int* x = alloc_filled(total);
+  uint64_t h;
+  ops[0] = MPI_SUM; ops[1] = MPI_MAX; ops[2] = xor_op;
+  contribution(k, me, op, send, total);
+  if (inplace) memcpy(recv, send, (size_t)total * sizeof(int));
+  MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : send, recv, block, MPI_INT, ops[op],
+                           MPI_COMM_WORLD);
+  contribution(k, 0, op, want, total);
+  for (r = 1; r < p; ++r) {
+    contribution(k, r, op, x, total);
+    combine(op, want, x, total);
+  }
+  for (i = 0; i < block; ++i) {
+    expect(recv[i] == want[(long)me * block + i], k, "reduce_scatter_block", i);
+  }
+  h = hash(recv, block);
+  free(send);
+  free(recv);
+  free(want);
+  free(x);
+  return h;
+}
+
 static uint64_t do_alltoall(int k) {
   int count = pick_count() / (p * 4), inplace = pick(2), r;
   long n = (long)count * p, i;
@@ -334,7 +366,7 @@ static uint64_t split_calls(int k) {
 }
 
 static const char* names[] = {"bcast", "allgather", "allgatherv", "reduce", "allreduce",
-                              "alltoall", "alltoallv"};
+                              "alltoall", "alltoallv", "reduce_scatter_block"};
 
 /* Rank 0 prints `label` and every rank's hash h (all: room for p of them). */
 static void print_hashes(const char* label, uint64_t h, uint64_t* all) {
@@ -353,7 +385,7 @@ static int random_calls(uint64_t seed, int calls) {
   long total_failures = 0;
   rng_state = seed;
   for (k = 0; k < calls; ++k) {
-    int which = pick(7);
+    int which = pick(8);
     uint64_t h = 0;
     switch (which) {
       case 0: h = do_bcast(k); break;
@@ -362,7 +394,8 @@ static int random_calls(uint64_t seed, int calls) {
       case 3: h = do_reduction(k, 0); break;
       case 4: h = do_reduction(k, 1); break;
       case 5: h = do_alltoall(k); break;
-      default: h = do_alltoallv(k); break;
+      case 6: h = do_alltoallv(k); break;
+      default: h = do_reduce_scatter(k); break;
     }
     snprintf(label, sizeof label, "call %d %s", k, names[which]);
     print_hashes(label, h, all);
@@ -403,6 +436,8 @@ static void errors(int print) {
   REPORT("reduce root=-1", MPI_Reduce(buf, out, 1, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD));
   REPORT("reduce op null", MPI_Reduce(buf, out, 1, MPI_INT, MPI_OP_NULL, 0, MPI_COMM_WORLD));
   REPORT("allreduce count=-1", MPI_Allreduce(buf, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  REPORT("reduce_scatter_block recvcount=-1",
+         MPI_Reduce_scatter_block(buf, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
   REPORT("alltoall sendcount=-1",
          MPI_Alltoall(buf, -1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD));
   REPORT("alltoallv sendcounts[0]=-1",
