@@ -124,6 +124,7 @@ int reduce_scatter_block_entry(const char* name, bool choose, const void* sendbu
       tell_choice(ci, name, "native MPI_Reduce_scatter_block", 0, 0,
                   static_cast<double>(recvcount) * ci.p * type.size);
       library(sendbuf);
+      library_repeat(Decided::kReduceScatter).remember(ci, recvcount, datatype, op);
     } else if (verdict == Verdict::kTimeBoth) {
       // In place, the input is recvbuf, which every trial overwrites: a copy serves all.
       std::optional<ScratchBuffer> input;
@@ -147,6 +148,15 @@ int reduce_scatter_block_entry(const char* name, bool choose, const void* sendbu
 
 extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  // A repeat of this thread's last call handed to the library goes straight to it
+  // (library_choice.h).
+  if (library_repeat(Decided::kReduceScatter).match(comm, recvcount, datatype, op)) {
+    const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    return rc == MPI_SUCCESS
+               ? rc
+               : report_call("Rosched_Reduce_scatter_block", comm, rc, "MPI_Reduce_scatter_block");
+  }
   return rosched::mpi::reduce_scatter_block_entry("Rosched_Reduce_scatter_block", true, sendbuf,
                                                   recvbuf, recvcount, datatype, op, comm);
 }
