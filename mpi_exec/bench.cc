@@ -29,8 +29,9 @@
 // (node-aware)|rsag (reduce-scatter + all-gather, circulant)|auto (Rosched_Allreduce: the
 // census, the reduce-scatter + all-gather or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
-// --nway-rule, default: the cost rule's n and circulant), reduce_scatter_block
-// native|circulant|auto (Rosched_Reduce_scatter_block; --sizes: the whole vector), allmerge native (MPI_Allgatherv +
+// --nway-rule, default: the cost rule's n and circulant), reduce_scatter_block and
+// reduce_scatter native|circulant|auto (Rosched_Reduce_scatter(_block); --sizes: the whole
+// vector; reduce_scatter's blocks cut by --dist as allgatherv's), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
 // uniform|irregular|half; extra rows `allmerge moves-IMPL p bytes moves/(m p)`: the largest
 // merge work of any rank per element of the result);
@@ -188,7 +189,7 @@ std::vector<Impl> impls_of(const std::string& op) {
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
-  if (op == "reduce_scatter_block") return {kNative, kCirculant, kAuto};
+  if (op == "reduce_scatter_block" || op == "reduce_scatter") return {kNative, kCirculant, kAuto};
   if (op == "allgather") return {kNative, kCirculant, kNodeAware, kAuto};
   if (op == "allgatherv") return {kNative, kCirculant, kNodeAware, kLargest, kAuto};
   return {kNative, kCirculant};
@@ -289,6 +290,31 @@ Op make_op(const Options& o) {
       return true;
     };
   }
+  if (o.op == "reduce_scatter") {
+    // m: the whole vector, cut as allgatherv's --dist cuts it (default the (r mod 3) counts);
+    // element i of rank r is r + 1 + i mod 13.
+    const std::string dist = o.dist;
+    return [dist](Impl impl, long m, bool check) {
+      const std::vector<int> counts = allgatherv_counts(m, dist);
+      long first = 0, total = 0;
+      for (int j = 0; j < p; ++j) {
+        if (j == rank) first = total;
+        total += counts[j];
+      }
+      rosched::mpi::PayloadArray<int> send(std::max(1L, total), rank + 1),
+          recv(std::max(1, counts[rank]));
+      if (check) for (long i = 0; i < total; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
+      const auto reduce_scatter = impl == kCirculant ? Rosched_Reduce_scatter_circulant
+                                  : impl == kAuto    ? Rosched_Reduce_scatter
+                                                     : MPI_Reduce_scatter;
+      reduce_scatter(send.data(), recv.data(), counts.data(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      if (!check) return true;
+      for (long i = 0; i < counts[rank]; ++i) {
+        if (recv[i] != p * (p + 1) / 2 + p * static_cast<int>((first + i) % 13)) return false;
+      }
+      return true;
+    };
+  }
   if (o.op == "reduce") {
     return [](Impl impl, long m, bool check) {
       rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
@@ -339,7 +365,7 @@ Op make_op(const Options& o) {
   }
   throw std::invalid_argument("unknown --op " + o.op +
                               " (bcast, allgather, allgatherv, reduce, allreduce, "
-                              "reduce_scatter_block, allmerge, alltoall, alltoallv)");
+                              "reduce_scatter_block, reduce_scatter, allmerge, alltoall, alltoallv)");
 }
 
 // --impl: a comma-separated subset of what the operation has, "all" (every one), "both" (native
@@ -378,8 +404,9 @@ int run(int argc, char** argv) {
   po::options_description desc("bench: the collectives of mpi_exec against the native MPI ones\n\nOptions");
   desc.add_options()("help,h", "print this help")(
       "op", po::value(&o.op)->default_value(o.op),
-      "bcast, allgather, allgatherv, reduce, allreduce, reduce_scatter_block (m: the whole "
-      "vector), allmerge (m sorted MPI_INT per rank), "
+      "bcast, allgather, allgatherv, reduce, allreduce, reduce_scatter_block and reduce_scatter "
+      "(m: the whole vector; reduce_scatter's blocks as --dist cuts allgatherv's), allmerge (m "
+      "sorted MPI_INT per rank), "
       "alltoall (m MPI_INT per block) or alltoallv (blocks of at most m MPI_INT, --dist uniform, "
       "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
@@ -454,10 +481,10 @@ int run(int argc, char** argv) {
     if (o.op == "allmerge" && vm["dist"].defaulted()) o.dist = "uniform";
     const bool dist_ok = o.op == "alltoallv" || o.dist == "irregular" || o.dist == "uniform" ||
                          (o.op == "allmerge" && o.dist == "half") ||
-                         (o.op == "allgatherv" && o.dist == "one");
+                         ((o.op == "allgatherv" || o.op == "reduce_scatter") && o.dist == "one");
     if (!dist_ok) {
       const char* allowed = o.op == "allmerge"     ? "irregular, uniform or half"
-                            : o.op == "allgatherv" ? "irregular, uniform or one"
+                            : o.op == "allgatherv" || o.op == "reduce_scatter" ? "irregular, uniform or one"
                                                    : "irregular or uniform";
       throw std::invalid_argument(std::string("--dist must be ") + allowed + ", not " + o.dist);
     }

@@ -122,9 +122,10 @@ class DecisionMemo {
 // Rosched_Allgatherv decides apart for distributions whose largest block is at least half of
 // the data (kAllgathervLargest) and for the others (allgatherv.cc).
 enum class Decided {
-  kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter
+  kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter,
+  kReduceScatterV
 };
-inline constexpr int kDecidedCount = 7;
+inline constexpr int kDecidedCount = 8;
 
 // The memo of collective `which` on the communicator; collective the first time, like
 // cost_model.

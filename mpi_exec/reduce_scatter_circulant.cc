@@ -1,17 +1,19 @@
 // The reduce-scatter over the circulant graph: Träff 2022's regular all-gather (Alg. 7, Sec. 2.3)
 // run backwards, walking sched/circulant/reduce_scatter_schedule.h (ceil(log2 p) rounds; a rank
 // sends p - 1 blocks in all and combines what it receives by MPI_Reduce_local), and
-// Rosched_Reduce_scatter_block over it: MPI_Reduce_scatter_block's semantics, for commutative
-// operations (the blocks are combined in the schedule's order, not in rank order).
-// Rosched_Reduce_scatter_block runs it where, timed at the first call of each size class, it beat
-// the MPI library's MPI_Reduce_scatter_block, else that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST;
+// Rosched_Reduce_scatter_block and Rosched_Reduce_scatter over it: the semantics of
+// MPI_Reduce_scatter_block and MPI_Reduce_scatter (blocks of recvcounts[b] elements), for
+// commutative operations (the blocks are combined in the schedule's order, not in rank order).
+// Rosched_Reduce_scatter(_block) runs it where, timed at the first call of each size class, it
+// beat the MPI library's collective, else that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST;
 // library_choice.h; the library's for a non-commutative operation and at p <= 2, where either
-// is one exchange); Rosched_Reduce_scatter_block_circulant always runs it.
+// is one exchange); Rosched_Reduce_scatter(_block)_circulant always runs it.
 #include "mpi_exec/reduce_scatter_circulant.h"
 
 #include <climits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
@@ -70,75 +72,115 @@ namespace {
 
 constexpr const char* kReduceScatter = "the circulant reduce-scatter";
 
-// MPI_Reduce_scatter_block's argument rules (recvcount agreed in debug mode, the local rules of
-// a reduction, p * recvcount <= INT_MAX); returns the type.
-TypeInfo check_reduce_scatter_block(const CommInfo& ci, int recvcount, MPI_Datatype datatype,
-                                    MPI_Op op) {
+// A reduce-scatter's blocks: every one recvcount elements (MPI_Reduce_scatter_block), or
+// recvcounts[b] (MPI_Reduce_scatter).
+struct Blocks {
+  bool irregular;  // MPI_Reduce_scatter: recvcounts (else every block recvcount)
+  const int* recvcounts;
+  int recvcount;
+};
+
+// The argument rules of MPI_Reduce_scatter(_block) (the counts agreed in debug mode, each >= 0,
+// the local rules of a reduction, their sum <= INT_MAX); returns the type.
+TypeInfo check_reduce_scatter(const CommInfo& ci, const Blocks& blocks, MPI_Datatype datatype,
+                              MPI_Op op) {
   Agreement agreement;
-  agreement.same("recvcount", recvcount, MPI_ERR_COUNT);
+  if (blocks.irregular) {
+    agreement.same_entries("recvcounts", blocks.recvcounts, ci.p, MPI_ERR_COUNT);
+  } else {
+    agreement.same("recvcount", blocks.recvcount, MPI_ERR_COUNT);
+  }
   return check_arguments(ci.c, agreement, [&] {
-    const TypeInfo type = check_reduction(recvcount, datatype, op);
-    const long long total = static_cast<long long>(recvcount) * ci.p;
+    if (blocks.irregular && !blocks.recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
+    long long total = 0;
+    if (blocks.irregular) {
+      for (int b = 0; b < ci.p; ++b) {
+        check_count_entry("recvcounts", b, blocks.recvcounts[b]);
+        total += blocks.recvcounts[b];
+      }
+    } else {
+      total = static_cast<long long>(blocks.recvcount) * ci.p;
+    }
+    const TypeInfo type = check_reduction(
+        blocks.irregular ? blocks.recvcounts[ci.rank] : blocks.recvcount, datatype, op);
     if (total > INT_MAX) {
-      throw Error(MPI_ERR_COUNT, "p * recvcount = " + std::to_string(total) +
-                                     " elements exceed INT_MAX, the limit of " + kReduceScatter);
+      throw Error(MPI_ERR_COUNT,
+                  std::string(blocks.irregular ? "the sum of recvcounts" : "p * recvcount") +
+                      " = " + std::to_string(total) + " elements exceeds INT_MAX, the limit of " +
+                      kReduceScatter);
     }
     return type;
   });
 }
 
-// The reduce-scatter of p blocks of recvcount > 0 elements (sendbuf, or recvbuf with
-// MPI_IN_PLACE) into recvbuf: a copy of the input reduced in place, then this rank's block.
-void reduce_scatter_block(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
-                          int recvcount, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
-  const int total = recvcount * ci.p;
+// The reduce-scatter of the cut.n > 0 elements (sendbuf, or recvbuf with MPI_IN_PLACE) into
+// recvbuf: a copy of the input reduced in place, then this rank's block.
+void reduce_scatter_into(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
+                         const BlockCut& cut, MPI_Datatype datatype, const TypeInfo& type,
+                         MPI_Op op) {
+  const int total = static_cast<int>(cut.n);
   tell_choice(ci, name, "circulant reduce-scatter", 0, 0, static_cast<double>(total) * type.size);
   ScratchBuffer acc(type, total);
   char* const at = static_cast<char*>(acc.data());
   local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, at, total, datatype, type);
-  circulant_reduce_scatter_on(ci, at, BlockCut{total, ci.p}, datatype, type, op);
-  local_copy(at + static_cast<MPI_Aint>(ci.rank) * recvcount * type.extent, recvbuf, recvcount,
-             datatype, type);
+  circulant_reduce_scatter_on(ci, at, cut, datatype, type, op);
+  local_copy(at + static_cast<MPI_Aint>(cut.first(ci.rank)) * type.extent, recvbuf,
+             static_cast<int>(cut.elements(ci.rank, 1)), datatype, type);
 }
 
-int reduce_scatter_block_entry(const char* name, bool choose, const void* sendbuf, void* recvbuf,
-                               int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+int reduce_scatter_entry(const char* name, bool choose, const void* sendbuf, void* recvbuf,
+                         const Blocks& blocks, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
-    const TypeInfo type = check_reduce_scatter_block(ci, recvcount, datatype, op);
+    const TypeInfo type = check_reduce_scatter(ci, blocks, datatype, op);
     int commutative = 0;
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
     if (!choose && !commutative) {
       throw Error(MPI_ERR_OP, std::string(kReduceScatter) + " needs a commutative operation");
     }
-    if (recvcount == 0) return;
+    std::vector<std::int64_t> starts;  // the irregular blocks' prefix sums
+    if (blocks.irregular) {
+      starts.assign(ci.p + 1, 0);
+      for (int b = 0; b < ci.p; ++b) starts[b + 1] = starts[b] + blocks.recvcounts[b];
+    }
+    const int total = blocks.irregular ? static_cast<int>(starts[ci.p]) : blocks.recvcount * ci.p;
+    if (total == 0) return;
+    const BlockCut cut{total, ci.p, blocks.irregular ? starts.data() : nullptr};
     const auto library = [&](const void* in) {
-      check_on(ci.user, PMPI_Reduce_scatter_block(in, recvbuf, recvcount, datatype, op, ci.user),
-               "MPI_Reduce_scatter_block");
+      if (blocks.irregular) {
+        check_on(ci.user,
+                 PMPI_Reduce_scatter(in, recvbuf, blocks.recvcounts, datatype, op, ci.user),
+                 "MPI_Reduce_scatter");
+      } else {
+        check_on(ci.user,
+                 PMPI_Reduce_scatter_block(in, recvbuf, blocks.recvcount, datatype, op, ci.user),
+                 "MPI_Reduce_scatter_block");
+      }
     };
-    const Verdict verdict =
-        !choose        ? Verdict::kRosched
-        : !commutative ? Verdict::kLibrary
-                       : library_verdict(ci, Decided::kReduceScatter, settings().reduce_scatter,
-                                         recvcount, type.size, [&] { return ci.p > 2; });
+    // The decision's memo: by the block's count, or by the whole vector's for irregular blocks.
+    const Decided which = blocks.irregular ? Decided::kReduceScatterV : Decided::kReduceScatter;
+    const int count = blocks.irregular ? total : blocks.recvcount;
+    const Verdict verdict = !choose ? Verdict::kRosched
+                            : !commutative
+                                ? Verdict::kLibrary
+                                : library_verdict(ci, which, settings().reduce_scatter, count,
+                                                  type.size, [&] { return ci.p > 2; });
     if (verdict == Verdict::kLibrary) {
-      tell_choice(ci, name, "native MPI_Reduce_scatter_block", 0, 0,
-                  static_cast<double>(recvcount) * ci.p * type.size);
+      tell_choice(ci, name, "native", 0, 0, static_cast<double>(total) * type.size);
       library(sendbuf);
-      library_repeat(Decided::kReduceScatter).remember(ci, recvcount, datatype, op);
+      if (!blocks.irregular) library_repeat(which).remember(ci, count, datatype, op);
     } else if (verdict == Verdict::kTimeBoth) {
       // In place, the input is recvbuf, which every trial overwrites: a copy serves all.
       std::optional<ScratchBuffer> input;
       if (sendbuf == MPI_IN_PLACE) {
-        local_copy(recvbuf, input.emplace(type, recvcount * ci.p).data(), recvcount * ci.p,
-                   datatype, type);
+        local_copy(recvbuf, input.emplace(type, total).data(), total, datatype, type);
       }
       const void* in = input ? input->data() : sendbuf;
       time_both(
-          ci, name, Decided::kReduceScatter, recvcount, type.size,
-          "native MPI_Reduce_scatter_block", "circulant reduce-scatter", [&] { library(in); },
-          [&] { reduce_scatter_block(ci, name, in, recvbuf, recvcount, datatype, type, op); });
+          ci, name, which, count, type.size, "native", "circulant reduce-scatter",
+          [&] { library(in); },
+          [&] { reduce_scatter_into(ci, name, in, recvbuf, cut, datatype, type, op); });
     } else {
-      reduce_scatter_block(ci, name, sendbuf, recvbuf, recvcount, datatype, type, op);
+      reduce_scatter_into(ci, name, sendbuf, recvbuf, cut, datatype, type, op);
     }
   });
 }
@@ -157,13 +199,29 @@ extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, 
                ? rc
                : report_call("Rosched_Reduce_scatter_block", comm, rc, "MPI_Reduce_scatter_block");
   }
-  return rosched::mpi::reduce_scatter_block_entry("Rosched_Reduce_scatter_block", true, sendbuf,
-                                                  recvbuf, recvcount, datatype, op, comm);
+  return reduce_scatter_entry("Rosched_Reduce_scatter_block", true, sendbuf, recvbuf,
+                              Blocks{false, nullptr, recvcount}, datatype, op, comm);
 }
 
 extern "C" int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void* recvbuf,
                                                       int recvcount, MPI_Datatype datatype,
                                                       MPI_Op op, MPI_Comm comm) {
-  return rosched::mpi::reduce_scatter_block_entry("Rosched_Reduce_scatter_block_circulant", false,
-                                                  sendbuf, recvbuf, recvcount, datatype, op, comm);
+  return rosched::mpi::reduce_scatter_entry(
+      "Rosched_Reduce_scatter_block_circulant", false, sendbuf, recvbuf,
+      rosched::mpi::Blocks{false, nullptr, recvcount}, datatype, op, comm);
+}
+
+extern "C" int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_entry("Rosched_Reduce_scatter", true, sendbuf, recvbuf,
+                                            rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op,
+                                            comm);
+}
+
+extern "C" int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf,
+                                                const int recvcounts[], MPI_Datatype datatype,
+                                                MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_entry("Rosched_Reduce_scatter_circulant", false, sendbuf,
+                                            recvbuf, rosched::mpi::Blocks{true, recvcounts, 0},
+                                            datatype, op, comm);
 }

@@ -96,6 +96,13 @@ int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcou
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void* recvbuf, int recvcount,
                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* MPI_Reduce_scatter (block b of recvcounts[b] elements, the same array on every rank; their sum
+ * must not exceed INT_MAX) by the same reduce-scatter, chosen and forced alike (a repeated call
+ * is not short-cut to the library, unlike Rosched_Reduce_scatter_block's). */
+int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 /* Two-tree collectives (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes
  * "Advanced MPI implementations: Collectives", section "Two (pipelined) binary trees"):
@@ -349,6 +356,10 @@ inline int allreduce_scatter_gather(const void* sendbuf, void* recvbuf, int coun
 inline int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return Rosched_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+inline int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return Rosched_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
 
 inline int bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,

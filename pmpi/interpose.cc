@@ -311,6 +311,23 @@ extern "C" int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int 
       });
 }
 
+extern "C" int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::pmpi;
+  const double start = clock_if_counting();
+  CallFacts f = reduction_facts(comm, 0, datatype, op);
+  f.bytes = sum_bytes(recvcounts, f, type_facts(datatype));  // the whole vector
+  return dispatch(
+      start, Collective::kReduceScatter, f, f.bytes,
+      [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); },
+      [&](Route route) {
+        return route == Route::kModel
+                   ? Rosched_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm)
+                   : Rosched_Reduce_scatter_circulant(sendbuf, recvbuf, recvcounts, datatype, op,
+                                                      comm);
+      });
+}
+
 extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::pmpi;

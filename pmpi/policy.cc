@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::array<const char*, kCollectives> kNames = {
     "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv",
-    "reduce_scatter_block"};
+    "reduce_scatter_block", "reduce_scatter"};
 
 constexpr std::int64_t kKiB = 1 << 10;
 
@@ -24,7 +24,8 @@ constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
     24 * kKiB,               // reduce: from 24 KiB up
     2048,              // allreduce: up to 2 KiB
     Controls::kNever, Controls::kNever,
-    Controls::kUnset};  // reduce_scatter_block: Rosched_Reduce_scatter_block's own choice
+    Controls::kUnset,   // reduce_scatter_block: Rosched_Reduce_scatter_block's own choice
+    Controls::kUnset};  // reduce_scatter: Rosched_Reduce_scatter's own choice
 
 // Collectives whose rule is "up to" rather than "from".
 bool rule_is_up_to(Collective c) {
@@ -79,6 +80,7 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
     case Collective::kAlltoall:
     case Collective::kAlltoallv: return Route::kBruck;
     case Collective::kReduceScatterBlock:
+    case Collective::kReduceScatter:
       return facts.commutative ? Route::kCirculant : Route::kNative;
   }
   return Route::kNative;
@@ -174,7 +176,9 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   const std::int64_t nway_limit = t >= 0 ? t : kDefaultThreshold[i];
   if (controls.mode == Mode::kForce) return rosched_route(c, facts, nway_limit);
   if (facts.p < 2 || facts.bytes <= 0 || !facts.contiguous) return Route::kNative;
-  if ((c == Collective::kBcast || c == Collective::kReduceScatterBlock) && t == Controls::kUnset) {
+  const bool chooses_itself = c == Collective::kBcast || c == Collective::kReduceScatterBlock ||
+                              c == Collective::kReduceScatter;
+  if (chooses_itself && t == Controls::kUnset) {
     return Route::kModel;
   }
   if (t == Controls::kNever) return Route::kNative;

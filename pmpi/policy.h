@@ -11,8 +11,8 @@
 //   ROSCHED_PMPI_ONLY=bcast,...   only these collectives may go to rosched (default: all).
 //   ROSCHED_PMPI_THRESHOLD=coll=bytes,...
 //                                 per-collective size rule for auto, replacing the default:
-//                                 bcast, allgather, allgatherv, reduce, reduce_scatter_block:
-//                                 rosched from `bytes` up;
+//                                 bcast, allgather, allgatherv, reduce, reduce_scatter_block,
+//                                 reduce_scatter: rosched from `bytes` up;
 //                                 allreduce, alltoall: rosched up to `bytes`. "never" disables.
 //
 // The auto defaults come from the SimGrid SMPI runs of docs/simulation.md (paper platform,
@@ -38,7 +38,7 @@
 //   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size;
-//   reduce_scatter_block  Rosched_Reduce_scatter_block's own choice (a timed first call of each
+//   reduce_scatter_block, reduce_scatter  Rosched_Reduce_scatter(_block)'s own choice (a timed first call of each
 //               size class: the circulant reduce-scatter, Träff 2022's Alg. 7 backwards, 0.46-0.69
 //               of the best selector from 64 KiB of vector on 36 x 1, or the library's), unless a
 //               threshold is set (then the circulant reduce-scatter from that size of the whole
@@ -63,12 +63,12 @@
 namespace rosched::pmpi {
 
 enum class Collective { kBcast, kAllgather, kAllgatherv, kReduce, kAllreduce, kAlltoall,
-                        kAlltoallv, kReduceScatterBlock };
-inline constexpr int kCollectives = 8;
+                        kAlltoallv, kReduceScatterBlock, kReduceScatter };
+inline constexpr int kCollectives = 9;
 // "bcast", "allgather", ...: the names of ROSCHED_PMPI_ONLY and of the report.
 const char* collective_name(Collective c);
 
-// Where a call goes. kModel: Rosched_Bcast, Rosched_Allreduce or Rosched_Reduce_scatter_block
+// Where a call goes. kModel: Rosched_Bcast, Rosched_Allreduce or Rosched_Reduce_scatter(_block)
 // chooses. kLargest: in the report only,
 // what Rosched_Allgatherv chose (the largest block's broadcast, then Algorithm 9).
 enum class Route {
@@ -89,12 +89,12 @@ enum class Mode { kAuto, kOff, kForce };
 
 struct Controls {
   Mode mode = Mode::kAuto;
-  std::array<bool, kCollectives> enabled{true, true, true, true, true, true, true, true};
+  std::array<bool, kCollectives> enabled{true, true, true, true, true, true, true, true, true};
   // Size rules of auto (bytes; see the header comment for the direction per collective).
   // kUnset: the default; kNever: never rosched.
   static constexpr std::int64_t kUnset = -1, kNever = -2;
   std::array<std::int64_t, kCollectives> threshold{kUnset, kUnset, kUnset, kUnset,
-                                                   kUnset, kUnset, kUnset, kUnset};
+                                                   kUnset, kUnset, kUnset, kUnset, kUnset};
 };
 
 // Parses the three variables (nullptr: unset). Returns "" or a one-line error naming the

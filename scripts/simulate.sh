@@ -15,8 +15,9 @@ plus, per size, rows impl=ratio-IMPL, selector=BEST, usec=IMPL/BEST where BEST i
 selector at that size. Progress goes to stderr.
 
 Options:
-  --op OP           bcast, allgather, allgatherv, reduce, allreduce, reduce_scatter_block
-                    (sizes: the whole vector), allmerge, alltoall, alltoallv or all (the first
+  --op OP           bcast, allgather, allgatherv, reduce, allreduce, reduce_scatter_block,
+                    reduce_scatter (sizes: the whole vector; reduce_scatter's blocks the (r mod
+                    3) counts of allgatherv), allmerge, alltoall, alltoallv or all (the first
                     five; default bcast); allgatherv runs the
                     (r mod 3) counts of Träff 2022, Sec. 3.2 (op "allgatherv"), uniform
                     counts (op "allgatherv_uniform") and rank 0 holding 99% of the elements
@@ -119,7 +120,7 @@ p=${p:-1152}
 sizes=${sizes:-4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,16777216}
 
 # --- arguments -----------------------------------------------------------------------------
-case "$op" in bcast|allgather|allgatherv|allgatherv_rmod3|allgatherv_uniform|allgatherv_one|reduce|allreduce|reduce_scatter_block|allmerge|allmerge_half|alltoall|alltoallv|all) ;;
+case "$op" in bcast|allgather|allgatherv|allgatherv_rmod3|allgatherv_uniform|allgatherv_one|reduce|allreduce|reduce_scatter_block|reduce_scatter|allmerge|allmerge_half|alltoall|alltoallv|all) ;;
   *) die_usage "unknown --op '$op'" ;; esac
 [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] || die_usage "--p must be a positive integer"
 [[ "$ours" =~ ^[a-z0-9,]+$ ]] || die_usage "--impls must be a comma-separated list of names"
@@ -235,7 +236,7 @@ for o in $ops; do
     if [[ ",$impls," == *,auto,* ]] && [ "$(echo "$impls" | tr ',' '\n' | grep -cv '^\(native\|auto\)$')" -gt 0 ]; then
       runs+=("$o $s $(echo ",$impls," | sed 's/,auto,/,/; s/^,//; s/,$//')")
       runs+=("$o $s native,auto")
-    elif [[ "$impls" == all* ]] && [[ ",$impls," != *,-auto,* ]] && [[ "$o" =~ ^(bcast|allgather|allgatherv.*|reduce|allreduce|reduce_scatter_block)$ ]]; then
+    elif [[ "$impls" == all* ]] && [[ ",$impls," != *,-auto,* ]] && [[ "$o" =~ ^(bcast|allgather|allgatherv.*|reduce|allreduce|reduce_scatter.*)$ ]]; then
       runs+=("$o $s $impls,-auto")
       runs+=("$o $s native,auto")
     else

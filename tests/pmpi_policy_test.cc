@@ -190,6 +190,13 @@ TEST(PmpiPolicy, ReduceScatterBlockIsRoschedsChoiceOrAThreshold) {
   EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, kMiB),
                    parsed(nullptr, "bcast", nullptr)),
             Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduceScatter, facts(36, 4), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kReduceScatter, facts(36, 65536),
+                   parsed(nullptr, nullptr, "reduce_scatter=65536")),
+            Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kReduceScatter, facts(36, 65535),
+                   parsed(nullptr, nullptr, "reduce_scatter=65536")),
+            Route::kNative);
 }
 
 // Properties over random calls and controls.
@@ -205,7 +212,9 @@ RC_GTEST_PROP(PmpiPolicy, OffNeverRoutesAndForceAlwaysDoes, ()) {
   const Route r = decide(c, f, force);
   // A non-commutative reduce-scatter is not rosched's to take (its blocks combine in schedule
   // order).
-  RC_ASSERT((r == Route::kNative) == (c == Collective::kReduceScatterBlock && !f.commutative));
+  const bool reduce_scatter =
+      c == Collective::kReduceScatterBlock || c == Collective::kReduceScatter;
+  RC_ASSERT((r == Route::kNative) == (reduce_scatter && !f.commutative));
   RC_ASSERT(r != Route::kModel);
   // Order-sensitive reductions never go to the n-way allreduce.
   if (!f.commutative) RC_ASSERT(r != Route::kNway);

@@ -361,6 +361,56 @@ void test_reduce_scatter_block() {
   MPI_Comm_free(&comm);
 }
 
+// Rosched_Reduce_scatter and _circulant: blocks of (b mod 3) * k elements (zeros among them,
+// k = 0, 1, 7, 400 / p + 1) and a last block of 5, in place or not, what lies past the block
+// untouched; a NULL recvcounts (MPI_ERR_ARG), a negative entry and a sum beyond INT_MAX
+// (MPI_ERR_COUNT).
+void test_reduce_scatter() {
+  MPI_Comm comm = errors_return_comm();
+  using ReduceScatter = int (*)(const void*, void*, const int[], MPI_Datatype, MPI_Op, MPI_Comm);
+  const struct {
+    const char* name;
+    ReduceScatter run;
+  } entries[] = {{"reduce_scatter", Rosched_Reduce_scatter},
+                 {"reduce_scatter_circulant", Rosched_Reduce_scatter_circulant}};
+  for (const auto& e : entries) {
+    for (int k : {0, 1, 7, 400 / p + 1}) {
+      for (bool in_place : {false, true}) {
+        std::vector<int> counts(p), starts(p + 1, 0);
+        for (int b = 0; b < p; ++b) {
+          counts[b] = b + 1 == p ? 5 : (b % 3) * k;
+          starts[b + 1] = starts[b] + counts[b];
+        }
+        const int total = starts[p];
+        std::vector<int> send(total), recv((in_place ? total : counts[rank]) + 1, -7);
+        for (int i = 0; i < total; ++i) send[i] = value(rank, i);
+        if (in_place) std::copy(send.begin(), send.end(), recv.begin());
+        const int rc = e.run(in_place ? MPI_IN_PLACE : send.data(), recv.data(), counts.data(),
+                             MPI_INT, MPI_SUM, comm);
+        bool ok = rc == MPI_SUCCESS && recv.back() == -7;
+        for (int i = 0; i < counts[rank] && ok; ++i) ok = recv[i] == sum_of(starts[rank] + i);
+        expect(ok, std::string(e.name) + " k=" + std::to_string(k) + (in_place ? " in place" : ""));
+      }
+    }
+  }
+  int buf[4] = {0, 0, 0, 0}, cls = 0;
+  MPI_Error_class(Rosched_Reduce_scatter(buf, buf + 2, nullptr, MPI_INT, MPI_SUM, comm), &cls);
+  expect(cls == MPI_ERR_ARG, "reduce_scatter: NULL recvcounts gives MPI_ERR_ARG");
+  std::vector<int> counts(p, 1);
+  counts[p - 1] = -1;
+  MPI_Error_class(Rosched_Reduce_scatter(buf, buf + 2, counts.data(), MPI_INT, MPI_SUM, comm),
+                  &cls);
+  expect(cls == MPI_ERR_COUNT, "reduce_scatter: a negative entry gives MPI_ERR_COUNT");
+  if (p > 1) {
+    std::fill(counts.begin(), counts.end(), INT_MAX / p + 1);
+    MPI_Error_class(
+        Rosched_Reduce_scatter_circulant(buf, buf + 2, counts.data(), MPI_INT, MPI_SUM, comm),
+        &cls);
+    expect(cls == MPI_ERR_COUNT, "reduce_scatter: a sum beyond INT_MAX gives MPI_ERR_COUNT");
+  }
+  MPI_Comm_free(&comm);
+}
+
 }  // namespace
 
 void test_library_choices() {
@@ -368,6 +418,7 @@ void test_library_choices() {
   test_repeats();
   test_fixed_allreduces();
   test_reduce_scatter_block();
+  test_reduce_scatter();
 }
 
 }  // namespace rosched_mpi_test

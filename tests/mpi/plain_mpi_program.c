@@ -1,7 +1,7 @@
 /* An MPI program that knows nothing of rosched (only mpi.h): the interposition library's test.
  *
  *   plain_mpi_program [--seed S] [--calls N]   N random collective calls (bcast, allgather,
- *       allgatherv, reduce, allreduce, alltoall, alltoallv, reduce_scatter_block: random roots and sizes incl. 0 and
+ *       allgatherv, reduce, allreduce, alltoall, alltoallv, reduce_scatter(_block): random roots and sizes incl. 0 and
  *       over 1 MiB, MPI_IN_PLACE, a datatype with gaps, predefined and user-defined operations,
  *       one non-commutative), each result checked element by element against what the program
  *       computes itself; prints one line per call with a hash of every rank's receive buffer
@@ -233,31 +233,45 @@ static uint64_t do_reduction(int k, int all) {
   return h;
 }
 
-/* MPI_Reduce_scatter_block with a commutative operation (sum, max, user-defined xor), blocks of
- * 0 or more ints, in place or not. */
+/* MPI_Reduce_scatter_block or MPI_Reduce_scatter (blocks of (r mod 3) times the block size,
+ * the last one the block size) with a commutative operation (sum, max, user-defined xor),
+ * blocks of 0 or more ints, in place or not. */
 static uint64_t do_reduce_scatter(int k) {
-  int op = pick(3), block = pick_count() / p, inplace = pick(2), r;
-  long total = (long)block * p, i;
+  int op = pick(3), block = pick_count() / p, inplace = pick(2), irregular = pick(2), r;
+  long total = 0, mine = 0, i;
+  int* counts = malloc(sizeof(int) * (size_t)p);
   MPI_Op ops[3];
-  int* send = alloc_filled(total);
-  int* recv = alloc_filled(total);
-  int* want = alloc_filled(total);
-  int* x = alloc_filled(total);
+  int *send, *recv, *want, *x;
   uint64_t h;
+  for (r = 0; r < p; ++r) {
+    counts[r] = irregular && r + 1 < p ? (r % 3) * block : block;
+    if (r == me) mine = total;
+    total += counts[r];
+  }
+  send = alloc_filled(total);
+  recv = alloc_filled(total);
+  want = alloc_filled(total);
+  x = alloc_filled(total);
   ops[0] = MPI_SUM; ops[1] = MPI_MAX; ops[2] = xor_op;
   contribution(k, me, op, send, total);
   if (inplace) memcpy(recv, send, (size_t)total * sizeof(int));
-  MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : send, recv, block, MPI_INT, ops[op],
-                           MPI_COMM_WORLD);
+  if (irregular) {
+    MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : send, recv, counts, MPI_INT, ops[op],
+                       MPI_COMM_WORLD);
+  } else {
+    MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : send, recv, block, MPI_INT, ops[op],
+                             MPI_COMM_WORLD);
+  }
   contribution(k, 0, op, want, total);
   for (r = 1; r < p; ++r) {
     contribution(k, r, op, x, total);
     combine(op, want, x, total);
   }
-  for (i = 0; i < block; ++i) {
-    expect(recv[i] == want[(long)me * block + i], k, "reduce_scatter_block", i);
+  for (i = 0; i < counts[me]; ++i) {
+    expect(recv[i] == want[mine + i], k, irregular ? "reduce_scatter" : "reduce_scatter_block", i);
   }
-  h = hash(recv, block);
+  h = hash(recv, counts[me]);
+  free(counts);
   free(send);
   free(recv);
   free(want);
@@ -366,7 +380,7 @@ static uint64_t split_calls(int k) {
 }
 
 static const char* names[] = {"bcast", "allgather", "allgatherv", "reduce", "allreduce",
-                              "alltoall", "alltoallv", "reduce_scatter_block"};
+                              "alltoall", "alltoallv", "reduce_scatter(_block)"};
 
 /* Rank 0 prints `label` and every rank's hash h (all: room for p of them). */
 static void print_hashes(const char* label, uint64_t h, uint64_t* all) {
@@ -438,6 +452,8 @@ static void errors(int print) {
   REPORT("allreduce count=-1", MPI_Allreduce(buf, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
   REPORT("reduce_scatter_block recvcount=-1",
          MPI_Reduce_scatter_block(buf, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  REPORT("reduce_scatter op null",
+         MPI_Reduce_scatter(buf, out, counts + 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD));
   REPORT("alltoall sendcount=-1",
          MPI_Alltoall(buf, -1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD));
   REPORT("alltoallv sendcounts[0]=-1",

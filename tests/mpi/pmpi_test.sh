@@ -89,14 +89,14 @@ for np in 4 6 9; do
   else fail "p=$np auto on nodes of $size: no all-reduce went to the multi-lane all-reduce"; cat "$tmp/nodes.tsv"; fi
 done
 
-# Error classes under MPI_ERRORS_RETURN (plain_mpi_program --errors: eleven invalid calls).
+# Error classes under MPI_ERRORS_RETURN (plain_mpi_program --errors: twelve invalid calls).
 for np in 1 3; do
   run err_native "$np" "$bin" -- --errors
   for mode in auto force; do
     run "err_$mode" "$np" "$bin" LD_PRELOAD="$lib" ROSCHED_PMPI=$mode -- --errors
     if cmp -s "$tmp/err_native.out" "$tmp/err_$mode.out" &&
-       [ "$(grep -c ": [1-9][0-9]*$" "$tmp/err_native.out")" -eq 11 ]; then
-      ok "p=$np errors $mode: the same eleven error classes"
+       [ "$(grep -c ": [1-9][0-9]*$" "$tmp/err_native.out")" -eq 12 ]; then
+      ok "p=$np errors $mode: the same twelve error classes"
     else
       fail "p=$np errors $mode"; diff "$tmp/err_native.out" "$tmp/err_$mode.out"
     fi
