@@ -365,7 +365,8 @@ Op make_op(const Options& o) {
   }
   throw std::invalid_argument("unknown --op " + o.op +
                               " (bcast, allgather, allgatherv, reduce, allreduce, "
-                              "reduce_scatter_block, reduce_scatter, allmerge, alltoall, alltoallv)");
+                              "reduce_scatter_block, reduce_scatter, allmerge, alltoall, "
+                              "alltoallv)");
 }
 
 // --impl: a comma-separated subset of what the operation has, "all" (every one), "both" (native
@@ -484,7 +485,8 @@ int run(int argc, char** argv) {
                          ((o.op == "allgatherv" || o.op == "reduce_scatter") && o.dist == "one");
     if (!dist_ok) {
       const char* allowed = o.op == "allmerge"     ? "irregular, uniform or half"
-                            : o.op == "allgatherv" || o.op == "reduce_scatter" ? "irregular, uniform or one"
+                            : o.op == "allgatherv" || o.op == "reduce_scatter"
+                                ? "irregular, uniform or one"
                                                    : "irregular or uniform";
       throw std::invalid_argument(std::string("--dist must be ") + allowed + ", not " + o.dist);
     }
