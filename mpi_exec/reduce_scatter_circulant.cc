@@ -19,6 +19,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/library_choice.h"
+#include "mpi_exec/reduce_scatter_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
@@ -114,10 +115,16 @@ TypeInfo check_reduce_scatter(const CommInfo& ci, const Blocks& blocks, MPI_Data
 }
 
 // The reduce-scatter of the cut.n > 0 elements (sendbuf, or recvbuf with MPI_IN_PLACE) into
-// recvbuf: a copy of the input reduced in place, then this rank's block.
-void reduce_scatter_into(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
-                         const BlockCut& cut, MPI_Datatype datatype, const TypeInfo& type,
-                         MPI_Op op) {
+// recvbuf: node-aware (reduce_scatter_node_aware.h), or a copy of the input reduced in place by
+// the circulant reduce-scatter, then this rank's block.
+void reduce_scatter_into(const CommInfo& ci, const char* name, bool node_aware, const void* sendbuf,
+                         void* recvbuf, const BlockCut& cut, MPI_Datatype datatype,
+                         const TypeInfo& type, MPI_Op op) {
+  if (node_aware) {
+    node_aware_reduce_scatter_on(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
+                                 cut, datatype, type, op);
+    return;
+  }
   const int total = static_cast<int>(cut.n);
   tell_choice(ci, name, "circulant reduce-scatter", 0, 0, static_cast<double>(total) * type.size);
   ScratchBuffer acc(type, total);
@@ -159,11 +166,17 @@ int reduce_scatter_entry(const char* name, bool choose, const void* sendbuf, voi
     // The decision's memo: by the block's count, or by the whole vector's for irregular blocks.
     const Decided which = blocks.irregular ? Decided::kReduceScatterV : Decided::kReduceScatter;
     const int count = blocks.irregular ? total : blocks.recvcount;
-    const Verdict verdict = !choose ? Verdict::kRosched
-                            : !commutative
-                                ? Verdict::kLibrary
-                                : library_verdict(ci, which, settings().reduce_scatter, count,
-                                                  type.size, [&] { return ci.p > 2; });
+    // Rosched's candidates (answers, library_choice.h): 1 the node-aware reduce-scatter where it
+    // applies (several nodes of equal size), else the circulant one; 2 the circulant one where
+    // the node-aware one applies. _circulant: the circulant one.
+    int answer = 1;
+    const Verdict verdict = !choose        ? Verdict::kRosched
+                            : !commutative ? Verdict::kLibrary
+                                           : library_verdict(
+                                                 ci, which, settings().reduce_scatter, count,
+                                                 type.size, [&] { return ci.p > 2; }, &answer);
+    const bool nodes =
+        choose && verdict != Verdict::kLibrary && node_aware_reduce_scatter_applies(ci);
     if (verdict == Verdict::kLibrary) {
       tell_choice(ci, name, "native", 0, 0, static_cast<double>(total) * type.size);
       library(sendbuf);
@@ -175,12 +188,19 @@ int reduce_scatter_entry(const char* name, bool choose, const void* sendbuf, voi
         local_copy(recvbuf, input.emplace(type, total).data(), total, datatype, type);
       }
       const void* in = input ? input->data() : sendbuf;
-      time_both(
-          ci, name, which, count, type.size, "native", "circulant reduce-scatter",
-          [&] { library(in); },
-          [&] { reduce_scatter_into(ci, name, in, recvbuf, cut, datatype, type, op); });
+      std::vector<Candidate> candidates = {
+          {"native", [&] { library(in); }},
+          {nodes ? "node-aware reduce-scatter" : "circulant reduce-scatter",
+           [&] { reduce_scatter_into(ci, name, nodes, in, recvbuf, cut, datatype, type, op); }}};
+      if (nodes) {
+        candidates.push_back(
+            {"circulant reduce-scatter",
+             [&] { reduce_scatter_into(ci, name, false, in, recvbuf, cut, datatype, type, op); }});
+      }
+      time_choices(ci, name, which, count, type.size, candidates);
     } else {
-      reduce_scatter_into(ci, name, sendbuf, recvbuf, cut, datatype, type, op);
+      reduce_scatter_into(ci, name, nodes && answer == 1, sendbuf, recvbuf, cut, datatype, type,
+                          op);
     }
   });
 }

@@ -552,6 +552,7 @@ int main(int argc, char** argv) {
     setenv("ROSCHED_NODE_SIZE", nodes.c_str(), 1);
     setenv("ROSCHED_BCAST", "circulant", 1);
     setenv("ROSCHED_ALLGATHER", "rosched", 1);  // the node-aware all-gather, never the library's
+    setenv("ROSCHED_REDUCE_SCATTER", "rosched", 1);  // the node-aware reduce-scatter likewise
     setenv("ROSCHED_BCAST_F", "3", 1);
     setenv("ROSCHED_WINDOW", "3", 1);
   }
@@ -588,6 +589,7 @@ int main(int argc, char** argv) {
     test_allgather();
     test_allgathervs();
     test_node_aware_reductions();
+    test_reduce_scatters();  // node-aware on nodes of equal size (ROSCHED_REDUCE_SCATTER=rosched)
     return finish("nodes of " + nodes);
   }
   test_cost_model();

@@ -417,6 +417,10 @@ void test_library_choices() {
   test_timed_choices();
   test_repeats();
   test_fixed_allreduces();
+  test_reduce_scatters();
+}
+
+void test_reduce_scatters() {
   test_reduce_scatter_block();
   test_reduce_scatter();
 }

@@ -38,6 +38,9 @@ void test_nway_allreduce(bool errors);
 // tests/mpi/library_choice_mpi_test.cc: Rosched_Reduce's and Rosched_Allreduce's choice of the
 // library's collective or rosched's, their short way for repeats, and the census itself.
 void test_library_choices();
+// Rosched_Reduce_scatter(_block) and their _circulant forms (library_choice_mpi_test.cc; also
+// run on nodes, where the choosing entries run the node-aware reduce-scatter).
+void test_reduce_scatters();
 
 // tests/mpi/errors_mpi_test.cc: errors reach the caller's error handler, debug mode never hangs.
 void test_error_handling();
