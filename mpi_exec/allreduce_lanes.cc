@@ -40,7 +40,21 @@
 #include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {
+namespace {
 
+// A vector of count elements cut into `parts` segments as the ring cuts it (in elements).
+struct Segments {
+  Segments(int count, int parts) : counts(parts), displs(parts) {
+    for (int k = 0; k < parts; ++k) {
+      displs[k] = static_cast<int>(rosched::ring_segment_begin(count, parts, k));
+      counts[k] = static_cast<int>(rosched::ring_segment_begin(count, parts, k + 1)) - displs[k];
+    }
+  }
+  std::vector<int> counts, displs;
+};
+
+// The ring reduce-scatter over the ranks of comm on the vector at base (this rank's
+// contribution): segment comm.rank of it reduced over comm on return.
 void ring_reduce_scatter_on(const CommInfo& comm, char* base, const Segments& seg,
                             MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   if (comm.p == 1) return;
@@ -58,8 +72,6 @@ void ring_reduce_scatter_on(const CommInfo& comm, char* base, const Segments& se
           "MPI_Reduce_local");
   }
 }
-
-namespace {
 
 // Step 2 on lane `lane` for the count elements at seg (this rank's reduced segment on entry,
 // the lane's reduction on return). Lane 0 tells its choice (ROSCHED_VERBOSE).

@@ -30,7 +30,8 @@
 // census, the reduce-scatter + all-gather or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), reduce_scatter_block and
-// reduce_scatter native|circulant|auto (Rosched_Reduce_scatter(_block); --sizes: the whole
+// reduce_scatter native|circulant|node (node-aware where it applies)|auto
+// (Rosched_Reduce_scatter(_block); --sizes: the whole
 // vector; reduce_scatter's blocks cut by --dist as allgatherv's), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
 // uniform|irregular|half; extra rows `allmerge moves-IMPL p bytes moves/(m p)`: the largest
@@ -189,7 +190,9 @@ std::vector<Impl> impls_of(const std::string& op) {
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
-  if (op == "reduce_scatter_block" || op == "reduce_scatter") return {kNative, kCirculant, kAuto};
+  if (op == "reduce_scatter_block" || op == "reduce_scatter") {
+    return {kNative, kCirculant, kNodeAware, kAuto};
+  }
   if (op == "allgather") return {kNative, kCirculant, kNodeAware, kAuto};
   if (op == "allgatherv") return {kNative, kCirculant, kNodeAware, kLargest, kAuto};
   return {kNative, kCirculant};
@@ -279,9 +282,10 @@ Op make_op(const Options& o) {
       const long c = std::max(1L, m / p);
       rosched::mpi::PayloadArray<int> send(c * p, rank + 1), recv(c);
       if (check) for (long i = 0; i < c * p; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
-      const auto reduce_scatter = impl == kCirculant ? Rosched_Reduce_scatter_block_circulant
-                                  : impl == kAuto    ? Rosched_Reduce_scatter_block
-                                                     : MPI_Reduce_scatter_block;
+      const auto reduce_scatter = impl == kCirculant   ? Rosched_Reduce_scatter_block_circulant
+                                  : impl == kNodeAware ? Rosched_Reduce_scatter_block_node_aware
+                                  : impl == kAuto      ? Rosched_Reduce_scatter_block
+                                                       : MPI_Reduce_scatter_block;
       reduce_scatter(send.data(), recv.data(), c, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < c; ++i) {
@@ -304,9 +308,10 @@ Op make_op(const Options& o) {
       rosched::mpi::PayloadArray<int> send(std::max(1L, total), rank + 1),
           recv(std::max(1, counts[rank]));
       if (check) for (long i = 0; i < total; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
-      const auto reduce_scatter = impl == kCirculant ? Rosched_Reduce_scatter_circulant
-                                  : impl == kAuto    ? Rosched_Reduce_scatter
-                                                     : MPI_Reduce_scatter;
+      const auto reduce_scatter = impl == kCirculant   ? Rosched_Reduce_scatter_circulant
+                                  : impl == kNodeAware ? Rosched_Reduce_scatter_node_aware
+                                  : impl == kAuto      ? Rosched_Reduce_scatter
+                                                       : MPI_Reduce_scatter;
       reduce_scatter(send.data(), recv.data(), counts.data(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (!check) return true;
       for (long i = 0; i < counts[rank]; ++i) {

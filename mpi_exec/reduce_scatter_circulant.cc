@@ -135,12 +135,18 @@ void reduce_scatter_into(const CommInfo& ci, const char* name, bool node_aware, 
              static_cast<int>(cut.elements(ci.rank, 1)), datatype, type);
 }
 
-int reduce_scatter_entry(const char* name, bool choose, const void* sendbuf, void* recvbuf,
+// The entry points: Rosched_Reduce_scatter(_block) (kChoose: the library's or rosched's, by
+// library_choice.h), their _node_aware forms (kNodeAware: node-aware where it applies, else
+// circulant) and _circulant forms (kFlat).
+enum class Entry { kChoose, kNodeAware, kFlat };
+
+int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, void* recvbuf,
                          const Blocks& blocks, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_reduce_scatter(ci, blocks, datatype, op);
     int commutative = 0;
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    const bool choose = entry == Entry::kChoose;
     if (!choose && !commutative) {
       throw Error(MPI_ERR_OP, std::string(kReduceScatter) + " needs a commutative operation");
     }
@@ -175,8 +181,8 @@ int reduce_scatter_entry(const char* name, bool choose, const void* sendbuf, voi
                                            : library_verdict(
                                                  ci, which, settings().reduce_scatter, count,
                                                  type.size, [&] { return ci.p > 2; }, &answer);
-    const bool nodes =
-        choose && verdict != Verdict::kLibrary && node_aware_reduce_scatter_applies(ci);
+    const bool nodes = entry != Entry::kFlat && verdict != Verdict::kLibrary &&
+                       node_aware_reduce_scatter_applies(ci);
     if (verdict == Verdict::kLibrary) {
       tell_choice(ci, name, "native", 0, 0, static_cast<double>(total) * type.size);
       library(sendbuf);
@@ -219,7 +225,7 @@ extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, 
                ? rc
                : report_call("Rosched_Reduce_scatter_block", comm, rc, "MPI_Reduce_scatter_block");
   }
-  return reduce_scatter_entry("Rosched_Reduce_scatter_block", true, sendbuf, recvbuf,
+  return reduce_scatter_entry("Rosched_Reduce_scatter_block", Entry::kChoose, sendbuf, recvbuf,
                               Blocks{false, nullptr, recvcount}, datatype, op, comm);
 }
 
@@ -227,21 +233,37 @@ extern "C" int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void*
                                                       int recvcount, MPI_Datatype datatype,
                                                       MPI_Op op, MPI_Comm comm) {
   return rosched::mpi::reduce_scatter_entry(
-      "Rosched_Reduce_scatter_block_circulant", false, sendbuf, recvbuf,
+      "Rosched_Reduce_scatter_block_circulant", rosched::mpi::Entry::kFlat, sendbuf, recvbuf,
       rosched::mpi::Blocks{false, nullptr, recvcount}, datatype, op, comm);
 }
 
 extern "C" int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return rosched::mpi::reduce_scatter_entry("Rosched_Reduce_scatter", true, sendbuf, recvbuf,
-                                            rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op,
-                                            comm);
+  return rosched::mpi::reduce_scatter_entry(
+      "Rosched_Reduce_scatter", rosched::mpi::Entry::kChoose, sendbuf, recvbuf,
+      rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op, comm);
 }
 
 extern "C" int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf,
                                                 const int recvcounts[], MPI_Datatype datatype,
                                                 MPI_Op op, MPI_Comm comm) {
-  return rosched::mpi::reduce_scatter_entry("Rosched_Reduce_scatter_circulant", false, sendbuf,
-                                            recvbuf, rosched::mpi::Blocks{true, recvcounts, 0},
-                                            datatype, op, comm);
+  return rosched::mpi::reduce_scatter_entry(
+      "Rosched_Reduce_scatter_circulant", rosched::mpi::Entry::kFlat, sendbuf, recvbuf,
+      rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op, comm);
+}
+
+extern "C" int Rosched_Reduce_scatter_block_node_aware(const void* sendbuf, void* recvbuf,
+                                                       int recvcount, MPI_Datatype datatype,
+                                                       MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_entry(
+      "Rosched_Reduce_scatter_block_node_aware", rosched::mpi::Entry::kNodeAware, sendbuf, recvbuf,
+      rosched::mpi::Blocks{false, nullptr, recvcount}, datatype, op, comm);
+}
+
+extern "C" int Rosched_Reduce_scatter_node_aware(const void* sendbuf, void* recvbuf,
+                                                 const int recvcounts[], MPI_Datatype datatype,
+                                                 MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_entry(
+      "Rosched_Reduce_scatter_node_aware", rosched::mpi::Entry::kNodeAware, sendbuf, recvbuf,
+      rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op, comm);
 }

@@ -103,6 +103,14 @@ int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcou
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* The node-aware reduce-scatter where the ranks sit on several nodes of equal size (Träff
+ * 2020's full-lane decomposition: the circulant reduce-scatter within each node, then in each
+ * lane of one rank per node), else the circulant one; always rosched's (commutative
+ * operations). */
+int Rosched_Reduce_scatter_block_node_aware(const void* sendbuf, void* recvbuf, int recvcount,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int Rosched_Reduce_scatter_node_aware(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 /* Two-tree collectives (Sanders, Speck, Träff 2009, as presented in Träff's lecture notes
  * "Advanced MPI implementations: Collectives", section "Two (pipelined) binary trees"):

@@ -296,7 +296,8 @@ void test_reduce_scatter_block() {
     const char* name;
     ReduceScatter run;
   } entries[] = {{"reduce_scatter_block", Rosched_Reduce_scatter_block},
-                 {"reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant}};
+                 {"reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant},
+                 {"reduce_scatter_block_node_aware", Rosched_Reduce_scatter_block_node_aware}};
   MPI_Op sum_op, noncommutative;
   MPI_Op_create(sum_every_other, 1, &sum_op);
   MPI_Op_create(sum_every_other, 0, &noncommutative);
@@ -372,7 +373,8 @@ void test_reduce_scatter() {
     const char* name;
     ReduceScatter run;
   } entries[] = {{"reduce_scatter", Rosched_Reduce_scatter},
-                 {"reduce_scatter_circulant", Rosched_Reduce_scatter_circulant}};
+                 {"reduce_scatter_circulant", Rosched_Reduce_scatter_circulant},
+                 {"reduce_scatter_node_aware", Rosched_Reduce_scatter_node_aware}};
   for (const auto& e : entries) {
     for (int k : {0, 1, 7, 400 / p + 1}) {
       for (bool in_place : {false, true}) {
