@@ -3,8 +3,8 @@
 // reordered so that lane k's blocks (those of node rank k on every node, in node order) lie
 // together; then
 //  1. within every node, the circulant reduce-scatter of the c lanes' parts (ceil(log2 c)
-//     rounds; the ring's c - 1 rounds took 1.3x as long at 1 MiB on 36 x 32): node rank k ends
-//     with lane k's part reduced over its node;
+//     rounds; with the ring's c - 1 rounds it took 1.26x as long at 1 MiB on 36 x 32): node rank k
+//     ends with lane k's part reduced over its node;
 //  2. in every lane k at once, the circulant reduce-scatter (reduce_scatter_circulant.h: Träff
 //     2022, Alg. 7 backwards) of that part over the nodes: node n's rank k ends with block
 //     (n, k), its own, reduced over all ranks.
