@@ -40,7 +40,8 @@
 //               extra collective, and two-phase Bruck measured slower at every size;
 //   reduce_scatter_block, reduce_scatter  Rosched_Reduce_scatter(_block)'s own choice (a timed first call of each
 //               size class: the circulant reduce-scatter, Träff 2022's Alg. 7 backwards, 0.46-0.69
-//               of the best selector from 64 KiB of vector on 36 x 1, or the library's), unless a
+//               of the best selector from 64 KiB of vector on 36 x 1; node-aware on 36 x 32,
+//               0.60-0.80 of Open MPI's selector; or the library's), unless a
 //               threshold is set (then the circulant reduce-scatter from that size of the whole
 //               vector up, commutative operations).
 // Routed calls run rosched's node-aware collectives where the ranks sit on several multicore
