@@ -10,6 +10,7 @@
 // is one exchange); Rosched_Reduce_scatter(_block)_circulant always runs it.
 #include "mpi_exec/reduce_scatter_circulant.h"
 
+#include <algorithm>
 #include <climits>
 #include <optional>
 #include <string>
@@ -80,6 +81,12 @@ struct Blocks {
   const int* recvcounts;
   int recvcount;
 };
+
+// The recvcounts of this thread's last Rosched_Reduce_scatter handed to the library, which
+// library_repeat(Decided::kReduceScatterV) records with 0 for the count (as Rosched_Allgatherv's,
+// allgatherv.cc): a call with the same communicator, datatype, operation and counts (compared
+// entry by entry) goes straight to the library.
+thread_local std::vector<int> last_library_counts;
 
 // The argument rules of MPI_Reduce_scatter(_block) (the counts agreed in debug mode, each >= 0,
 // the local rules of a reduction, their sum <= INT_MAX); returns the type.
@@ -186,7 +193,11 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
     if (verdict == Verdict::kLibrary) {
       tell_choice(ci, name, "native", 0, 0, static_cast<double>(total) * type.size);
       library(sendbuf);
-      if (!blocks.irregular) library_repeat(which).remember(ci, count, datatype, op);
+      LibraryRepeat& last = library_repeat(which);
+      last.remember(ci, blocks.irregular ? 0 : count, datatype, op);
+      if (blocks.irregular && last.match(ci.user, 0, datatype, op)) {
+        last_library_counts.assign(blocks.recvcounts, blocks.recvcounts + ci.p);
+      }
     } else if (verdict == Verdict::kTimeBoth) {
       // In place, the input is recvbuf, which every trial overwrites: a copy serves all.
       std::optional<ScratchBuffer> input;
@@ -239,6 +250,15 @@ extern "C" int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void*
 
 extern "C" int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  using namespace rosched::mpi;
+  const LibraryRepeat& last = library_repeat(Decided::kReduceScatterV);
+  if (recvcounts != nullptr && last.match(comm, 0, datatype, op) &&
+      std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts)) {
+    const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    return rc == MPI_SUCCESS
+               ? rc
+               : report_call("Rosched_Reduce_scatter", comm, rc, "MPI_Reduce_scatter");
+  }
   return rosched::mpi::reduce_scatter_entry(
       "Rosched_Reduce_scatter", rosched::mpi::Entry::kChoose, sendbuf, recvbuf,
       rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op, comm);

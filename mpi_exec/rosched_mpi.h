@@ -97,8 +97,7 @@ int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcou
 int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void* recvbuf, int recvcount,
                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 /* MPI_Reduce_scatter (block b of recvcounts[b] elements, the same array on every rank; their sum
- * must not exceed INT_MAX) by the same reduce-scatter, chosen and forced alike (a repeated call
- * is not short-cut to the library, unlike Rosched_Reduce_scatter_block's). */
+ * must not exceed INT_MAX) by the same reduce-scatter, chosen and forced alike. */
 int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf, const int recvcounts[],
