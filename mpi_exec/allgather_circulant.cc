@@ -20,6 +20,24 @@
 #include "sched/circulant/allgather_schedule.h"
 
 namespace rosched::mpi {
+
+void circulant_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype type,
+                            MPI_Aint extent) {
+  const rosched::Skips& s = skips_of(ci.p);
+  for (int k = 0; k < s.q(); ++k) {
+    const rosched::AllgatherRound round = rosched::allgather_round(s, ci.rank, k);
+    const CyclicBlocks send = cyclic_blocks(base, cut, s.mod(ci.rank + round.send_offset),
+                                            round.send_count, type, extent);
+    const CyclicBlocks recv = cyclic_blocks(base, cut, s.mod(ci.rank + round.recv_offset),
+                                            round.recv_count, type, extent);
+    check(
+        PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
+                      tag::kAllgatherRound, recv.at, recv.count, recv.type,
+                      static_cast<int>(round.from), tag::kAllgatherRound, ci.c, MPI_STATUS_IGNORE),
+        "MPI_Sendrecv");
+  }
+}
+
 namespace {
 
 // MPI_Allgather's argument rules, and p * recvcount <= INT_MAX; returns the receive type.
@@ -74,7 +92,6 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
   using namespace rosched::mpi;
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const int p = ci.p, rank = ci.rank;
-    const MPI_Comm c = ci.c;
     const TypeInfo rtype =
         check_allgather_args(ci, sendbuf, sendcount, sendtype, recvcount, recvtype);
     auto* base = static_cast<char*>(recvbuf);
@@ -89,21 +106,8 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
           node_aware_allgather_on(ci, name, base, recvcount, recvtype, rtype)) {
         return;
       }
-      const rosched::Skips& s = skips_of(p);
-      for (int k = 0; k < s.q(); ++k) {
-        const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
-        const CyclicBlocks send = cyclic_blocks(base, s.mod(rank + round.send_offset),
-                                                round.send_count, p, recvcount, recvtype,
-                                                rtype.extent);
-        const CyclicBlocks recv = cyclic_blocks(base, s.mod(rank + round.recv_offset),
-                                                round.recv_count, p, recvcount, recvtype,
-                                                rtype.extent);
-        check(PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
-                           tag::kAllgatherRound, recv.at, recv.count, recv.type,
-                           static_cast<int>(round.from), tag::kAllgatherRound, c,
-                           MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
-      }
+      circulant_allgather_on(ci, base, BlockCut{std::int64_t{recvcount} * p, p}, recvtype,
+                             rtype.extent);
     };
     if (entry == Entry::kChoose) {
       const auto library = [&] {

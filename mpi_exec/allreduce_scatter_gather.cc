@@ -8,47 +8,26 @@
 // whole vector where p is not a power of two this does without. For commutative operations.
 #include "mpi_exec/allreduce_scatter_gather.h"
 
-#include <algorithm>
-#include <cstdint>
-
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/reduce_scatter_circulant.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "mpi_exec/tags.h"
-#include "sched/circulant/allgather_schedule.h"
 
 namespace rosched::mpi {
 
 void scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* sendbuf,
                               void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
                               MPI_Op op) {
-  const int p = ci.p, rank = ci.rank;
+  const int p = ci.p;
   char* acc = static_cast<char*>(recvbuf);  // the partial results, then the result
   if (sendbuf != MPI_IN_PLACE) local_copy(sendbuf, recvbuf, count, datatype, type);
   if (p == 1) return;
   tell_choice(ci, name, "reduce-scatter + all-gather", 0, 0,
               static_cast<double>(count) * type.size);
-  const rosched::Skips& s = skips_of(p);
   const BlockCut cut{count, p};
   circulant_reduce_scatter_on(ci, acc, cut, datatype, type, op);
-  for (int k = 0; k < s.q(); ++k) {
-    const rosched::AllgatherRound round = rosched::allgather_round(s, rank, k);
-    const std::int64_t send_block = s.mod(rank + round.send_offset);
-    const std::int64_t recv_block = s.mod(rank + round.recv_offset);
-    const CyclicBlocks send =
-        cyclic_elements(acc, cut.first(send_block), cut.elements(send_block, round.send_count),
-                        count, datatype, type.extent);
-    const CyclicBlocks recv =
-        cyclic_elements(acc, cut.first(recv_block), cut.elements(recv_block, round.recv_count),
-                        count, datatype, type.extent);
-    check(
-        PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
-                      tag::kAllgatherRound, recv.at, recv.count, recv.type,
-                      static_cast<int>(round.from), tag::kAllgatherRound, ci.c, MPI_STATUS_IGNORE),
-        "MPI_Sendrecv");
-  }
+  circulant_allgather_on(ci, acc, cut, datatype, type.extent);
 }
 
 }  // namespace rosched::mpi

@@ -111,12 +111,6 @@ OwnedType& OwnedType::operator=(OwnedType&& other) noexcept {
   return *this;
 }
 
-CyclicBlocks cyclic_blocks(char* base, std::int64_t first, std::int64_t count, std::int64_t p,
-                           int block_count, MPI_Datatype type, MPI_Aint extent) {
-  return cyclic_elements(base, first * block_count, count * block_count, p * block_count, type,
-                         extent);
-}
-
 CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count,
                              std::int64_t total, MPI_Datatype type, MPI_Aint extent) {
   const std::int64_t head = std::min(count, total - first);  // elements first .. total-1

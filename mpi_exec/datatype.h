@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -100,24 +101,41 @@ class OwnedType {
 // (MPI_Type_create_hindexed, then MPI_Type_commit).
 OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_Datatype element);
 
-// The blocks `first .. first + count - 1` (mod p) of a buffer `base` of p blocks of
-// `block_count` elements of `type` each (block j at byte offset j * block_count * extent), as
-// the (address, count, datatype) of one MPI call: the plain elements where the range does not
-// wrap around (no datatype to build: a datatype's creation and commit cost more than a small
-// block's transfer), else a committed datatype of the two pieces, from base.
+// A vector of n elements cut into p blocks: block b starts at element first(b) (first(p) = n);
+// n / p elements each, one more for the first n mod p (equal blocks where p divides n), or,
+// given starts (p + 1 prefix sums of the blocks' counts, starts[p] = n, kept by the caller),
+// block b at starts[b].
+struct BlockCut {
+  std::int64_t n, p;
+  const std::int64_t* starts = nullptr;
+  std::int64_t first(std::int64_t b) const {
+    return starts ? starts[b] : b * (n / p) + std::min(b, n % p);
+  }
+  // Elements of the blocks b .. b + c - 1 (mod p), 0 <= b < p, 0 <= c <= p.
+  std::int64_t elements(std::int64_t b, std::int64_t c) const {
+    return b + c <= p ? first(b + c) - first(b) : n - first(b) + first(b + c - p);
+  }
+};
+
+// `count` elements of `type` from element `first` on, of a buffer `base` of `total` elements
+// that wraps around (element j at byte offset j * extent), as the (address, count, datatype) of
+// one MPI call: the plain elements where the range does not wrap around (no datatype to build:
+// a datatype's creation and commit cost more than a small block's transfer), else a committed
+// datatype of the two pieces, from base.
 struct CyclicBlocks {
   char* at = nullptr;
   int count = 0;
   MPI_Datatype type = MPI_DATATYPE_NULL;
   OwnedType owned;  // the two-piece datatype, if one was built
 };
-CyclicBlocks cyclic_blocks(char* base, std::int64_t first, std::int64_t count, std::int64_t p,
-                           int block_count, MPI_Datatype type, MPI_Aint extent);
+CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count, std::int64_t total,
+                             MPI_Datatype type, MPI_Aint extent);
 
-// The same for elements: `count` elements of `type` from element `first` on, of a buffer of
-// `total` elements that wraps around (element j at byte offset j * extent).
-CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count,
-                             std::int64_t total, MPI_Datatype type, MPI_Aint extent);
+// The same for the blocks b .. b + c - 1 (mod cut.p) of a buffer cut as `cut` cuts it.
+inline CyclicBlocks cyclic_blocks(char* base, const BlockCut& cut, std::int64_t b, std::int64_t c,
+                                  MPI_Datatype type, MPI_Aint extent) {
+  return cyclic_elements(base, cut.first(b), cut.elements(b, c), cut.n, type, extent);
+}
 
 // Copies src_count elements of src_type at src to dst_count elements of dst_type at dst (the
 // type signatures must match), within this process: memcpy for one datatype without gaps on

@@ -45,8 +45,7 @@ void circulant_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& 
     const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(s, rank, j);
     const std::int64_t send_block = s.mod(rank + round.send_offset);
     const CyclicBlocks send =
-        cyclic_elements(acc, cut.first(send_block), cut.elements(send_block, round.send_count),
-                        cut.n, datatype, type.extent);
+        cyclic_blocks(acc, cut, send_block, round.send_count, datatype, type.extent);
     const std::int64_t recv_block = s.mod(rank + round.recv_offset);
     const std::int64_t first = cut.first(recv_block);
     const std::int64_t got = cut.elements(recv_block, round.recv_count);
