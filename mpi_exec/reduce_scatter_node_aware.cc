@@ -40,10 +40,9 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
     return layout.node_rank_of[static_cast<std::size_t>(r)] * nodes +
            layout.number_of[static_cast<std::size_t>(r)];
   };
-  std::vector<std::int64_t> size_at(ci.p + 1, 0);  // then the reordered blocks' prefix sums
-  for (int r = 0; r < ci.p; ++r) size_at[position(r)] = cut.elements(r, 1);
-  std::vector<std::int64_t> starts(ci.p + 1, 0);
-  for (int i = 0; i < ci.p; ++i) starts[i + 1] = starts[i] + size_at[i];
+  std::vector<std::int64_t> starts(ci.p + 1, 0);  // the reordered blocks' prefix sums
+  for (int r = 0; r < ci.p; ++r) starts[position(r) + 1] = cut.elements(r, 1);
+  for (int i = 0; i < ci.p; ++i) starts[i + 1] += starts[i];
   ScratchBuffer acc(type, static_cast<int>(cut.n));
   char* const at = static_cast<char*>(acc.data());
   const char* const in = static_cast<const char*>(input);
