@@ -1,5 +1,5 @@
 // Rosched_Allgather: the regular circulant all-gather, Algorithm 7 of Träff 2022 (Sec. 2.3),
-// walking sched/circulant/allgather_schedule.h. In round k a rank sends the contributions of
+// walked by circulant_rounds.h over sched/circulant/allgather_schedule.h. In round k a rank sends the contributions of
 // ranks r .. r + skips[k+1] - skips[k] - 1 (mod p) and receives those of ranks
 // r + skips[k] .. r + skips[k+1] - 1, straight from and into the user's receive buffer (in MPI
 // order: the contribution of rank j at block j), as one derived datatype of at most two pieces.
@@ -12,31 +12,13 @@
 
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
+#include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
-#include "mpi_exec/tags.h"
-#include "sched/circulant/allgather_schedule.h"
 
 namespace rosched::mpi {
-
-void circulant_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype type,
-                            MPI_Aint extent) {
-  const rosched::Skips& s = skips_of(ci.p);
-  for (int k = 0; k < s.q(); ++k) {
-    const rosched::AllgatherRound round = rosched::allgather_round(s, ci.rank, k);
-    const CyclicBlocks send = cyclic_blocks(base, cut, s.mod(ci.rank + round.send_offset),
-                                            round.send_count, type, extent);
-    const CyclicBlocks recv = cyclic_blocks(base, cut, s.mod(ci.rank + round.recv_offset),
-                                            round.recv_count, type, extent);
-    check(
-        PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
-                      tag::kAllgatherRound, recv.at, recv.count, recv.type,
-                      static_cast<int>(round.from), tag::kAllgatherRound, ci.c, MPI_STATUS_IGNORE),
-        "MPI_Sendrecv");
-  }
-}
 
 namespace {
 
@@ -106,8 +88,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
           node_aware_allgather_on(ci, name, base, recvcount, recvtype, rtype)) {
         return;
       }
-      circulant_allgather_on(ci, base, BlockCut{std::int64_t{recvcount} * p, p}, recvtype,
-                             rtype.extent);
+      circulant_allgather_on(ci, base, BlockCut{std::int64_t{recvcount} * p, p}, recvtype, rtype);
     };
     if (entry == Entry::kChoose) {
       const auto library = [&] {

@@ -16,13 +16,6 @@ namespace rosched::mpi {
 // (a program repeats its collectives on one communicator); also the census all-reduce's.
 const rosched::Skips& skips_of(int p);
 
-// Träff 2022's regular all-gather (Alg. 7, sched/circulant/allgather_schedule.h) over all ranks
-// of ci, on the buffer at base cut into ci.p blocks by cut (block j, rank j's, in place): q
-// rounds of one MPI_Sendrecv each. Rosched_Allgather's (equal blocks) and the all-gather half of
-// Rosched_Allreduce_scatter_gather (allgather_circulant.cc).
-void circulant_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype type,
-                            MPI_Aint extent);
-
 // Träff 2022's irregular all-gather (Alg. 9) over all ranks of ci: block j (recvcounts[j]
 // elements of recvtype at displs[j] of base) from rank j to every rank. Reported as `name`.
 void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,

@@ -1,6 +1,6 @@
 // Rosched_Allreduce_scatter_gather: an all-reduce as a reduce-scatter followed by an all-gather,
 // both over the circulant graph: Träff 2022's regular all-gather (Alg. 7, Sec. 2.3) run backwards
-// (reduce_scatter_circulant.h), then Alg. 7 itself
+// (circulant_rounds.h), then Alg. 7 itself
 // (sched/circulant/allgather_schedule.h). The vector is cut into p blocks (block b: count / p
 // elements, one more for b < count mod p), block b is reduced at rank b and then gathered by all.
 // 2 ceil(log2 p) rounds, and each rank sends 2 (p - 1) / p of the vector: the bandwidth of the
@@ -11,7 +11,7 @@
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
-#include "mpi_exec/reduce_scatter_circulant.h"
+#include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/rosched_mpi.h"
 
 namespace rosched::mpi {
@@ -27,7 +27,7 @@ void scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* 
               static_cast<double>(count) * type.size);
   const BlockCut cut{count, p};
   circulant_reduce_scatter_on(ci, acc, cut, datatype, type, op);
-  circulant_allgather_on(ci, acc, cut, datatype, type.extent);
+  circulant_allgather_on(ci, acc, cut, datatype, type);
 }
 
 }  // namespace rosched::mpi

@@ -256,16 +256,6 @@ void NwayAllreduce::write_result() {
   done_ = true;
 }
 
-bool NwayAllreduce::start_round() {
-  if (done_) return false;
-  if (round_ == static_cast<int>(schedule_->rounds.size())) {
-    write_result();
-    return false;
-  }
-  post_round();
-  return true;
-}
-
 bool NwayAllreduce::progress() { return advance(false); }
 
 // Blocking: no MPI_Testall at all (SimGrid SMPI charges simulated time for every test, by

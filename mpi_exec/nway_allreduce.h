@@ -77,15 +77,6 @@ class NwayAllreduce {
   // Blocks until the result is in recvbuf.
   void finish();
 
-  // Round by round, for a caller that waits for these requests together with others (the
-  // pipelined multi-lane all-reduce): start_round posts the next round's messages and returns
-  // true, or, after the last round, puts the result in recvbuf and returns false; once every
-  // request of round_requests() is complete (MPI_REQUEST_NULL), end_round combines what came.
-  bool start_round();
-  MPI_Request* round_requests() { return requests_.data(); }
-  int round_request_count() const { return request_count_; }
-  void end_round() { complete_round(); }
-
  private:
   // Rounds until done or, unless block, until a round's messages have not all arrived.
   bool advance(bool block);

@@ -1,6 +1,7 @@
 // The reduce-scatter over the circulant graph: Träff 2022's regular all-gather (Alg. 7, Sec. 2.3)
-// run backwards, walking sched/circulant/reduce_scatter_schedule.h (ceil(log2 p) rounds; a rank
-// sends p - 1 blocks in all and combines what it receives by MPI_Reduce_local), and
+// run backwards, sched/circulant/reduce_scatter_schedule.h, walked by circulant_rounds.h
+// (ceil(log2 p) rounds; a rank sends p - 1 blocks in all and combines what it receives by
+// MPI_Reduce_local), and
 // Rosched_Reduce_scatter_block and Rosched_Reduce_scatter over it: the semantics of
 // MPI_Reduce_scatter_block and MPI_Reduce_scatter (blocks of recvcounts[b] elements), for
 // commutative operations (the blocks are combined in the schedule's order, not in rank order).
@@ -8,7 +9,7 @@
 // beat the MPI library's collective, else that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST;
 // library_choice.h; the library's for a non-commutative operation and at p <= 2, where either
 // is one exchange); Rosched_Reduce_scatter(_block)_circulant always runs it.
-#include "mpi_exec/reduce_scatter_circulant.h"
+#include "mpi_exec/circulant_rounds.h"
 
 #include <algorithm>
 #include <climits>
@@ -16,58 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/reduce_scatter_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
-#include "mpi_exec/tags.h"
-#include "sched/circulant/reduce_scatter_schedule.h"
 
 namespace rosched::mpi {
-
-void circulant_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
-                                 MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
-  const int p = ci.p, rank = ci.rank;
-  if (p == 1) return;
-  const rosched::Skips& s = skips_of(p);
-  // The largest receive of the reduce-scatter: its buffer.
-  std::int64_t most = 0;
-  for (int j = 0; j < s.q(); ++j) {
-    const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(s, rank, j);
-    most = std::max(most, cut.elements(s.mod(rank + round.recv_offset), round.recv_count));
-  }
-  ScratchBuffer in(type, static_cast<int>(most));
-  char* const in_at = static_cast<char*>(in.data());
-  for (int j = 0; j < s.q(); ++j) {
-    const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(s, rank, j);
-    const std::int64_t send_block = s.mod(rank + round.send_offset);
-    const CyclicBlocks send =
-        cyclic_blocks(acc, cut, send_block, round.send_count, datatype, type.extent);
-    const std::int64_t recv_block = s.mod(rank + round.recv_offset);
-    const std::int64_t first = cut.first(recv_block);
-    const std::int64_t got = cut.elements(recv_block, round.recv_count);
-    check(PMPI_Sendrecv(send.at, send.count, send.type, static_cast<int>(round.to),
-                        tag::kReduceScatterRound, in_at, static_cast<int>(got), datatype,
-                        static_cast<int>(round.from), tag::kReduceScatterRound, ci.c,
-                        MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
-    // Combined into the blocks received, which wrap around the vector's end at most once.
-    const std::int64_t head = std::min(got, cut.n - first);
-    if (head > 0) {
-      check(
-          PMPI_Reduce_local(in_at, acc + first * type.extent, static_cast<int>(head), datatype, op),
-          "MPI_Reduce_local");
-    }
-    if (got > head) {
-      check(PMPI_Reduce_local(in_at + head * type.extent, acc, static_cast<int>(got - head),
-                              datatype, op),
-            "MPI_Reduce_local");
-    }
-  }
-}
 
 namespace {
 

@@ -5,7 +5,7 @@
 //  1. within every node, the circulant reduce-scatter of the c lanes' parts (ceil(log2 c)
 //     rounds; with the ring's c - 1 rounds it took 1.26x as long at 1 MiB on 36 x 32): node rank k
 //     ends with lane k's part reduced over its node;
-//  2. in every lane k at once, the circulant reduce-scatter (reduce_scatter_circulant.h: Träff
+//  2. in every lane k at once, the circulant reduce-scatter (circulant_rounds.h: Träff
 //     2022, Alg. 7 backwards) of that part over the nodes: node n's rank k ends with block
 //     (n, k), its own, reduced over all ranks.
 // Each node's network link carries (N - 1) / N of the vector once (c lanes of 1/c each), where a
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/node_layout.h"
 

@@ -6,7 +6,6 @@
 
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
-#include "mpi_exec/reduce_scatter_circulant.h"
 
 namespace rosched::mpi {
 

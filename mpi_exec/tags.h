@@ -7,7 +7,7 @@
 namespace rosched::mpi::tag {
 
 inline constexpr int kBcastRound = 7301;       // a round of a pipelined broadcast
-inline constexpr int kAllgatherRound = 7302;   // a round of Rosched_Allgather
+inline constexpr int kAllgatherRound = 7302;   // a round of the circulant all-gather (Alg. 7)
 inline constexpr int kCensusRound = 7303;      // a round of Rosched_Allreduce
 inline constexpr int kAllgathervRound = 7304;  // a round of Rosched_Allgatherv
 inline constexpr int kReduceToRoot = 7305;     // two-tree reduction: result from its sink to the root
@@ -20,15 +20,13 @@ inline constexpr int kAlltoallSizes = 7311;    // a Bruck step's block sizes (tw
 inline constexpr int kAlltoallData = 7312;     // a Bruck step's blocks, or a linear exchange
 inline constexpr int kBcastNodeHop = 7313;     // node-aware broadcast: root to its node's rank 0
 inline constexpr int kAllgathervGather = 7314; // node-aware all-gather: a block to its node's rank 0
-inline constexpr int kAllreduceRing = 7315;    // multi-lane all-reduce: a ring step within a node
-inline constexpr int kAllreduceRingGather = 7316;  // pipelined multi-lane: a ring all-gather step
-inline constexpr int kReduceScatterRound = 7317;   // a reduce-scatter round of the circulant all-reduce
+// (7315, 7316: the ring steps of an earlier multi-lane all-reduce)
+inline constexpr int kReduceScatterRound = 7317;  // a round of the circulant reduce-scatter
 
 inline constexpr int kAll[] = {kBcastRound,    kAllgatherRound, kCensusRound,  kAllgathervRound,
                                kReduceToRoot,  kReduceRound,    kLocalCopy,    kCostModel,
                                kAllmergeMain,  kAllmergePartial, kAlltoallSizes, kAlltoallData,
-                               kBcastNodeHop,  kAllgathervGather, kAllreduceRing,
-                               kAllreduceRingGather, kReduceScatterRound};
+                               kBcastNodeHop,  kAllgathervGather, kReduceScatterRound};
 
 constexpr bool all_distinct() {
   for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)

@@ -28,10 +28,11 @@
 //               64 KiB, 0.68-0.95 up to 16 MiB; 1.50 at 16 KiB);
 //   allreduce   n-way dissemination (End et al. 2015) up to 2 KiB with a commutative operation
 //               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB); and on equal multicore nodes the
-//               multi-lane all-reduce from kMultilaneFrom, 48 KiB (36 x 32 ranks, against
-//               Open MPI's selector, the best of three there: 1.04 at 32 KiB, 0.82 at 64 KiB,
-//               0.66 at 1 MiB, 0.63 at 4 MiB; 0.78 and 0.85 at 8 and 16 KiB, not routed, as
-//               the rule is one size bound); elsewhere above 2 KiB, with the default rule and
+//               multi-lane all-reduce from kMultilaneFrom, 12 KiB (36 x 32 ranks, against the
+//               best of Open MPI's, MVAPICH2's and MPICH's selectors: 1.55 / 1.20 at 4 / 8 KiB,
+//               0.92 / 0.88 / 0.84 / 0.68 at 16 / 32 / 64 / 256 KiB, 0.44 / 0.32 at 1 / 4 MiB,
+//               since its steps are circulant; it was 48 KiB with ring steps in the node);
+//               elsewhere above 2 KiB, with the default rule and
 //               a commutative operation, Rosched_Allreduce's own choice (its timed first call:
 //               the library's, the census or the reduce-scatter + all-gather, 0.55-0.73 of the
 //               best from 64 KiB on 36 x 1, 0.89-0.95 on the flat 1,152);
@@ -119,7 +120,7 @@ struct CallFacts {
 
 // From this many bytes an allreduce on equal multicore nodes (CallFacts::equal_nodes) with a
 // commutative operation goes to the multi-lane all-reduce in auto, unless a threshold is set.
-inline constexpr std::int64_t kMultilaneFrom = 48 * 1024;
+inline constexpr std::int64_t kMultilaneFrom = 12 * 1024;
 
 Route decide(Collective c, const CallFacts& facts, const Controls& controls);
 
