@@ -161,11 +161,12 @@ int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
 
 /* The all-reduce for a commutative operation on several multicore nodes: where the nodes hold
  * equally many ranks c and count >= c, the multi-lane all-reduce (Träff 2020's full-lane
- * decomposition: ring reduce-scatter within each node, node rank k all-reduces segment k with
- * node rank k of every other node, Träff 2022's Alg. 9 all-gathers the segments within each
- * node); for long vectors pipelined (chunks of about 8 KiB per node rank, or
- * ROSCHED_LANE_CHUNKS: while the lanes all-reduce one chunk, the nodes reduce-scatter the next
- * and all-gather the previous by rings); on unequal nodes the node-aware reduction to rank 0,
+ * decomposition over Träff 2022's circulant graphs: the circulant reduce-scatter of c parts
+ * within each node, node rank k reduce-scatters and all-gathers part k with node rank k of
+ * every other node, the circulant all-gather of the parts within each node), in
+ * round(sqrt(bytes / 64 KiB)) chunks (or ROSCHED_LANE_CHUNKS) whose steps overlap: while the
+ * lanes work on one chunk, the nodes reduce-scatter the next and all-gather the previous; on
+ * unequal nodes the node-aware reduction to rank 0,
  * then the node-aware broadcast (Rosched_Bcast_node_aware) from it; else
  * Rosched_Allreduce_two_tree. Same semantics as MPI_Allreduce. */
 int Rosched_Allreduce_node_aware(const void* sendbuf, void* recvbuf, int count,
