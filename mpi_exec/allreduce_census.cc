@@ -3,8 +3,9 @@
 // commutative operations (predefined or user-defined) on small data. The neutral element of the
 // paper is not needed: an empty partial result is tracked instead.
 //
-// Rosched_Allreduce: the census, the reduce-scatter/all-gather (allreduce_scatter_gather.h) or
-// the MPI library's MPI_Allreduce, chosen as library_choice.h says, for a commutative operation
+// Rosched_Allreduce: the census, the reduce-scatter/all-gather (allreduce_scatter_gather.h), on
+// several multicore nodes the multi-lane all-reduce (allreduce_lanes.h), or the MPI library's
+// MPI_Allreduce, chosen as library_choice.h says, for a commutative operation
 // (else the library's). The census can pay only where its ceil(log2 p) whole vectors are not far
 // from what an all-reduce must cost (census_can_pay); a timed first call of the size class
 // decides among those that can.
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
+#include "mpi_exec/allreduce_lanes.h"
 #include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
@@ -90,13 +92,15 @@ bool census_can_pay(const CostModel& model, int p, double bytes) {
 }
 
 // Rosched_Allreduce's choice and its run, after the checks (count > 0). Its candidates, in the
-// order of their answers (library_choice.h): the census (1), timed only where it can pay, and
-// the reduce-scatter/all-gather (2), timed only for p > 2: at p = 2 it is two exchanges of half
+// order of their answers (library_choice.h): the census (1), timed only where it can pay, the
+// reduce-scatter/all-gather (2), timed only for p > 2: at p = 2 it is two exchanges of half
 // the vector where the library's is one of all of it, nothing to save but half the reduction
 // work, and its trial against Open MPI's at 4 MiB (0.91: each candidate timed after the others'
-// calls, which leave the caches cold) did not hold in later calls back to back (1.09-1.10).
+// calls, which leave the caches cold) did not hold in later calls back to back (1.09-1.10);
+// and the multi-lane all-reduce (3, allreduce_lanes.h), timed where the ranks sit on several
+// nodes of equal size (asked from p = 4 on: the node layout is a collective at its first use).
 // Forced or by the model (answer 1 without a trial): the census where it can pay, else the
-// reduce-scatter/all-gather.
+// multi-lane all-reduce where it applies, else the reduce-scatter/all-gather.
 void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf, void* recvbuf,
                          int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   int commutative = 0;
@@ -107,6 +111,7 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
   }
   const double bytes = static_cast<double>(count) * type.size;
   const auto census_pays = [&] { return census_can_pay(cost_model(ci), ci.p, bytes); };
+  const auto lanes = [&] { return ci.p >= 4 && commutative && lane_allreduce_applies(ci, count); };
   int answer = 1;
   const Verdict verdict = ci.p == 1      ? Verdict::kRosched  // a copy
                           : !commutative ? Verdict::kLibrary
@@ -133,7 +138,8 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
                     "MPI_Allreduce");
          }},
         {"census", nullptr},
-        {"reduce-scatter + all-gather", nullptr}};
+        {"reduce-scatter + all-gather", nullptr},
+        {"multi-lane", nullptr}};
     if (census_pays()) {
       candidates[1].run = [&] { census(ci, in, recvbuf, count, datatype, type, op); };
     }
@@ -142,7 +148,15 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
         scatter_gather_allreduce(ci, name, in, recvbuf, count, datatype, type, op);
       };
     }
+    if (lanes()) {
+      candidates[3].run = [&] {
+        lane_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
+      };
+    }
     time_choices(ci, name, Decided::kAllreduce, count, type.size, candidates);
+  } else if (answer == 3 || (answer == 1 && !census_pays() && lanes())) {
+    lane_allreduce_on(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
+                      datatype, type, op);
   } else if (ci.p > 1 && (answer == 2 || !census_pays())) {
     scatter_gather_allreduce(ci, name, sendbuf, recvbuf, count, datatype, type, op);
   } else {

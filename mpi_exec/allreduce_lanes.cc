@@ -152,23 +152,22 @@ int lane_chunks(int count, int node_size, const TypeInfo& type) {
 
 }  // namespace
 
-bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
-                       int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
-  int commutative = 0;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  if (!commutative || ci.p == 1) return false;
+bool lane_allreduce_applies(const CommInfo& ci, int count) {
+  if (ci.p == 1) return false;
   const NodeLayout& layout = node_layout(ci);
-  if (!layout.hierarchical() || layout.min_node_size != layout.max_node_size ||
-      count < layout.min_node_size) {
-    return false;
-  }
+  return layout.hierarchical() && layout.min_node_size == layout.max_node_size &&
+         count >= layout.min_node_size;
+}
+
+void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
+                       int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  const NodeLayout& layout = node_layout(ci);
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
   const int chunks = lane_chunks(count, node.p, type);
   tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
               1, static_cast<double>(count) * type.size);
   LanePipeline(node, lane, static_cast<char*>(recvbuf), count, chunks, datatype, type, op).run();
-  return true;
 }
 
 }  // namespace rosched::mpi

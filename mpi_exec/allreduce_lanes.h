@@ -9,11 +9,15 @@
 
 namespace rosched::mpi {
 
+// Whether lane_allreduce_on applies on ci for count elements: the ranks sit on several nodes
+// of equal size c > 1 and count >= c (the same answer on every rank; the first question on a
+// communicator makes its node layout, collectively).
+bool lane_allreduce_applies(const CommInfo& ci, int count);
+
 // The reduction over all ranks of ci of their count elements at input (recvbuf itself for
-// MPI_IN_PLACE) into recvbuf, where the operation is commutative, the ranks sit on several
-// nodes of equal size c > 1 and count >= c; returns false, having done nothing, elsewhere (the
-// same answer on every rank). Arguments already checked; reported as `name`.
-bool lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
+// MPI_IN_PLACE) into recvbuf, where op is commutative (checked by the caller) and
+// lane_allreduce_applies(ci, count). Arguments already checked; reported as `name`.
+void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
 
 }  // namespace rosched::mpi

@@ -114,8 +114,10 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
         check_arguments(c, agreement, [&] { return check_reduction(count, datatype, op); });
     if (count == 0) return;
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    if (node_aware && p > 1 &&
-        lane_allreduce_on(ci, name, input, recvbuf, count, datatype, type, op)) {
+    int commutative = 0;
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    if (node_aware && commutative && lane_allreduce_applies(ci, count)) {
+      lane_allreduce_on(ci, name, input, recvbuf, count, datatype, type, op);
       return;
     }
     if (node_aware && p > 1 &&
