@@ -9,15 +9,21 @@
 //     2022, Alg. 7 backwards) of that part over the nodes: node n's rank k ends with block
 //     (n, k), its own, reduced over all ranks.
 // Each node's network link carries (N - 1) / N of the vector once (c lanes of 1/c each), where a
-// flat reduce-scatter sends it once per rank of the node.
+// flat reduce-scatter sends it once per rank of the node. Long vectors pass the two steps in
+// chunks whose steps overlap (lane_pipeline.h): chunk j holds slice j of every block, so the
+// blocks are reordered into chunk-major, then lane-major order (one copy in, one copy out).
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
-#include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/cost_model.h"
+#include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
+#include "mpi_exec/settings.h"
 
 namespace rosched::mpi {
 
@@ -27,45 +33,89 @@ bool node_aware_reduce_scatter_applies(const CommInfo& ci) {
   return layout.hierarchical() && layout.min_node_size == layout.max_node_size;
 }
 
+namespace {
+
+// How many chunks: ROSCHED_LANE_CHUNKS, or round(sqrt(bytes / 192 KiB)) (two steps: S chunks
+// take about (S + 1) (a + b m / S), least at S = sqrt(b m / a), a / b as measured for the
+// all-reduce's four steps, allreduce_lanes.cc); at most 64 and at most the average block's
+// elements.
+int reduce_scatter_chunks(const BlockCut& cut, const TypeInfo& type) {
+  const double bytes = static_cast<double>(cut.n) * type.size;
+  const int wanted = settings().lane_chunks > 0
+                         ? settings().lane_chunks
+                         : static_cast<int>(std::lround(std::sqrt(bytes / (192 * 1024))));
+  return static_cast<int>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, 64, cut.n / cut.p})));
+}
+
+}  // namespace
+
 void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const void* input,
                                   void* recvbuf, const BlockCut& cut, MPI_Datatype datatype,
                                   const TypeInfo& type, MPI_Op op) {
   const NodeLayout& layout = node_layout(ci);
-  const int nodes = layout.nodes, c = layout.min_node_size;
+  const int nodes = layout.nodes, c = layout.min_node_size, p = ci.p;
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
-  tell_choice(ci, name, "node-aware reduce-scatter (circulant in the node, then in the lanes)", 0,
-              0, static_cast<double>(cut.n) * type.size);
+  const int chunks = reduce_scatter_chunks(cut, type);
+  tell_choice(ci, name, "node-aware reduce-scatter (circulant in the node, then in the lanes)",
+              chunks, 1, static_cast<double>(cut.n) * type.size);
   // Block r at position node_rank_of[r] * nodes + number_of[r]: lane k's blocks together, in
-  // node order (the order of the lane's ranks).
+  // node order (the order of the lane's ranks). Chunk j holds slice j of every block (a block
+  // cut into `chunks` slices as BlockCut cuts), in position order.
   const auto position = [&](int r) {
     return layout.node_rank_of[static_cast<std::size_t>(r)] * nodes +
            layout.number_of[static_cast<std::size_t>(r)];
   };
-  std::vector<std::int64_t> starts(ci.p + 1, 0);  // the reordered blocks' prefix sums
-  for (int r = 0; r < ci.p; ++r) starts[position(r) + 1] = cut.elements(r, 1);
-  for (int i = 0; i < ci.p; ++i) starts[i + 1] += starts[i];
+  struct Cuts {
+    std::int64_t first = 0;                   // the chunk's first element in acc
+    std::vector<std::int64_t> starts;         // per position, prefix sums within the chunk
+    std::vector<std::int64_t> parts, blocks;  // the parts' and this rank's blocks' starts
+  };
+  std::vector<Cuts> cuts(static_cast<std::size_t>(chunks));
+  const auto slice = [&](int r, int j) {  // slice j of block r: (first element, count)
+    const BlockCut slices{cut.elements(r, 1), chunks};
+    return std::pair<std::int64_t, std::int64_t>{cut.first(r) + slices.first(j),
+                                                 slices.elements(j, 1)};
+  };
+  std::int64_t total = 0;
+  for (int j = 0; j < chunks; ++j) {
+    Cuts& x = cuts[static_cast<std::size_t>(j)];
+    x.first = total;
+    x.starts.assign(p + 1, 0);
+    for (int r = 0; r < p; ++r) x.starts[position(r) + 1] = slice(r, j).second;
+    for (int i = 0; i < p; ++i) x.starts[i + 1] += x.starts[i];
+    total += x.starts[p];
+  }
   ScratchBuffer acc(type, static_cast<int>(cut.n));
   char* const at = static_cast<char*>(acc.data());
   const char* const in = static_cast<const char*>(input);
-  for (int r = 0; r < ci.p; ++r) {
-    local_copy(in + cut.first(r) * type.extent, at + starts[position(r)] * type.extent,
-               static_cast<int>(cut.elements(r, 1)), datatype, type);
-  }
-  // 1. Lane parts within the node: part k is blocks k * nodes .. (k + 1) * nodes - 1.
-  std::vector<std::int64_t> part_starts(c + 1);
-  for (int k = 0; k <= c; ++k) part_starts[k] = starts[k * nodes];
-  circulant_reduce_scatter_on(node, at, BlockCut{cut.n, c, part_starts.data()}, datatype, type, op);
-  // 2. This rank's lane part over the nodes.
+  std::vector<LaneChunk> pieces;
   const int k = node.rank;
-  const std::int64_t base = starts[k * nodes];
-  std::vector<std::int64_t> lane_starts(nodes + 1);
-  for (int n = 0; n <= nodes; ++n) lane_starts[n] = starts[k * nodes + n] - base;
-  circulant_reduce_scatter_on(lane, at + base * type.extent,
-                              BlockCut{lane_starts[nodes], nodes, lane_starts.data()}, datatype,
-                              type, op);
+  for (int j = 0; j < chunks; ++j) {
+    Cuts& x = cuts[static_cast<std::size_t>(j)];
+    char* const base = at + x.first * type.extent;
+    for (int r = 0; r < p; ++r) {
+      const auto [first, count] = slice(r, j);
+      local_copy(in + first * type.extent, base + x.starts[position(r)] * type.extent,
+                 static_cast<int>(count), datatype, type);
+    }
+    // Part k is positions k * nodes .. (k + 1) * nodes - 1.
+    x.parts.resize(c + 1);
+    for (int q = 0; q <= c; ++q) x.parts[q] = x.starts[q * nodes];
+    x.blocks.resize(nodes + 1);
+    for (int n = 0; n <= nodes; ++n) x.blocks[n] = x.starts[k * nodes + n] - x.starts[k * nodes];
+    pieces.push_back({base, BlockCut{x.starts[p], c, x.parts.data()},
+                      BlockCut{x.blocks[nodes], nodes, x.blocks.data()}});
+  }
+  run_lane_pipeline(node, lane, pieces, LaneSteps::kReduceScatter, datatype, type, op);
   const int mine = position(ci.rank);
-  local_copy(at + starts[mine] * type.extent, recvbuf,
-             static_cast<int>(starts[mine + 1] - starts[mine]), datatype, type);
+  for (int j = 0; j < chunks; ++j) {
+    const Cuts& x = cuts[static_cast<std::size_t>(j)];
+    const auto [first, count] = slice(ci.rank, j);
+    local_copy(at + (x.first + x.starts[mine]) * type.extent,
+               static_cast<char*>(recvbuf) + (first - cut.first(ci.rank)) * type.extent,
+               static_cast<int>(count), datatype, type);
+  }
 }
 
 }  // namespace rosched::mpi

@@ -1,0 +1,121 @@
+// The full-lane steps over circulant walks, chunks in flight together (lane_pipeline.h).
+#include "mpi_exec/lane_pipeline.h"
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <optional>
+
+#include "mpi_exec/circulant_rounds.h"
+#include "mpi_exec/tags.h"
+
+namespace rosched::mpi {
+namespace {
+
+class LanePipeline {
+ public:
+  LanePipeline(const CommInfo& node, const CommInfo& lane, const std::vector<LaneChunk>& chunks,
+               LaneSteps steps, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op)
+      : node_(node),
+        lane_(lane),
+        datatype_(datatype),
+        type_(type),
+        op_(op),
+        last_(steps == LaneSteps::kAllreduce ? kNodeAllgather : kLaneReduceScatter) {
+    for (const LaneChunk& c : chunks) chunks_.emplace_back(c);
+  }
+
+  void run() {
+    std::vector<MPI_Request> requests;
+    constexpr int kPerRound = CirculantRounds::round_request_count();
+    for (;;) {
+      for (std::size_t j = 0; j < chunks_.size(); ++j) start(j);
+      requests.clear();
+      for (Chunk& c : chunks_) {
+        if (!c.posted) continue;
+        const MPI_Request* r = c.walk->round_requests();
+        requests.insert(requests.end(), r, r + kPerRound);
+      }
+      if (requests.empty()) {
+        if (std::all_of(chunks_.begin(), chunks_.end(),
+                        [](const Chunk& c) { return c.step == kDone; })) {
+          return;
+        }
+        throw Error(MPI_ERR_INTERN, "pipelined multi-lane all-reduce: no round to wait for");
+      }
+      // MPI_Waitany, not MPI_Waitsome: SimGrid SMPI's MPI_Waitsome polls with MPI_Testsome,
+      // which it charges simulated time for (100 us by default), 70x slower at 128 ranks.
+      int index = 0;
+      check(PMPI_Waitany(static_cast<int>(requests.size()), requests.data(), &index,
+                         MPI_STATUS_IGNORE),
+            "MPI_Waitany");
+      // Back to the chunks (completed requests are MPI_REQUEST_NULL now); end finished rounds.
+      std::size_t i = 0;
+      for (Chunk& c : chunks_) {
+        if (!c.posted) continue;
+        MPI_Request* r = c.walk->round_requests();
+        bool open = false;
+        for (int m = 0; m < kPerRound; ++m, ++i) {
+          r[m] = requests[i];
+          open = open || r[m] != MPI_REQUEST_NULL;
+        }
+        if (!open) {
+          c.posted = false;
+          c.walk->end_round();
+        }
+      }
+    }
+  }
+
+ private:
+  enum Step { kNodeReduceScatter, kLaneReduceScatter, kLaneAllgather, kNodeAllgather, kDone };
+  struct Chunk {
+    explicit Chunk(const LaneChunk& c) : base(c.base), parts(c.parts), blocks(c.blocks) {}
+    char* base;
+    BlockCut parts;   // the chunk in node.p parts, part k lane k's
+    BlockCut blocks;  // this rank's part in lane.p blocks
+    Step step = kNodeReduceScatter;
+    bool posted = false;                  // a round of the step is in flight
+    std::optional<CirculantRounds> walk;  // the step's rounds (CirculantRounds does not move)
+  };
+
+  // Posts chunk j's next round where its step is free for it; moves on past finished steps.
+  void start(std::size_t j) {
+    Chunk& c = chunks_[j];
+    while (!c.posted && c.step != kDone && turn_[c.step] == static_cast<int>(j)) {
+      if (!c.walk) {
+        const bool in_node = c.step == kNodeReduceScatter || c.step == kNodeAllgather;
+        const bool reduce = c.step == kNodeReduceScatter || c.step == kLaneReduceScatter;
+        char* const at = in_node ? c.base : c.base + c.parts.first(node_.rank) * type_.extent;
+        c.walk.emplace(reduce ? CirculantRounds::kReduceScatter : CirculantRounds::kAllgather,
+                       in_node ? node_ : lane_, at, in_node ? c.parts : c.blocks, datatype_, type_,
+                       op_, reduce ? tag::kReduceScatterRound : tag::kAllgatherRound);
+      }
+      if (c.walk->start_round()) {
+        c.posted = true;
+      } else {
+        c.walk.reset();
+        ++turn_[c.step];
+        c.step = c.step == last_ ? kDone : static_cast<Step>(c.step + 1);
+      }
+    }
+  }
+
+  const CommInfo node_, lane_;
+  MPI_Datatype datatype_;
+  TypeInfo type_;
+  MPI_Op op_;
+  Step last_;                  // the last step every chunk passes
+  std::deque<Chunk> chunks_;   // (a deque: chunks do not move)
+  std::array<int, 4> turn_{};  // per step, the chunk whose turn it is
+};
+
+}  // namespace
+
+void run_lane_pipeline(const CommInfo& node, const CommInfo& lane,
+                       const std::vector<LaneChunk>& chunks, LaneSteps steps, MPI_Datatype datatype,
+                       const TypeInfo& type, MPI_Op op) {
+  LanePipeline(node, lane, chunks, steps, datatype, type, op).run();
+}
+
+}  // namespace rosched::mpi
