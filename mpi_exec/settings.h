@@ -39,7 +39,8 @@ struct Settings {
   int reduce_ports = 0;        // ROSCHED_REDUCE_PORTS: ports of Rosched_Reduce's k-nomial tree,
                                // 1..64 (0: the n-way cost rule)
   int lane_chunks = 0;         // ROSCHED_LANE_CHUNKS: chunks of the pipelined multi-lane
-                               // all-reduce, 1..64 (0: from the vector's size, allreduce_lanes.cc)
+                               // all-reduce and node-aware reduce-scatter, 1..64 (0: from the
+                               // vector's size, allreduce_lanes.cc, reduce_scatter_node_aware.cc)
   // ROSCHED_ALLTOALL_VARIANT: the algorithm of Rosched_Alltoall(v) ("" or "auto": the cost
   // rule; else a Bruck variant name or "linear"), checked at the call.
   std::string alltoall_variant;
