@@ -87,9 +87,12 @@ got=$(awk -F'\t' 'NR > 1 && $1 == "allmerge_half" && $2 ~ /^alg[012]$/ && $7 >= 
 [ "$got" = 6 ] && ok "allmerge_half: merge work of 3 algorithms x 2 sizes" || bad "allmerge_half moves: $got rows, want 6"
 
 # The node-aware broadcast and all-gathers on SMPI's own nodes (MPI_COMM_TYPE_SHARED: one node
-# per simulated host; paper platform, 64 ranks on 32 hosts), results verified.
-for o in bcast allgather allgatherv reduce allreduce; do
-  if bash "$sim" --platform paper --p 64 --op $o --impls node --sizes 4,65536 --selectors ompi --check \
+# per simulated host; paper platform, 64 ranks on 32 hosts), results verified; the all-reduce
+# and the reduce-scatters also at 1 MiB, where they run in chunks (4 and 2).
+for o in bcast allgather allgatherv reduce allreduce reduce_scatter_block reduce_scatter; do
+  sizes=4,65536
+  case $o in allreduce | reduce_scatter*) sizes=4,65536,1048576 ;; esac
+  if bash "$sim" --platform paper --p 64 --op $o --impls node --sizes $sizes --selectors ompi --check \
       --out "$tmp/node_$o.tsv" 2>"$tmp/node_$o.err"; then
     ok "$o --impls node --check on the paper platform, 2 ranks per node"
   else bad "$o --impls node on paper"; tail -20 "$tmp/node_$o.err"; fi
