@@ -44,8 +44,7 @@ CirculantRounds::~CirculantRounds() {
   }
 }
 
-bool CirculantRounds::start_round() {
-  if (round_ == skips_.q()) return false;
+CirculantRounds::Peers CirculantRounds::next_round() {
   const std::int64_t rank = comm_.rank;
   std::int64_t to = 0, from = 0, send_block = 0, send_count = 0, recv_block = 0, recv_count = 0;
   if (kind_ == kAllgather) {
@@ -67,13 +66,17 @@ bool CirculantRounds::start_round() {
     recv_got_ = cut_.elements(recv_block, recv_count);
     recv_ = CyclicBlocks{static_cast<char*>(in_->data()), static_cast<int>(recv_got_), datatype_};
   }
-  check(PMPI_Irecv(recv_.at, recv_.count, recv_.type, static_cast<int>(from), tag_, comm_.c,
-                   &requests_[0]),
-        "MPI_Irecv");
-  check(PMPI_Isend(send_.at, send_.count, send_.type, static_cast<int>(to), tag_, comm_.c,
-                   &requests_[1]),
-        "MPI_Isend");
   ++round_;
+  return {static_cast<int>(to), static_cast<int>(from)};
+}
+
+bool CirculantRounds::start_round() {
+  if (round_ == skips_.q()) return false;
+  const Peers peers = next_round();
+  check(PMPI_Irecv(recv_.at, recv_.count, recv_.type, peers.from, tag_, comm_.c, &requests_[0]),
+        "MPI_Irecv");
+  check(PMPI_Isend(send_.at, send_.count, send_.type, peers.to, tag_, comm_.c, &requests_[1]),
+        "MPI_Isend");
   return true;
 }
 
@@ -94,9 +97,14 @@ void CirculantRounds::end_round() {
   }
 }
 
+// One MPI_Sendrecv per round (Open MPI's costs less than a receive, a send and a wait: at p = 2
+// the forced circulant all-gather of 4 B took 1.41x the library's time with them, 1.33x so).
 void CirculantRounds::run() {
-  while (start_round()) {
-    check(PMPI_Waitall(2, requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  while (round_ < skips_.q()) {
+    const Peers peers = next_round();
+    check(PMPI_Sendrecv(send_.at, send_.count, send_.type, peers.to, tag_, recv_.at, recv_.count,
+                        recv_.type, peers.from, tag_, comm_.c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
     end_round();
   }
 }

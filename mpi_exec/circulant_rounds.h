@@ -47,6 +47,12 @@ class CirculantRounds {
   void run();
 
  private:
+  struct Peers {
+    int to, from;
+  };
+  // Round round_'s messages into send_ and recv_ (and what a reduce-scatter combines); moves on.
+  Peers next_round();
+
   Kind kind_;
   CommInfo comm_;
   char* base_;
