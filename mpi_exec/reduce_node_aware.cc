@@ -5,16 +5,85 @@
 // the trees' pipelined rounds. Commutative operations only (the two phases combine the
 // contributions in node order, not rank order); elsewhere Rosched_Reduce_node_aware runs the
 // flat reduction of Rosched_Reduce. Where some node lacks the root's node rank, lane 0 carries the
-// partial results and the home node's rank 0 sends the result to the root.
+// partial results and the home node's rank 0 sends the result to the root. On nodes of equal
+// size, from 12 KiB and one element per rank, Rabenseifner's reduce-scatter + gather instead
+// (scatter_gather_reduce below).
 #include "mpi_exec/reduce_node_aware.h"
 
 #include <optional>
+#include <vector>
 
 #include "mpi_exec/node_layout.h"
-#include "mpi_exec/tags.h"
+#include "mpi_exec/reduce_scatter_node_aware.h"
 #include "mpi_exec/reduce_trees.h"
+#include "mpi_exec/tags.h"
 
 namespace rosched::mpi {
+
+namespace {
+
+// From this many bytes (and one element per rank) the reduction on equal nodes is the
+// reduce-scatter + gather: measured on the paper's 36 x 32 simulated ranks (docs/simulation.md),
+// 35.0 / 37.2 / 42.7 / 52.5 us at 8 / 16 / 32 / 64 KiB against the trees' 18.8 / 45.4 / 46.1 /
+// 86.9.
+constexpr double kScatterGatherFrom = 12 * 1024;
+
+// Rabenseifner's reduction (2004: a reduce-scatter, then a gather of the blocks to the root) on
+// nodes of equal size: the node-aware reduce-scatter (reduce_scatter_node_aware.h, in chunks),
+// then every lane gathers its ranks' blocks at its rank on the root's node and that node gathers
+// them at the root (MPI_Gatherv of the library, on communicators of N and c ranks). The root's
+// node link receives the vector once, and no rank combines more than its share.
+void scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvbuf, int count,
+                           MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
+  const NodeLayout& layout = node_layout(ci);
+  const int p = ci.p, nodes = layout.nodes, c = layout.min_node_size;
+  const BlockCut cut{count, p};
+  std::vector<int> rank_at(p);  // position k * nodes + n: the rank of node n's node rank k
+  for (int r = 0; r < p; ++r) rank_at[layout.node_rank_of[r] * nodes + layout.number_of[r]] = r;
+  const int k = layout.node_rank, home = layout.number_of[root], top = layout.node_rank_of[root];
+  ScratchBuffer mine(type, static_cast<int>(cut.elements(ci.rank, 1)));
+  node_aware_reduce_scatter_on(ci, "Rosched_Reduce_node_aware", own ? own : recvbuf, mine.data(),
+                               cut, datatype, type, op);
+  std::vector<int> counts(p), displs(p);
+  for (int i = 0; i < p; ++i) {
+    counts[i] = static_cast<int>(cut.elements(rank_at[i], 1));
+    displs[i] = i == 0 ? 0 : displs[i - 1] + counts[i - 1];
+  }
+  // Lane k to node `home`: blocks k * nodes .. (k + 1) * nodes - 1, in position order.
+  const bool gathers = layout.node_number == home;
+  std::optional<ScratchBuffer> part;
+  const int part_first = displs[k * nodes];
+  const int part_count = displs[k * nodes + nodes - 1] + counts[k * nodes + nodes - 1] - part_first;
+  if (gathers) part.emplace(type, part_count);
+  std::vector<int> lane_displs(nodes);
+  for (int n = 0; n < nodes; ++n) lane_displs[n] = displs[k * nodes + n] - part_first;
+  const CommInfo lane = comm_info(layout.lane), node = comm_info(layout.node);
+  check(PMPI_Gatherv(mine.data(), counts[k * nodes + layout.node_number], datatype,
+                     gathers ? part->data() : nullptr, counts.data() + k * nodes,
+                     lane_displs.data(), datatype, home, lane.c),
+        "MPI_Gatherv");
+  if (!gathers) return;
+  // Within node `home`: the parts to the root, in position order, then into rank order.
+  std::optional<ScratchBuffer> all;
+  std::vector<int> part_counts(c), part_displs(c);
+  for (int q = 0; q < c; ++q) {
+    part_displs[q] = displs[q * nodes];
+    part_counts[q] = displs[q * nodes + nodes - 1] + counts[q * nodes + nodes - 1] - part_displs[q];
+  }
+  if (ci.rank == root) all.emplace(type, count);
+  check(PMPI_Gatherv(part->data(), part_count, datatype, all ? all->data() : nullptr,
+                     part_counts.data(), part_displs.data(), datatype, top, node.c),
+        "MPI_Gatherv");
+  if (ci.rank != root) return;
+  const char* at = static_cast<const char*>(all->data());
+  for (int i = 0; i < p; ++i) {
+    local_copy(at + static_cast<std::int64_t>(displs[i]) * type.extent,
+               static_cast<char*>(recvbuf) + cut.first(rank_at[i]) * type.extent, counts[i],
+               datatype, type);
+  }
+}
+
+}  // namespace
 
 bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, int count,
                           MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
@@ -24,6 +93,11 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) return false;
   if (count == 0) return true;
+  if (layout.min_node_size == layout.max_node_size && count >= ci.p &&
+      static_cast<double>(count) * type.size >= kScatterGatherFrom) {
+    scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);
+    return true;
+  }
   std::optional<ScratchBuffer> scratch;
   void* acc = accumulator(ci, root, own, recvbuf, count, datatype, type, scratch);
   const int k = layout.node_rank_of[root], home = layout.number_of[root];
