@@ -156,8 +156,10 @@ int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
 
 /* The reduction made node-aware for commutative operations on ranks spread over several
  * multicore nodes: within every node, then among one rank per node, each phase over the tree
- * Rosched_Reduce would choose for that communicator (k-nomial or two trees); elsewhere (one node, one rank per node, a
- * non-commutative operation) Rosched_Reduce. Same semantics as MPI_Reduce. */
+ * Rosched_Reduce would choose for that communicator (k-nomial or two trees); on nodes of equal
+ * size from 12 KiB (and one element per rank) the node-aware reduce-scatter, then a gather of
+ * the blocks to the root through its node (Rabenseifner's scheme); elsewhere (one node, one rank
+ * per node, a non-commutative operation) Rosched_Reduce. Same semantics as MPI_Reduce. */
 int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
