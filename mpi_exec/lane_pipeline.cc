@@ -41,7 +41,7 @@ class LanePipeline {
                         [](const Chunk& c) { return c.step == kDone; })) {
           return;
         }
-        throw Error(MPI_ERR_INTERN, "pipelined multi-lane all-reduce: no round to wait for");
+        throw Error(MPI_ERR_INTERN, "full-lane pipeline: no round to wait for");
       }
       // MPI_Waitany, not MPI_Waitsome: SimGrid SMPI's MPI_Waitsome polls with MPI_Testsome,
       // which it charges simulated time for (100 us by default), 70x slower at 128 ranks.
