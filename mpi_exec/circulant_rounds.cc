@@ -64,7 +64,10 @@ CirculantRounds::Peers CirculantRounds::next_round() {
   } else {
     recv_first_ = cut_.first(recv_block);
     recv_got_ = cut_.elements(recv_block, recv_count);
-    recv_ = CyclicBlocks{static_cast<char*>(in_->data()), static_cast<int>(recv_got_), datatype_};
+    recv_ = CyclicBlocks{};  // the plain elements into the receive buffer
+    recv_.at = static_cast<char*>(in_->data());
+    recv_.count = static_cast<int>(recv_got_);
+    recv_.type = datatype_;
   }
   ++round_;
   return {static_cast<int>(to), static_cast<int>(from)};
