@@ -1,6 +1,7 @@
 // MPI_Reduce over this library's trees: Rosched_Reduce (the k-nomial tree or the pipelined two
 // trees, whichever the cost model says is faster for the vector, or the MPI library's own
-// MPI_Reduce where a timed first call of the size class found that faster: library_choice.h),
+// MPI_Reduce or, on several multicore nodes, the node-aware reduction, where a timed first call
+// of the size class found that faster: library_choice.h),
 // Rosched_Reduce_binomial and Rosched_Reduce_two_tree (one tree, always), Rosched_Reduce_node_aware (the node-aware
 // reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The trees are in
 // reduce_knomial.cc and reduce_two_tree.cc.
@@ -9,11 +10,13 @@
 // two trees): for another root the reduction goes to rank 0 and the result is then sent to the
 // root (as MPICH does for non-commutative reductions).
 #include <optional>
+#include <vector>
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/node_layout.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/reduce_trees.h"
@@ -118,8 +121,9 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     };
     // Rosched_Reduce: the library's MPI_Reduce where that is faster (library_choice.h).
     if (algorithm == Algorithm::kChosen && p > 1) {
+      int answer = 1;
       const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
-                                              type.size, [] { return true; });
+                                              type.size, [] { return true; }, &answer);
       if (verdict == Verdict::kLibrary) {
         tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
         check_on(ci.user, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, ci.user),
@@ -133,13 +137,27 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         std::optional<ScratchBuffer> input;
         if (in_place) local_copy(recvbuf, input.emplace(type, count).data(), count, datatype);
         const void* in = in_place ? input->data() : sendbuf;
-        time_both(
-            ci, name, Decided::kReduce, count, type.size, "native MPI_Reduce", "rosched's tree",
-            [&] {
-              check_on(ci.user, PMPI_Reduce(in, recvbuf, count, datatype, op, root, ci.user),
-                       "MPI_Reduce");
-            },
-            [&] { by_tree(in); });
+        std::vector<Candidate> candidates = {
+            {"native MPI_Reduce",
+             [&] {
+               check_on(ci.user, PMPI_Reduce(in, recvbuf, count, datatype, op, root, ci.user),
+                        "MPI_Reduce");
+             }},
+            {"rosched's tree", [&] { by_tree(in); }},
+            {"node-aware", nullptr}};
+        // On several multicore nodes, for a commutative operation, the node-aware reduction
+        // (answer 2; asked from p = 4 on: the node layout is a collective at its first use).
+        int commutative = 0;
+        check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+        if (commutative && p >= 4 && node_layout(ci).hierarchical()) {
+          candidates[2].run = [&] {
+            node_aware_reduce_on(ci, in, recvbuf, count, datatype, type, op, root);
+          };
+        }
+        time_choices(ci, name, Decided::kReduce, count, type.size, candidates);
+        return;
+      }
+      if (answer == 2 && node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
         return;
       }
     }

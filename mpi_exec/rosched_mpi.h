@@ -141,8 +141,9 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
 /* The reduction of this library, or the MPI library's MPI_Reduce where that is faster (the
- * first call of each size class on a communicator times both, as Rosched_Bcast does;
- * ROSCHED_REDUCE=auto|model|rosched|native).
+ * first call of each size class on a communicator times both, as Rosched_Bcast does, and on
+ * several multicore nodes, for a commutative operation, Rosched_Reduce_node_aware's reduction
+ * as well; ROSCHED_REDUCE=auto|model|rosched|native).
  * Short vectors (up to 60 KiB): the k-nomial tree with n ports
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
  * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
