@@ -133,7 +133,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       }
       if (verdict == Verdict::kTimeBoth) {
         // In place, the root's input is recvbuf, which every trial overwrites: a copy of it is
-        // the input of all four.
+        // the input of every candidate.
         std::optional<ScratchBuffer> input;
         if (in_place) local_copy(recvbuf, input.emplace(type, count).data(), count, datatype);
         const void* in = in_place ? input->data() : sendbuf;
