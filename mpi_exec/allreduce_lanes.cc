@@ -44,8 +44,7 @@ int lane_chunks(int count, int node_size, const TypeInfo& type) {
 bool lane_allreduce_applies(const CommInfo& ci, int count) {
   if (ci.p == 1) return false;
   const NodeLayout& layout = node_layout(ci);
-  return layout.hierarchical() && layout.min_node_size == layout.max_node_size &&
-         count >= layout.min_node_size;
+  return layout.equal_nodes() && count >= layout.min_node_size;
 }
 
 void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,

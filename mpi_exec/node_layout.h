@@ -39,6 +39,18 @@ struct NodeLayout {
   // a flat one.
   bool hierarchical() const { return nodes > 1 && max_node_size > 1; }
 
+  // Hierarchical with every node of the same size c: where the full-lane collectives apply
+  // (node rank k of every node is in lane k, for every k < c).
+  bool equal_nodes() const { return hierarchical() && min_node_size == max_node_size; }
+
+  // On equal nodes: rank r's place in lane-major order, node_rank_of[r] * nodes + number_of[r]
+  // (lane k's ranks together, in node order, the order of the lane's ranks): how the node-aware
+  // reduce-scatter lays out the blocks and the reduction gathers them.
+  int lane_position(int r) const {
+    return node_rank_of[static_cast<std::size_t>(r)] * nodes +
+           number_of[static_cast<std::size_t>(r)];
+  }
+
   // The lane that carries a rooted collective from or to root between the nodes: the root's
   // own where every node has its node rank, else lane 0 (only if hierarchical()).
   int carrier_lane(int root) const {

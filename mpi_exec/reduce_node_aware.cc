@@ -38,22 +38,22 @@ void scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvbuf, i
   const NodeLayout& layout = node_layout(ci);
   const int p = ci.p, nodes = layout.nodes, c = layout.min_node_size;
   const BlockCut cut{count, p};
-  std::vector<int> rank_at(p);  // position k * nodes + n: the rank of node n's node rank k
-  for (int r = 0; r < p; ++r) rank_at[layout.node_rank_of[r] * nodes + layout.number_of[r]] = r;
+  std::vector<int> rank_at(p);  // lane position k * nodes + n: the rank of node n's node rank k
+  for (int r = 0; r < p; ++r) rank_at[layout.lane_position(r)] = r;
   const int k = layout.node_rank, home = layout.number_of[root], top = layout.node_rank_of[root];
   ScratchBuffer mine(type, static_cast<int>(cut.elements(ci.rank, 1)));
   node_aware_reduce_scatter_on(ci, "Rosched_Reduce_node_aware", own ? own : recvbuf, mine.data(),
                                cut, datatype, type, op);
-  std::vector<int> counts(p), displs(p);
+  std::vector<int> counts(p), displs(p + 1, 0);  // per position; displs: prefix sums
   for (int i = 0; i < p; ++i) {
     counts[i] = static_cast<int>(cut.elements(rank_at[i], 1));
-    displs[i] = i == 0 ? 0 : displs[i - 1] + counts[i - 1];
+    displs[i + 1] = displs[i] + counts[i];
   }
   // Lane k to node `home`: blocks k * nodes .. (k + 1) * nodes - 1, in position order.
   const bool gathers = layout.node_number == home;
   std::optional<ScratchBuffer> part;
   const int part_first = displs[k * nodes];
-  const int part_count = displs[k * nodes + nodes - 1] + counts[k * nodes + nodes - 1] - part_first;
+  const int part_count = displs[(k + 1) * nodes] - part_first;
   if (gathers) part.emplace(type, part_count);
   std::vector<int> lane_displs(nodes);
   for (int n = 0; n < nodes; ++n) lane_displs[n] = displs[k * nodes + n] - part_first;
@@ -68,7 +68,7 @@ void scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvbuf, i
   std::vector<int> part_counts(c), part_displs(c);
   for (int q = 0; q < c; ++q) {
     part_displs[q] = displs[q * nodes];
-    part_counts[q] = displs[q * nodes + nodes - 1] + counts[q * nodes + nodes - 1] - part_displs[q];
+    part_counts[q] = displs[(q + 1) * nodes] - part_displs[q];
   }
   if (ci.rank == root) all.emplace(type, count);
   check(PMPI_Gatherv(part->data(), part_count, datatype, all ? all->data() : nullptr,
@@ -93,7 +93,7 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) return false;
   if (count == 0) return true;
-  if (layout.min_node_size == layout.max_node_size && count >= ci.p &&
+  if (layout.equal_nodes() && count >= ci.p &&
       static_cast<double>(count) * type.size >= kScatterGatherFrom) {
     scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);
     return true;

@@ -30,7 +30,7 @@ namespace rosched::mpi {
 bool node_aware_reduce_scatter_applies(const CommInfo& ci) {
   if (ci.p == 1) return false;
   const NodeLayout& layout = node_layout(ci);
-  return layout.hierarchical() && layout.min_node_size == layout.max_node_size;
+  return layout.equal_nodes();
 }
 
 namespace {
@@ -60,13 +60,8 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
   const int chunks = reduce_scatter_chunks(cut, type);
   tell_choice(ci, name, "node-aware reduce-scatter (circulant in the node, then in the lanes)",
               chunks, 1, static_cast<double>(cut.n) * type.size);
-  // Block r at position node_rank_of[r] * nodes + number_of[r]: lane k's blocks together, in
-  // node order (the order of the lane's ranks). Chunk j holds slice j of every block (a block
-  // cut into `chunks` slices as BlockCut cuts), in position order.
-  const auto position = [&](int r) {
-    return layout.node_rank_of[static_cast<std::size_t>(r)] * nodes +
-           layout.number_of[static_cast<std::size_t>(r)];
-  };
+  // Block r at layout.lane_position(r): lane k's blocks together, in node order. Chunk j holds
+  // slice j of every block (a block cut into `chunks` slices as BlockCut cuts), in that order.
   struct Cuts {
     std::int64_t first = 0;                   // the chunk's first element in acc
     std::vector<std::int64_t> starts;         // per position, prefix sums within the chunk
@@ -83,7 +78,7 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
     Cuts& x = cuts[static_cast<std::size_t>(j)];
     x.first = total;
     x.starts.assign(p + 1, 0);
-    for (int r = 0; r < p; ++r) x.starts[position(r) + 1] = slice(r, j).second;
+    for (int r = 0; r < p; ++r) x.starts[layout.lane_position(r) + 1] = slice(r, j).second;
     for (int i = 0; i < p; ++i) x.starts[i + 1] += x.starts[i];
     total += x.starts[p];
   }
@@ -97,7 +92,7 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
     char* const base = at + x.first * type.extent;
     for (int r = 0; r < p; ++r) {
       const auto [first, count] = slice(r, j);
-      local_copy(in + first * type.extent, base + x.starts[position(r)] * type.extent,
+      local_copy(in + first * type.extent, base + x.starts[layout.lane_position(r)] * type.extent,
                  static_cast<int>(count), datatype, type);
     }
     // Part k is positions k * nodes .. (k + 1) * nodes - 1.
@@ -109,7 +104,7 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
                       BlockCut{x.blocks[nodes], nodes, x.blocks.data()}});
   }
   run_lane_pipeline(node, lane, pieces, LaneSteps::kReduceScatter, datatype, type, op);
-  const int mine = position(ci.rank);
+  const int mine = layout.lane_position(ci.rank);
   for (int j = 0; j < chunks; ++j) {
     const Cuts& x = cuts[static_cast<std::size_t>(j)];
     const auto [first, count] = slice(ci.rank, j);

@@ -143,7 +143,7 @@ bool equal_multicore_nodes(MPI_Comm comm) {
   try {
     const rosched::mpi::NodeLayout& layout =
         rosched::mpi::node_layout(rosched::mpi::comm_info(comm));
-    return layout.hierarchical() && layout.min_node_size == layout.max_node_size;
+    return layout.equal_nodes();
   } catch (const std::exception&) {
     return false;  // the MPI library's own all-reduce then
   }
