@@ -13,33 +13,13 @@
 // 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/simulation.md).
 #include "mpi_exec/allreduce_lanes.h"
 
-#include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
-#include "mpi_exec/settings.h"
 
 namespace rosched::mpi {
-namespace {
-
-// How many chunks: ROSCHED_LANE_CHUNKS, or round(sqrt(bytes / 64 KiB)): S chunks through four
-// steps take about (S + 3) (a + b m / S), least at S = sqrt(3 b m / a), a the fixed cost of a
-// chunk's step and b m / S its transfers; the constant measured in SimGrid SMPI on the paper's
-// 36 x 32 ranks (docs/simulation.md), µs: 1 MiB in 2 / 4 / 8 / 32 chunks 320.9 / 291.8 / 367.6 /
-// 935.4, 4 MiB in 4 / 8 / 16 / 32 chunks 872.6 / 754.7 / 826.8 / 1,260.2. At most 64, and every
-// chunk at least one element per node rank.
-int lane_chunks(int count, int node_size, const TypeInfo& type) {
-  const double bytes = static_cast<double>(count) * type.size;
-  const int wanted = settings().lane_chunks > 0
-                         ? settings().lane_chunks
-                         : static_cast<int>(std::lround(std::sqrt(bytes / 65536)));
-  return std::max(1, std::min({wanted, 64, count / node_size}));
-}
-
-}  // namespace
 
 bool lane_allreduce_applies(const CommInfo& ci, int count) {
   if (ci.p == 1) return false;
@@ -52,7 +32,9 @@ void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
   const NodeLayout& layout = node_layout(ci);
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
-  const int chunks = lane_chunks(count, node.p, type);
+  // Every chunk at least one element per node rank.
+  const int chunks =
+      lane_chunks(LaneSteps::kAllreduce, static_cast<double>(count) * type.size, count / node.p);
   tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
               1, static_cast<double>(count) * type.size);
   const BlockCut cut{count, chunks};

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <deque>
 #include <optional>
 
 #include "mpi_exec/circulant_rounds.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 
 namespace rosched::mpi {
@@ -111,6 +113,15 @@ class LanePipeline {
 };
 
 }  // namespace
+
+int lane_chunks(LaneSteps steps, double bytes, std::int64_t most) {
+  const int later_steps = steps == LaneSteps::kAllreduce ? 3 : 1;
+  const int wanted =
+      settings().lane_chunks > 0
+          ? settings().lane_chunks
+          : static_cast<int>(std::lround(std::sqrt(later_steps * bytes / (192 * 1024))));
+  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, 64, most})));
+}
 
 void run_lane_pipeline(const CommInfo& node, const CommInfo& lane,
                        const std::vector<LaneChunk>& chunks, LaneSteps steps, MPI_Datatype datatype,

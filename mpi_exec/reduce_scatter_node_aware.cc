@@ -14,8 +14,6 @@
 // blocks are reordered into chunk-major, then lane-major order (one copy in, one copy out).
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -23,7 +21,6 @@
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
-#include "mpi_exec/settings.h"
 
 namespace rosched::mpi {
 
@@ -33,31 +30,15 @@ bool node_aware_reduce_scatter_applies(const CommInfo& ci) {
   return layout.equal_nodes();
 }
 
-namespace {
-
-// How many chunks: ROSCHED_LANE_CHUNKS, or round(sqrt(bytes / 192 KiB)) (two steps: S chunks
-// take about (S + 1) (a + b m / S), least at S = sqrt(b m / a), a / b as measured for the
-// all-reduce's four steps, allreduce_lanes.cc; on 36 x 32 simulated ranks, µs: 1 MiB in 1 / 2 /
-// 4 / 8 chunks 209.4 / 188.1 / 201.9 / 298.0, 4 MiB in 4 / 5 / 8 chunks 582.8 / 587.0 / 599.1);
-// at most 64 and at most the average block's elements.
-int reduce_scatter_chunks(const BlockCut& cut, const TypeInfo& type) {
-  const double bytes = static_cast<double>(cut.n) * type.size;
-  const int wanted = settings().lane_chunks > 0
-                         ? settings().lane_chunks
-                         : static_cast<int>(std::lround(std::sqrt(bytes / (192 * 1024))));
-  return static_cast<int>(
-      std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, 64, cut.n / cut.p})));
-}
-
-}  // namespace
-
 void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const void* input,
                                   void* recvbuf, const BlockCut& cut, MPI_Datatype datatype,
                                   const TypeInfo& type, MPI_Op op) {
   const NodeLayout& layout = node_layout(ci);
   const int nodes = layout.nodes, c = layout.min_node_size, p = ci.p;
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
-  const int chunks = reduce_scatter_chunks(cut, type);
+  // At most the average block's elements.
+  const int chunks =
+      lane_chunks(LaneSteps::kReduceScatter, static_cast<double>(cut.n) * type.size, cut.n / cut.p);
   tell_choice(ci, name, "node-aware reduce-scatter (circulant in the node, then in the lanes)",
               chunks, 1, static_cast<double>(cut.n) * type.size);
   // Block r at layout.lane_position(r): lane k's blocks together, in node order. Chunk j holds
