@@ -4,8 +4,8 @@
 // paper is not needed: an empty partial result is tracked instead.
 //
 // Rosched_Allreduce: the census, the reduce-scatter/all-gather (allreduce_scatter_gather.h), on
-// several multicore nodes the multi-lane all-reduce (allreduce_lanes.h), or the MPI library's
-// MPI_Allreduce, chosen as library_choice.h says, for a commutative operation
+// several multicore nodes the lane all-reduces (allreduce_lanes.h), the n-way all-reduce
+// (nway_allreduce.h), or the MPI library's MPI_Allreduce, chosen as library_choice.h says, for a commutative operation
 // (else the library's). The census can pay only where its ceil(log2 p) whole vectors are not far
 // from what an all-reduce must cost (census_can_pay); a timed first call of the size class
 // decides among those that can.
@@ -23,6 +23,7 @@
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
@@ -81,14 +82,27 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
   }
 }
 
+// What an ideal all-reduce of `bytes` costs by the model: the ceil(log2 p) latencies of
+// recursive doubling plus the 2 (p - 1) / p m bytes per rank of a reduce-scatter and an
+// all-gather.
+double ideal_allreduce(const CostModel& model, int p, double bytes) {
+  const double latency = model.time(8);
+  return ceil_log2(p) * latency + 2.0 * (p - 1) / p * std::max(0.0, model.time(bytes) - latency);
+}
+
 // The census's time by the model, ceil(log2 p) time(m), is at most twice that of an ideal
-// all-reduce: the ceil(log2 p) latencies of recursive doubling plus the 2 (p - 1) / p m bytes
-// per rank of a reduce-scatter and an all-gather. True for short vectors and for p = 2; false
-// for long ones on many ranks, where the census sends ceil(log2 p) whole vectors.
+// all-reduce. True for short vectors and for p = 2; false for long ones on many ranks, where
+// the census sends ceil(log2 p) whole vectors.
 bool census_can_pay(const CostModel& model, int p, double bytes) {
-  const double q = ceil_log2(p), latency = model.time(8);
-  const double ideal = q * latency + 2.0 * (p - 1) / p * std::max(0.0, model.time(bytes) - latency);
-  return q * model.time(bytes) <= 2 * ideal;
+  return ceil_log2(p) * model.time(bytes) <= 2 * ideal_allreduce(model, p, bytes);
+}
+
+// Likewise the n-way all-reduce with the n of its cost rule (nway_time): short vectors, whose
+// n-way rounds are fewer than the census's (End et al. 2015: up to 255 elements).
+bool nway_can_pay(const CommInfo& ci, double bytes) {
+  const CostModel& model = cost_model(ci);
+  return nway_time(model, ci.p, nway_ports(ci, bytes), bytes) <=
+         2 * ideal_allreduce(model, ci.p, bytes);
 }
 
 // Rosched_Allreduce's choice and its run, after the checks (count > 0). Its candidates, in the
@@ -97,10 +111,12 @@ bool census_can_pay(const CostModel& model, int p, double bytes) {
 // the vector where the library's is one of all of it, nothing to save but half the reduction
 // work, and its trial against Open MPI's at 4 MiB (0.91: each candidate timed after the others'
 // calls, which leave the caches cold) did not hold in later calls back to back (1.09-1.10);
-// and the multi-lane all-reduce (3, allreduce_lanes.h), timed where the ranks sit on several
-// nodes of equal size (asked from p = 4 on: the node layout is a collective at its first use).
-// Forced or by the model (answer 1 without a trial): the census where it can pay, else the
-// multi-lane all-reduce where it applies, else the reduce-scatter/all-gather.
+// the lane all-reduces (3, allreduce_lanes.h: n-way in the node and the lane for short
+// vectors, multi-lane for long ones), timed where the ranks sit on several nodes of equal size
+// (asked from p = 4 on: the node layout is a collective at its first use), and the n-way
+// all-reduce (4, End et al. 2015), timed for p > 2 where it can pay (nway_can_pay). Forced or
+// by the model (answer 1 without a trial): the census where it can pay, else the lane
+// all-reduces where they apply, else the reduce-scatter/all-gather.
 void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf, void* recvbuf,
                          int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   int commutative = 0;
@@ -111,7 +127,14 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
   }
   const double bytes = static_cast<double>(count) * type.size;
   const auto census_pays = [&] { return census_can_pay(cost_model(ci), ci.p, bytes); };
-  const auto lanes = [&] { return ci.p >= 4 && commutative && lane_allreduce_applies(ci, count); };
+  const auto nway = [&](const void* input) {
+    const int n = nway_ports(ci, bytes);
+    if (settings().verbose) {
+      tell_choice(ci, name, ("n-way, n = " + std::to_string(n)).c_str(), 1, 0, bytes);
+    }
+    nway_allreduce_on(ci, input, recvbuf, count, datatype, type, op, n);
+  };
+  const auto lanes = [&] { return ci.p >= 4 && commutative && lane_allreduce_applies(ci); };
   int answer = 1;
   const Verdict verdict = ci.p == 1      ? Verdict::kRosched  // a copy
                           : !commutative ? Verdict::kLibrary
@@ -139,7 +162,8 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
          }},
         {"census", nullptr},
         {"reduce-scatter + all-gather", nullptr},
-        {"multi-lane", nullptr}};
+        {"lanes", nullptr},
+        {"n-way", nullptr}};
     if (census_pays()) {
       candidates[1].run = [&] { census(ci, in, recvbuf, count, datatype, type, op); };
     }
@@ -153,7 +177,12 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
         lane_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
       };
     }
+    if (ci.p > 2 && nway_can_pay(ci, bytes)) {
+      candidates[4].run = [&] { nway(in); };
+    }
     time_choices(ci, name, Decided::kAllreduce, count, type.size, candidates);
+  } else if (answer == 4) {
+    nway(sendbuf);
   } else if (answer == 3 || (answer == 1 && !census_pays() && lanes())) {
     lane_allreduce_on(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
                       datatype, type, op);

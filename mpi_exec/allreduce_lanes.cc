@@ -11,25 +11,32 @@
 // This replaced (2026-11-27) ring steps within the node (c - 1 of them per chunk) and an n-way
 // or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /
 // 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/simulation.md).
+//
+// For short vectors, whose time is rounds, not bytes, the lanes carry whole vectors: the n-way
+// all-reduce (End et al. 2015, nway_allreduce.h) of the node, then of the lane (Träff 2020's
+// lane decomposition with the node's result as every lane rank's contribution): a few rounds on
+// the node's fast links and ceil(log_{n+1} N) among the N nodes, where a flat all-reduce's
+// rounds cross the node links.
 #include "mpi_exec/allreduce_lanes.h"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
+#include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/settings.h"
 
 namespace rosched::mpi {
 
-bool lane_allreduce_applies(const CommInfo& ci, int count) {
-  if (ci.p == 1) return false;
-  const NodeLayout& layout = node_layout(ci);
-  return layout.equal_nodes() && count >= layout.min_node_size;
-}
+namespace {
 
-void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
-                       int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
-  const NodeLayout& layout = node_layout(ci);
+// The multi-lane all-reduce (count >= the node size).
+void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, const void* input,
+                void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
+                MPI_Op op) {
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
   // Every chunk at least one element per node rank.
@@ -45,6 +52,41 @@ void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
                       BlockCut{parts.elements(node.rank, 1), lane.p}});
   }
   run_lane_pipeline(node, lane, pieces, LaneSteps::kAllreduce, datatype, type, op);
+}
+
+// The n-way all-reduce of the node, then of the lane.
+void nway_steps(const NodeLayout& layout, const CommInfo& ci, const char* name, const void* input,
+                void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
+                MPI_Op op) {
+  const double bytes = static_cast<double>(count) * type.size;
+  const auto step = [&](const CommInfo& on, const void* from) {
+    const int n = std::min(nway_ports(on, bytes), on.p - 1);
+    nway_allreduce_on(on, from, recvbuf, count, datatype, type, op, n);
+    return n;
+  };
+  const int n_node = step(comm_info(layout.node), input);
+  const int n_lane = step(comm_info(layout.lane), recvbuf);
+  if (settings().verbose) {
+    const std::string what = "n-way in the node (n = " + std::to_string(n_node) +
+                             "), then in the lane (n = " + std::to_string(n_lane) + ")";
+    tell_choice(ci, name, what.c_str(), 1, 0, bytes);
+  }
+}
+
+}  // namespace
+
+bool lane_allreduce_applies(const CommInfo& ci) {
+  return ci.p > 1 && node_layout(ci).equal_nodes();
+}
+
+void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
+                       int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  const NodeLayout& layout = node_layout(ci);
+  if (count < layout.min_node_size || static_cast<double>(count) * type.size < kLaneNwayBelow) {
+    nway_steps(layout, ci, name, input, recvbuf, count, datatype, type, op);
+  } else {
+    multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op);
+  }
 }
 
 }  // namespace rosched::mpi

@@ -34,8 +34,8 @@ std::optional<Start> prepare(int count, MPI_Datatype datatype, MPI_Op op, const 
   return Start{type, nway_ports(ci, static_cast<double>(count) * type.size)};
 }
 
-// Runs make() (which constructs an NwayAllreduce): the paper rule without a tuple for p and n
-// is MPI_ERR_ARG.
+// Runs make() (which constructs an NwayAllreduce for the split phase; the blocking call's
+// nway_allreduce_on does the same): the paper rule without a tuple for p and n is MPI_ERR_ARG.
 template <typename Make>
 auto construct(Make&& make) -> decltype(make()) {
   try {
@@ -54,11 +54,7 @@ extern "C" int Rosched_Allreduce_nway(const void* sendbuf, void* recvbuf, int co
   return run_collective("Rosched_Allreduce_nway", comm, [&](const CommInfo& ci) {
     const std::optional<Start> s = prepare(count, datatype, op, ci);
     if (!s) return;
-    std::optional<NwayAllreduce> running;  // on the stack: a blocking call keeps nothing
-    construct([&] {
-      running.emplace(sendbuf, recvbuf, count, datatype, s->type, op, ci, s->n, nway_rule());
-    });
-    running->finish();
+    nway_allreduce_on(ci, sendbuf, recvbuf, count, datatype, s->type, op, s->n);
   });
 }
 

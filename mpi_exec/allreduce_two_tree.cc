@@ -98,10 +98,10 @@ void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatyp
 namespace {
 
 // Rosched_Allreduce_two_tree (always the doubly pipelined two-tree all-reduce) and
-// Rosched_Allreduce_node_aware (for a commutative operation on several multicore nodes: the
-// multi-lane all-reduce where the nodes are equal and the vector has an element per node rank,
-// else the node-aware reduction to rank 0 and the node-aware broadcast from it, one after the
-// other; else the two-tree all-reduce).
+// Rosched_Allreduce_node_aware (for a commutative operation on several multicore nodes: where
+// the nodes are equal, the lane all-reduces of allreduce_lanes.h (n-way in the node and the
+// lane for short vectors, multi-lane for long ones), else the node-aware reduction to rank 0
+// and the node-aware broadcast from it, one after the other; else the two-tree all-reduce).
 int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
@@ -116,7 +116,7 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     int commutative = 0;
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    if (node_aware && commutative && lane_allreduce_applies(ci, count)) {
+    if (node_aware && commutative && lane_allreduce_applies(ci)) {
       lane_allreduce_on(ci, name, input, recvbuf, count, datatype, type, op);
       return;
     }

@@ -1,9 +1,12 @@
 #include "mpi_exec/nway_allreduce.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
@@ -60,9 +63,13 @@ NwayRule nway_rule() {
 
 std::shared_ptr<const NwayRounds> rounds_of(std::int64_t p, std::int64_t n, NwayRule rule,
                                             std::int64_t rank) {
-  thread_local std::shared_ptr<const NwayRounds> last;
-  if (last && last->p == p && last->n == n && last->rule == rule && last->rank == rank) {
-    return last;
+  thread_local std::array<std::shared_ptr<const NwayRounds>, 2> kept;  // the last first
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const std::shared_ptr<const NwayRounds>& k = kept[i];
+    if (k && k->p == p && k->n == n && k->rule == rule && k->rank == rank) {
+      if (i > 0) std::swap(kept[0], kept[i]);
+      return kept[0];
+    }
   }
   const NwaySchedule schedule(NwayPlan(p, n, rule), rank);
   auto made = std::make_shared<NwayRounds>();
@@ -70,8 +77,20 @@ std::shared_ptr<const NwayRounds> rounds_of(std::int64_t p, std::int64_t n, Nway
   made->result = schedule.result();
   made->rounds.reserve(static_cast<std::size_t>(schedule.rounds()));
   for (int i = 0; i < schedule.rounds(); ++i) made->rounds.push_back(schedule.round(i));
-  last = std::move(made);
-  return last;
+  kept[1] = std::move(kept[0]);
+  kept[0] = std::move(made);
+  return kept[0];
+}
+
+void nway_allreduce_on(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
+                       MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n) {
+  std::optional<NwayAllreduce> running;  // on the stack: a blocking call keeps nothing
+  try {
+    running.emplace(sendbuf, recvbuf, count, datatype, type, op, ci, n, nway_rule());
+  } catch (const std::invalid_argument& e) {
+    throw Error(MPI_ERR_ARG, e.what());
+  }
+  running->finish();
 }
 
 void set_nway(int n, const char* rule) {

@@ -48,7 +48,8 @@ void set_nway(int n, const char* rule);
 
 // One rank's rounds of an n-way schedule, walked once from NwaySchedule::round and kept: a
 // program repeats its all-reduce, and each round's description holds vectors that would
-// otherwise be built again at every call. rounds_of keeps the last set per thread; a running
+// otherwise be built again at every call. rounds_of keeps the last two sets per thread (the
+// node's and the lane's of a lane all-reduce, allreduce_lanes.h); a running
 // operation holds its own reference, so a later call for other (p, n, rule, rank) cannot take
 // it away.
 struct NwayRounds {
@@ -60,6 +61,12 @@ struct NwayRounds {
 // Throws std::invalid_argument as NwayPlan does (the paper rule where its tuple does not exist).
 std::shared_ptr<const NwayRounds> rounds_of(std::int64_t p, std::int64_t n, NwayRule rule,
                                             std::int64_t rank);
+
+// The blocking n-way all-reduce of count > 0 elements on ci with n ports and nway_rule():
+// Rosched_Allreduce_nway after its checks, and the step of the collectives built on it. Throws
+// Error(MPI_ERR_ARG) where the rule has no schedule for (p, n) (the paper rule's tuples).
+void nway_allreduce_on(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
+                       MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n);
 
 class NwayAllreduce {
  public:
