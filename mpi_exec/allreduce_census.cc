@@ -5,10 +5,11 @@
 //
 // Rosched_Allreduce: the census, the reduce-scatter/all-gather (allreduce_scatter_gather.h), on
 // several multicore nodes the lane all-reduces (allreduce_lanes.h), the n-way all-reduce
-// (nway_allreduce.h), or the MPI library's MPI_Allreduce, chosen as library_choice.h says, for a commutative operation
-// (else the library's). The census can pay only where its ceil(log2 p) whole vectors are not far
-// from what an all-reduce must cost (census_can_pay); a timed first call of the size class
-// decides among those that can.
+// (nway_allreduce.h), or the MPI library's MPI_Allreduce, chosen as library_choice.h says, for
+// a commutative operation (else the library's). The census and the n-way all-reduce can pay
+// only where their whole vectors per round are not far from what an all-reduce must cost
+// (census_can_pay, nway_can_pay); a timed first call of the size class decides among those
+// that can.
 #include <algorithm>
 #include <cstring>
 #include <optional>
