@@ -37,12 +37,13 @@
  * operations, meant for small data); Rosched_Allreduce_scatter_gather a reduce-scatter
  * (Algorithm 7 run backwards) then Algorithm 7, 2 ceil(log2 p) rounds that send 2 (p - 1) / p of
  * the vector per rank (commutative operations, meant for long vectors); Rosched_Allreduce
- * runs whichever of the two (and, on several multicore nodes of equal size, of the multi-lane
- * all-reduce of Rosched_Allreduce_node_aware), timed at the first call of each size class, beat
- * the library's MPI_Allreduce (the census only where the cost model says it can pay), else that
+ * runs whichever of the two, of the n-way all-reduce (Rosched_Allreduce_nway) and, on several
+ * multicore nodes of equal size, of the lane all-reduces of Rosched_Allreduce_node_aware,
+ * timed at the first call of each size class, beat the library's MPI_Allreduce (the census and
+ * the n-way all-reduce only where the cost model says they can pay), else that
  * (ROSCHED_ALLREDUCE=auto|model|rosched|native, as ROSCHED_BCAST; mpi_exec/library_choice.h;
- * forced or by the model: the census where it can pay, else the multi-lane all-reduce where it
- * applies, else the reduce-scatter/all-gather). Rosched_Allgather likewise chooses between its
+ * forced or by the model: the census where it can pay, else the lane all-reduces where they
+ * apply, else the reduce-scatter/all-gather). Rosched_Allgather likewise chooses between its
  * all-gather and MPI_Allgather (ROSCHED_ALLGATHER). Each walks the schedule description of sched/, the one the verifier checks.
  */
 #ifndef ROSCHED_MPI_EXEC_ROSCHED_MPI_H_

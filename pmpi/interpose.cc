@@ -286,7 +286,10 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
       start, Collective::kAllreduce, f, f.bytes,
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); },
       [&](Route route) {
-        return route == Route::kNway
+        // The n-way route on equal multicore nodes: the n-way all-reduce in the node, then in
+        // the lane (Rosched_Allreduce_node_aware below 12 KiB; 0.61 of the flat n-way's time
+        // at 4 B on 36 x 32 simulated ranks).
+        return route == Route::kNway && !f.equal_nodes
                    ? Rosched_Allreduce_nway(sendbuf, recvbuf, count, datatype, op, comm)
                : route == Route::kModel
                    ? Rosched_Allreduce(sendbuf, recvbuf, count, datatype, op, comm)

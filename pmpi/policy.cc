@@ -211,7 +211,8 @@ bool uses_node_facts(Collective c, const CallFacts& facts, const Controls& contr
   const std::size_t i = static_cast<std::size_t>(index_of(c));
   return c == Collective::kAllreduce && controls.mode == Mode::kAuto && controls.enabled[i] &&
          controls.threshold[i] == Controls::kUnset && !facts.intercomm && facts.p > 1 &&
-         facts.contiguous && facts.commutative && facts.bytes >= kMultilaneFrom;
+         facts.contiguous && facts.commutative && facts.bytes > 0 &&
+         (facts.bytes >= kMultilaneFrom || facts.bytes <= kDefaultThreshold[i]);
 }
 
 }  // namespace rosched::pmpi

@@ -114,7 +114,9 @@ struct CallFacts {
   bool contiguous = true;    // every datatype of the call is contiguous
   bool commutative = true;   // reductions: the operation is commutative
   // allreduce: the ranks sit on several multicore nodes of equal size, where
-  // Rosched_Allreduce_node_aware runs the multi-lane all-reduce (asked only where it matters).
+  // Rosched_Allreduce_node_aware runs the lane all-reduces (asked only where it matters: the
+  // multi-lane all-reduce from kMultilaneFrom, and in the n-way range the interposer's route
+  // kNway runs the n-way all-reduce in the node, then in the lane).
   bool equal_nodes = false;
 };
 
@@ -124,9 +126,10 @@ inline constexpr std::int64_t kMultilaneFrom = 12 * 1024;
 
 Route decide(Collective c, const CallFacts& facts, const Controls& controls);
 
-// Whether decide() reads CallFacts::equal_nodes for this call (auto, allreduce enabled and
-// without a threshold of the user's, a commutative operation on contiguous data of at least
-// kMultilaneFrom bytes, an intra-communicator of p > 1): the interposer asks for the node
+// Whether CallFacts::equal_nodes matters for this call (auto, allreduce enabled and without a
+// threshold of the user's, a commutative operation on contiguous data of at least
+// kMultilaneFrom bytes, where decide() reads it, or in the default n-way range, up to 2 KiB,
+// where the interposer does; an intra-communicator of p > 1): the interposer asks for the node
 // layout, a collective call at its first use on a communicator, only then.
 bool uses_node_facts(Collective c, const CallFacts& facts, const Controls& controls);
 

@@ -98,7 +98,8 @@ TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed("off", nullptr, nullptr)), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed(nullptr, "bcast", nullptr)),
             Route::kNative);
-  // The interposer asks for the node layout exactly where decide() reads the answer.
+  // The interposer asks for the node layout exactly where decide() or its n-way route reads
+  // the answer.
   EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
   EXPECT_FALSE(uses_node_facts(Collective::kReduce, nodes, c));
   EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, parsed("force", nullptr, nullptr)));
@@ -108,6 +109,15 @@ TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
   EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
   nodes.contiguous = true;
   nodes.bytes = kMultilaneFrom - 1;
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  nodes.bytes = 2049;  // above the n-way range: Rosched_Allreduce's trial
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  nodes.bytes = 2048;  // the n-way range: n-way in the node, then in the lane
+  EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNway);
+  nodes.bytes = 4;
+  EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  nodes.bytes = 0;
   EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
 }
 
