@@ -16,9 +16,12 @@ namespace rosched::mpi {
 bool lane_allreduce_applies(const CommInfo& ci);
 
 // Below this many bytes (or with fewer elements than c), lane_allreduce_on takes the n-way
-// form for short vectors, else the multi-lane all-reduce (measured: docs/simulation.md, "Short
-// all-reduces on multicore nodes").
-inline constexpr double kLaneNwayBelow = 12 * 1024;
+// form for short vectors, else the multi-lane all-reduce: the geometric middle of 64 B, where
+// the n-way form was measured faster (36 x 32 simulated ranks: 9.4 us against 24.1 with the
+// reduction and broadcast before, 0.27 of the best selector), and 1 KiB, where it was slower
+// (56.9 us; the multi-lane all-reduce 56.6 at 4 KiB, the n-way form 74.5) (docs/simulation.md,
+// "Short all-reduces on multicore nodes").
+inline constexpr double kLaneNwayBelow = 256;
 
 // The reduction over all ranks of ci of their count elements at input (recvbuf itself for
 // MPI_IN_PLACE) into recvbuf, where op is commutative (checked by the caller), count > 0 and

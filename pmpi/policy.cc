@@ -204,6 +204,12 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
     return Route::kNative;
   }
   if (allreduce_model && !multilane) return Route::kModel;
+  // The n-way range on equal multicore nodes (equal_nodes is known only in auto without a
+  // threshold): the n-way form in the node and the lane up to kLaneNwayUpTo, then the trial.
+  if (c == Collective::kAllreduce && facts.equal_nodes && facts.bytes > kLaneNwayUpTo &&
+      facts.bytes < kMultilaneFrom) {
+    return Route::kModel;
+  }
   return rosched_route(c, facts, nway_limit);
 }
 

@@ -112,9 +112,13 @@ TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
   EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
   nodes.bytes = 2049;  // above the n-way range: Rosched_Allreduce's trial
   EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
-  nodes.bytes = 2048;  // the n-way range: n-way in the node, then in the lane
+  nodes.bytes = 2048;  // the n-way range, above the lanes' n-way form: the trial
   EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kModel);
+  nodes.bytes = kLaneNwayUpTo;  // n-way in the node, then in the lane
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNway);
+  nodes.bytes = kLaneNwayUpTo + 1;
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kModel);
   nodes.bytes = 4;
   EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
   nodes.bytes = 0;
