@@ -287,7 +287,7 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); },
       [&](Route route) {
         // The n-way route on equal multicore nodes: the n-way all-reduce in the node, then in
-        // the lane (Rosched_Allreduce_node_aware up to policy.h's kLaneNwayUpTo; 0.61 / 0.63
+        // the lane (Rosched_Allreduce_node_aware below policy.h's kLaneNwayBelow; 0.61 / 0.63
         // of the flat n-way's time at 4 / 64 B on 36 x 32 simulated ranks).
         return route == Route::kNway && !f.equal_nodes
                    ? Rosched_Allreduce_nway(sendbuf, recvbuf, count, datatype, op, comm)

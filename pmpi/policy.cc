@@ -205,8 +205,8 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   }
   if (allreduce_model && !multilane) return Route::kModel;
   // The n-way range on equal multicore nodes (equal_nodes is known only in auto without a
-  // threshold): the n-way form in the node and the lane up to kLaneNwayUpTo, then the trial.
-  if (c == Collective::kAllreduce && facts.equal_nodes && facts.bytes > kLaneNwayUpTo &&
+  // threshold): the n-way form in the node and the lane below kLaneNwayBelow, then the trial.
+  if (c == Collective::kAllreduce && facts.equal_nodes && facts.bytes >= kLaneNwayBelow &&
       facts.bytes < kMultilaneFrom) {
     return Route::kModel;
   }

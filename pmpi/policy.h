@@ -123,11 +123,13 @@ struct CallFacts {
 // From this many bytes an allreduce on equal multicore nodes (CallFacts::equal_nodes) with a
 // commutative operation goes to the multi-lane all-reduce in auto, unless a threshold is set.
 inline constexpr std::int64_t kMultilaneFrom = 12 * 1024;
-// Up to this many bytes an allreduce in the n-way range on equal multicore nodes goes to the
+// Below this many bytes an allreduce in the n-way range on equal multicore nodes goes to the
 // n-way all-reduce in the node, then in the lane (36 x 32 ranks: 0.17 / 0.27 of the best
-// selector at 4 / 64 B, 1.53 at 1 KiB); above it, in the n-way range, to Rosched_Allreduce's
-// trial (which kept the library's at 1-8 KiB there).
-inline constexpr std::int64_t kLaneNwayUpTo = 256;
+// selector at 4 / 64 B, 1.53 at 1 KiB); from it, in the n-way range, to Rosched_Allreduce's
+// trial (which kept the library's at 1-8 KiB there). The same bound as kLaneNwayBelow of
+// mpi_exec/allreduce_lanes.h, where Rosched_Allreduce_node_aware switches forms (written
+// twice: this library has no MPI).
+inline constexpr std::int64_t kLaneNwayBelow = 256;
 
 Route decide(Collective c, const CallFacts& facts, const Controls& controls);
 

@@ -115,9 +115,9 @@ TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
   nodes.bytes = 2048;  // the n-way range, above the lanes' n-way form: the trial
   EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kModel);
-  nodes.bytes = kLaneNwayUpTo;  // n-way in the node, then in the lane
+  nodes.bytes = kLaneNwayBelow - 1;  // n-way in the node, then in the lane
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNway);
-  nodes.bytes = kLaneNwayUpTo + 1;
+  nodes.bytes = kLaneNwayBelow;
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kModel);
   nodes.bytes = 4;
   EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
