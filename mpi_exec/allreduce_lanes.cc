@@ -12,22 +12,29 @@
 // or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /
 // 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/simulation.md).
 //
-// For short vectors, whose time is rounds, not bytes, the lanes carry whole vectors: the n-way
-// all-reduce (End et al. 2015, nway_allreduce.h) of the node, then of the lane (Träff 2020's
-// lane decomposition with the node's result as every lane rank's contribution): a few rounds on
-// the node's fast links and ceil(log_{n+1} N) among the N nodes, where a flat all-reduce's
-// rounds cross the node links.
+// For short and mid-sized vectors, whose time is rounds more than bytes, one lane carries the
+// whole vector: the k-nomial reduction of each node into node rank 0 (Träff's lecture notes,
+// "Binomial tree reduction", ports by the n-way cost rule, which on SimGrid's loopback takes all
+// 31 at once), the n-way all-reduce (End et al. 2015, nway_allreduce.h) of the lane of node
+// ranks 0, ceil(log_{n+1} N) rounds among the N nodes, and the broadcast of the result within
+// the node over a k-ary tree of one block (Träff's lecture notes, fixed-degree trees): a flat
+// all-reduce's rounds each cross the node links, and the n-way all-reduce of every lane that
+// this form replaced (2026-11-28; 5.9 / 9.4 / 56.9 us at 4 B / 64 B / 1 KiB on 36 x 32
+// simulated ranks, this one 5.4 / 5.5 / 10.2) sent the vector 32 times through each node's link.
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/settings.h"
+#include "sched/kary/kary_tree_schedule.h"
 
 namespace rosched::mpi {
 
@@ -35,8 +42,7 @@ namespace {
 
 // The multi-lane all-reduce (count >= the node size).
 void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, const void* input,
-                void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
-                MPI_Op op) {
+                void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
   // Every chunk at least one element per node rank.
@@ -54,21 +60,33 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
   run_lane_pipeline(node, lane, pieces, LaneSteps::kAllreduce, datatype, type, op);
 }
 
-// The n-way all-reduce of the node, then of the lane.
-void nway_steps(const NodeLayout& layout, const CommInfo& ci, const char* name, const void* input,
-                void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
-                MPI_Op op) {
+// The node's reduction into node rank 0, the n-way all-reduce of the lane of node ranks 0, the
+// node's broadcast from node rank 0.
+void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name, const void* input,
+                  void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
+                  MPI_Op op) {
   const double bytes = static_cast<double>(count) * type.size;
-  const auto step = [&](const CommInfo& on, const void* from) {
-    const int n = std::min(nway_ports(on, bytes), on.p - 1);
-    nway_allreduce_on(on, from, recvbuf, count, datatype, type, op, n);
-    return n;
-  };
-  const int n_node = step(comm_info(layout.node), input);
-  const int n_lane = step(comm_info(layout.lane), recvbuf);
+  const CommInfo node = comm_info(layout.node);
+  // The same fan-out for the reduction's levels and the broadcast's: the cost rule of the n-way
+  // all-reduce (rounds times n messages of the vector leaving one rank) on the node.
+  const int ports = std::min(nway_ports(node, bytes), node.p - 1);
+  knomial_reduce(input != recvbuf ? input : nullptr, recvbuf, count, datatype, type, op, ports, 0,
+                 node);
+  int n_lane = 0;
+  if (node.rank == 0) {
+    const CommInfo lane = comm_info(layout.lane);
+    n_lane = std::min(nway_ports(lane, bytes), lane.p - 1);
+    nway_allreduce_on(lane, recvbuf, recvbuf, count, datatype, type, op, n_lane);
+  }
+  const KaryTreeBcastSchedule tree(node.p, 1, node.rank, 0, std::max(ports, 2));
+  // One block: every round in flight, so that a rank's sends to its children move at once.
+  const int window = static_cast<int>(std::max<std::int64_t>(tree.rounds(), 1));
+  walk_bcast(tree, recvbuf, count, datatype, type, node.rank == 0, Pipeline{1, window, false, true},
+             node.c);
   if (settings().verbose) {
-    const std::string what = "n-way in the node (n = " + std::to_string(n_node) +
-                             "), then in the lane (n = " + std::to_string(n_lane) + ")";
+    const std::string what = "reduction of the node (" + std::to_string(ports) +
+                             " ports), n-way in lane 0 (n = " + std::to_string(n_lane) +
+                             "), broadcast in the node";
     tell_choice(ci, name, what.c_str(), 1, 0, bytes);
   }
 }
@@ -82,8 +100,8 @@ bool lane_allreduce_applies(const CommInfo& ci) {
 void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   const NodeLayout& layout = node_layout(ci);
-  if (count < layout.min_node_size || static_cast<double>(count) * type.size < kLaneNwayBelow) {
-    nway_steps(layout, ci, name, input, recvbuf, count, datatype, type, op);
+  if (static_cast<double>(count) * type.size < kLaneLeaderBelow || count < layout.min_node_size) {
+    leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op);
   } else {
     multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op);
   }

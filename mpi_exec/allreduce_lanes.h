@@ -15,20 +15,22 @@ namespace rosched::mpi {
 // collectively).
 bool lane_allreduce_applies(const CommInfo& ci);
 
-// Below this many bytes (or with fewer elements than c), lane_allreduce_on takes the n-way
-// form for short vectors, else the multi-lane all-reduce: the geometric middle of 64 B, where
-// the n-way form was measured faster (36 x 32 simulated ranks: 9.4 us against 24.1 with the
-// reduction and broadcast before, 0.27 of the best selector), and 1 KiB, where it was slower
-// (56.9 us; the multi-lane all-reduce 56.6 at 4 KiB, the n-way form 74.5) (docs/simulation.md,
-// "Short all-reduces on multicore nodes").
-inline constexpr double kLaneNwayBelow = 256;
+// Below this many bytes (and with fewer elements than c at any size), lane_allreduce_on takes
+// the form for short and mid-sized vectors, one lane carrying them (the node's reduction, the
+// all-reduce of node ranks 0, the node's broadcast), else the multi-lane all-reduce. The
+// geometric middle of 32 KiB, where the first was measured faster (36 x 32 simulated ranks:
+// 53.2 us against 70.7), and 64 KiB, where it was slower (96.9 against 87.3); at 4 B / 1 / 4 / 16
+// KiB 5.4 / 10.2 / 12.0 / 30.7 us, 0.16 / 0.27 / 0.33 / 0.46 of the best selector
+// (docs/simulation.md, "Short all-reduces on multicore nodes").
+inline constexpr double kLaneLeaderBelow = 48 * 1024;
 
 // The reduction over all ranks of ci of their count elements at input (recvbuf itself for
 // MPI_IN_PLACE) into recvbuf, where op is commutative (checked by the caller), count > 0 and
-// lane_allreduce_applies(ci): for long vectors the multi-lane all-reduce; for short ones the
-// n-way dissemination all-reduce (End et al. 2015) within each node, then within each lane, so
-// that every rank holds its node's result after the first and everyone's after the second (n
-// per step by the cost rule on that step's communicator, nway_ports, at most its size - 1).
+// lane_allreduce_applies(ci): for short and mid-sized vectors the k-nomial reduction of each
+// node into node rank 0, the n-way dissemination all-reduce (End et al. 2015) among node ranks 0
+// and the broadcast within each node over a k-ary tree of one block (the node's ports and the
+// lane's n by the n-way cost rule on that communicator, nway_ports, at most its size - 1); for
+// long ones the multi-lane all-reduce.
 // Arguments already checked; reported as `name`.
 void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);

@@ -23,9 +23,14 @@ namespace rosched::mpi {
 
 // The cost rule for n, over the communicator's cost model (mpi_exec/cost_model.h): the n in
 // [1, min(64, p - 1)] that minimises
-//     ceil(log_{n+1} p) * (time(n m) + (n - 1) per_message)
+//     ceil(log_{n+1} p) * (time(m) + s (time(n m) - time(m)) + (n - 1) per_message)
 // for vectors of m bytes: rounds times what n vectors leaving one rank cost, taken from the
-// model at n m bytes, plus the overhead of the n - 1 further messages (SMPI with 0.5 us per
+// model at n m bytes where they share the rank's path (s = fanout - 1 in [0, 1]: 1 where a rank's
+// two messages at once take twice as long, 0 where each has a path of its own, as SimGrid's
+// loopback within a node gives: there 31 ports cost the bytes of one; SMPI, 36 x 32 ranks,
+// 16 KiB: the all-reduce of allreduce_lanes.h whose node steps take 31 ports by it, 30.7 us,
+// with the one port that time(n m) alone chose, 62.8), plus the overhead of the n - 1 further
+// messages (SMPI with 0.5 us per
 // message, p = 64, 4 B: the k-nomial reduction with the 63 ports of the rule without it took
 // 36.2 us, the binomial tree 30.2, MVAPICH2's selector 18.1). The model is measured with every rank sending at once, so time(n m) also
 // holds what n m bytes from every rank cost a shared network (a backbone narrower than all
@@ -35,8 +40,7 @@ namespace rosched::mpi {
 // slower than the best selector.) Small vectors get many ports (few rounds), large ones few;
 // ties go to the smaller n. 1 for p <= 2.
 int nway_ports_for(const CostModel& model, int p, double bytes);
-// The rule's estimate for one n: ceil(log_{n+1} p) (time(n m) + (n - 1) per_message) for
-// vectors of m = bytes.
+// The rule's estimate for one n (above) for vectors of m = bytes.
 double nway_time(const CostModel& model, int p, int n, double bytes);
 
 // The n a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N (read once), else the cost

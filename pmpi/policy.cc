@@ -9,8 +9,8 @@ namespace rosched::pmpi {
 namespace {
 
 constexpr std::array<const char*, kCollectives> kNames = {
-    "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv",
-    "reduce_scatter_block", "reduce_scatter"};
+    "bcast",    "allgather", "allgatherv",           "reduce",        "allreduce",
+    "alltoall", "alltoallv", "reduce_scatter_block", "reduce_scatter"};
 
 constexpr std::int64_t kKiB = 1 << 10;
 
@@ -18,19 +18,19 @@ constexpr std::int64_t kKiB = 1 << 10;
 // geometric middle of the last size measured slower and the first measured faster, so that a
 // message of a measured size rounded down to whole elements routes as measured.
 constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
-    Controls::kUnset,        // bcast: the cost model
-    96 * kKiB,               // allgather: from 96 KiB of result up
-    384 * kKiB,              // allgatherv: from 384 KiB of result up
-    24 * kKiB,               // reduce: from 24 KiB up
+    Controls::kUnset,  // bcast: the cost model
+    96 * kKiB,         // allgather: from 96 KiB of result up
+    384 * kKiB,        // allgatherv: from 384 KiB of result up
+    24 * kKiB,         // reduce: from 24 KiB up
     2048,              // allreduce: up to 2 KiB
-    Controls::kNever, Controls::kNever,
+    Controls::kNever,
+    Controls::kNever,
     Controls::kUnset,   // reduce_scatter_block: Rosched_Reduce_scatter_block's own choice
     Controls::kUnset};  // reduce_scatter: Rosched_Reduce_scatter's own choice
 
 // Collectives whose rule is "up to" rather than "from".
 bool rule_is_up_to(Collective c) {
-  return c == Collective::kAllreduce || c == Collective::kAlltoall ||
-         c == Collective::kAlltoallv;
+  return c == Collective::kAllreduce || c == Collective::kAlltoall || c == Collective::kAlltoallv;
 }
 
 int index_of(Collective c) { return static_cast<int>(c); }
@@ -70,15 +70,18 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
   switch (c) {
     case Collective::kBcast:
     case Collective::kAllgather:
-    case Collective::kAllgatherv: return Route::kCirculant;
-    case Collective::kReduce: return Route::kTwoTree;
+    case Collective::kAllgatherv:
+      return Route::kCirculant;
+    case Collective::kReduce:
+      return Route::kTwoTree;
     case Collective::kAllreduce:
       // The n-way allreduce needs a commutative operation and is meant for short vectors; longer
       // ones take Rosched_Allreduce_node_aware: the multi-lane all-reduce on equal multicore
       // nodes, else the two-tree allreduce (reduce to rank 0, then broadcast; keeps rank order).
       return facts.commutative && facts.bytes <= nway_limit ? Route::kNway : Route::kTwoTree;
     case Collective::kAlltoall:
-    case Collective::kAlltoallv: return Route::kBruck;
+    case Collective::kAlltoallv:
+      return Route::kBruck;
     case Collective::kReduceScatterBlock:
     case Collective::kReduceScatter:
       return facts.commutative ? Route::kCirculant : Route::kNative;
@@ -91,27 +94,35 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
 const char* collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
 
 const char* route_name(Route r) {
-  static constexpr std::array<const char*, kRoutes> names = {
-      "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest",
-      "karytree"};
+  static constexpr std::array<const char*, kRoutes> names = {"native", "circulant", "twotree",
+                                                             "nway",   "bruck",     "hypercube",
+                                                             "model",  "largest",   "karytree"};
   return names[static_cast<std::size_t>(r)];
 }
 
 Route bcast_route(int algorithm) {
   switch (algorithm) {
-    case 0: return Route::kNative;
-    case 2: return Route::kHypercube;
-    case 3: return Route::kTwoTree;
-    case 4: return Route::kKaryTree;
-    default: return Route::kCirculant;
+    case 0:
+      return Route::kNative;
+    case 2:
+      return Route::kHypercube;
+    case 3:
+      return Route::kTwoTree;
+    case 4:
+      return Route::kKaryTree;
+    default:
+      return Route::kCirculant;
   }
 }
 
 Route allgather_route(int algorithm) {
   switch (algorithm) {
-    case 0: return Route::kNative;
-    case 2: return Route::kLargest;
-    default: return Route::kCirculant;
+    case 0:
+      return Route::kNative;
+    case 2:
+      return Route::kLargest;
+    default:
+      return Route::kCirculant;
   }
 }
 
@@ -120,10 +131,14 @@ std::string parse_controls(const char* mode, const char* only, const char* thres
   Controls parsed = controls;
   if (mode != nullptr && *mode != '\0') {
     const std::string m(mode);
-    if (m == "auto") parsed.mode = Mode::kAuto;
-    else if (m == "off") parsed.mode = Mode::kOff;
-    else if (m == "force") parsed.mode = Mode::kForce;
-    else return "ROSCHED_PMPI: '" + m + "' is not one of auto, off, force";
+    if (m == "auto")
+      parsed.mode = Mode::kAuto;
+    else if (m == "off")
+      parsed.mode = Mode::kOff;
+    else if (m == "force")
+      parsed.mode = Mode::kForce;
+    else
+      return "ROSCHED_PMPI: '" + m + "' is not one of auto, off, force";
   }
   if (only != nullptr && *only != '\0') {
     parsed.enabled.fill(false);
@@ -142,10 +157,12 @@ std::string parse_controls(const char* mode, const char* only, const char* thres
           if (eq == std::string::npos) return "'" + item + "' is not collective=bytes";
           const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
           const int i = find_collective(name);
-          if (i == kCollectives) return "'" + name + "' is not a collective (" + known_names() + ")";
+          if (i == kCollectives)
+            return "'" + name + "' is not a collective (" + known_names() + ")";
           if (static_cast<Collective>(i) == Collective::kAlltoallv) {
-            return std::string("alltoallv takes no threshold (its sizes differ between ranks; "
-                               "ROSCHED_PMPI=force routes it)");
+            return std::string(
+                "alltoallv takes no threshold (its sizes differ between ranks; "
+                "ROSCHED_PMPI=force routes it)");
           }
           std::int64_t bytes = Controls::kNever;
           if (value != "never") {
@@ -183,15 +200,15 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   }
   if (t == Controls::kNever) return Route::kNative;
   const bool wins = rule_is_up_to(c) ? facts.bytes <= t : facts.bytes >= t;
-  // Above the n-way range, on equal multicore nodes: the multi-lane all-reduce (the route to
-  // Rosched_Allreduce_node_aware), unless the user's threshold decides.
-  const bool multilane = facts.equal_nodes && uses_node_facts(c, facts, controls);
+  // On equal multicore nodes, by default: Rosched_Allreduce_node_aware (the route kTwoTree
+  // takes), whose lane all-reduces were measured faster than the libraries' at every size.
+  if (facts.equal_nodes && uses_node_facts(c, facts, controls)) return Route::kTwoTree;
   // Above the n-way range elsewhere, by default: Rosched_Allreduce, whose timed first call of
   // each size class picks the library's, the census or the reduce-scatter + all-gather (a
   // commutative operation; not on two processes, below).
   const bool allreduce_model = c == Collective::kAllreduce && !wins &&
                                controls.threshold[i] == Controls::kUnset && facts.commutative;
-  if (!wins && !multilane && !allreduce_model) return Route::kNative;
+  if (!wins && !allreduce_model) return Route::kNative;
   // A non-commutative reduction within the n-way range goes to the MPI library in auto.
   if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
   // Two processes: every algorithm reduces by one message (reduce) or one exchange
@@ -203,13 +220,7 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
     return Route::kNative;
   }
-  if (allreduce_model && !multilane) return Route::kModel;
-  // The n-way range on equal multicore nodes (equal_nodes is known only in auto without a
-  // threshold): the n-way form in the node and the lane below kLaneNwayBelow, then the trial.
-  if (c == Collective::kAllreduce && facts.equal_nodes && facts.bytes >= kLaneNwayBelow &&
-      facts.bytes < kMultilaneFrom) {
-    return Route::kModel;
-  }
+  if (allreduce_model) return Route::kModel;
   return rosched_route(c, facts, nway_limit);
 }
 
@@ -217,8 +228,7 @@ bool uses_node_facts(Collective c, const CallFacts& facts, const Controls& contr
   const std::size_t i = static_cast<std::size_t>(index_of(c));
   return c == Collective::kAllreduce && controls.mode == Mode::kAuto && controls.enabled[i] &&
          controls.threshold[i] == Controls::kUnset && !facts.intercomm && facts.p > 1 &&
-         facts.contiguous && facts.commutative && facts.bytes > 0 &&
-         (facts.bytes >= kMultilaneFrom || facts.bytes <= kDefaultThreshold[i]);
+         facts.contiguous && facts.commutative && facts.bytes > 0;
 }
 
 }  // namespace rosched::pmpi

@@ -26,13 +26,14 @@
 //               256 KiB, 0.46 at 512 KiB);
 //   reduce      two-tree from 24 KiB (with rounds in flight: 0.96 of the best at 32 KiB, 0.83 at
 //               64 KiB, 0.68-0.95 up to 16 MiB; 1.50 at 16 KiB);
-//   allreduce   n-way dissemination (End et al. 2015) up to 2 KiB with a commutative operation
-//               (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB); and on equal multicore nodes the
-//               multi-lane all-reduce from kMultilaneFrom, 12 KiB (36 x 32 ranks, against the
-//               best of Open MPI's, MVAPICH2's and MPICH's selectors: 1.55 / 1.20 at 4 / 8 KiB,
-//               0.92 / 0.88 / 0.84 / 0.68 at 16 / 32 / 64 / 256 KiB, 0.44 / 0.32 at 1 / 4 MiB,
-//               since its steps are circulant; it was 48 KiB with ring steps in the node);
-//               elsewhere above 2 KiB, with the default rule and
+//   allreduce   on equal multicore nodes, with a commutative operation, at every size
+//               Rosched_Allreduce_node_aware's lane all-reduces (36 x 32 ranks, against the
+//               best of Open MPI's, MVAPICH2's and MPICH's selectors: 0.16 / 0.27 / 0.33 / 0.46 /
+//               0.66 at 4 B / 1 / 4 / 16 / 32 KiB with one lane carrying the vector, 0.84 / 0.68
+//               / 0.44 / 0.32 at 64 / 256 KiB / 1 / 4 MiB with the multi-lane all-reduce);
+//               elsewhere the n-way dissemination all-reduce (End et al. 2015) up to 2 KiB with a
+//               commutative operation (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB), and above
+//               2 KiB, with the default rule and
 //               a commutative operation, Rosched_Allreduce's own choice (its timed first call:
 //               the library's, the census or the reduce-scatter + all-gather, 0.55-0.73 of the
 //               best from 64 KiB on 36 x 1, 0.89-0.95 on the flat 1,152);
@@ -48,7 +49,7 @@
 // Routed calls run rosched's node-aware collectives where the ranks sit on several multicore
 // nodes (Rosched_Bcast's own choice, Rosched_Bcast_node_aware when forced or above a threshold,
 // Rosched_Allgather(v), Rosched_Reduce_node_aware for commutative operations,
-// Rosched_Allreduce_node_aware above the n-way range; elsewhere they are the flat schedules
+// Rosched_Allreduce_node_aware on equal nodes; elsewhere they are the flat schedules
 // named above).
 // In auto, calls with non-contiguous datatypes, one process, or nothing to send stay with the
 // MPI library (the measurements are of contiguous data); inter-communicators always do. So do
@@ -114,30 +115,17 @@ struct CallFacts {
   bool contiguous = true;    // every datatype of the call is contiguous
   bool commutative = true;   // reductions: the operation is commutative
   // allreduce: the ranks sit on several multicore nodes of equal size, where
-  // Rosched_Allreduce_node_aware runs the lane all-reduces (asked only where it matters: the
-  // multi-lane all-reduce from kMultilaneFrom, and in the n-way range the interposer's route
-  // kNway runs the n-way all-reduce in the node, then in the lane).
+  // Rosched_Allreduce_node_aware runs the lane all-reduces (asked only where it matters:
+  // uses_node_facts).
   bool equal_nodes = false;
 };
-
-// From this many bytes an allreduce on equal multicore nodes (CallFacts::equal_nodes) with a
-// commutative operation goes to the multi-lane all-reduce in auto, unless a threshold is set.
-inline constexpr std::int64_t kMultilaneFrom = 12 * 1024;
-// Below this many bytes an allreduce in the n-way range on equal multicore nodes goes to the
-// n-way all-reduce in the node, then in the lane (36 x 32 ranks: 0.17 / 0.27 of the best
-// selector at 4 / 64 B, 1.53 at 1 KiB); from it, in the n-way range, to Rosched_Allreduce's
-// trial (which kept the library's at 1-8 KiB there). The same bound as kLaneNwayBelow of
-// mpi_exec/allreduce_lanes.h, where Rosched_Allreduce_node_aware switches forms (written
-// twice: this library has no MPI).
-inline constexpr std::int64_t kLaneNwayBelow = 256;
 
 Route decide(Collective c, const CallFacts& facts, const Controls& controls);
 
 // Whether CallFacts::equal_nodes matters for this call (auto, allreduce enabled and without a
-// threshold of the user's, a commutative operation on contiguous data of at least
-// kMultilaneFrom bytes, where decide() reads it, or in the default n-way range, up to 2 KiB,
-// where the interposer does; an intra-communicator of p > 1): the interposer asks for the node
-// layout, a collective call at its first use on a communicator, only then.
+// threshold of the user's, a commutative operation on contiguous data, an intra-communicator of
+// p > 1): the interposer asks for the node layout, a collective call at its first use on a
+// communicator, only then.
 bool uses_node_facts(Collective c, const CallFacts& facts, const Controls& controls);
 
 }  // namespace rosched::pmpi

@@ -1,11 +1,11 @@
 // The interposer's routing rule (pmpi/policy.h): the controls' parser, the defaults measured in
 // SMPI, the threshold directions, off/force/only, and properties over random calls.
-#include "pmpi/policy.h"
-
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+
+#include "pmpi/policy.h"
 
 namespace rosched::pmpi {
 namespace {
@@ -69,60 +69,50 @@ TEST(PmpiPolicy, BadControlsAreErrorsNamingTheVariableAndLeaveControlsUnchanged)
   }
 }
 
-TEST(PmpiPolicy, LongAllreducesOnEqualMulticoreNodesGoToTheMultiLaneAllreduce) {
+TEST(PmpiPolicy, AllreducesOnEqualMulticoreNodesGoToTheLaneAllreduces) {
   const Controls c;
-  CallFacts nodes = facts(1152, kMultilaneFrom);
+  CallFacts nodes = facts(1152, 4);
   nodes.equal_nodes = true;
-  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kTwoTree);  // node-aware route
-  nodes.bytes = 16 * kMiB;
-  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kTwoTree);
-  nodes.bytes = kMultilaneFrom - 1;
-  // Below the multi-lane range: Rosched_Allreduce's own choice (above the n-way range).
-  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), kMultilaneFrom - 1 <= 2048 ? Route::kNway
-                                                                                  : Route::kModel);
-  nodes.bytes = kMultilaneFrom;
-  nodes.commutative = false;  // the multi-lane all-reduce needs a commutative operation
+  // Every size: Rosched_Allreduce_node_aware (the route kTwoTree), where the flat rules would
+  // take the n-way all-reduce (up to 2 KiB) or Rosched_Allreduce's trial (above).
+  for (std::int64_t bytes : {std::int64_t{4}, std::int64_t{2048}, std::int64_t{2049},
+                             std::int64_t{48 * 1024}, 16 * kMiB}) {
+    nodes.bytes = bytes;
+    EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kTwoTree) << bytes;
+    EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c)) << bytes;
+  }
+  nodes.equal_nodes = false;  // the same sizes elsewhere
+  nodes.bytes = 2048;
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNway);
+  nodes.bytes = 2049;
+  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kModel);
+  nodes.equal_nodes = true;
+  nodes.commutative = false;  // the lane all-reduces need a commutative operation
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNative);
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
   nodes.commutative = true;
   nodes.contiguous = false;  // the measurements are of contiguous data
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNative);
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
   nodes.contiguous = true;
   // Not on equal multicore nodes: Rosched_Allreduce's own choice (a commutative operation), or
   // the library's.
-  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, kMultilaneFrom), c), Route::kModel);
-  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, kMultilaneFrom, true, false), c),
-            Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, 16 * 1024), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(1152, 16 * 1024, true, false), c), Route::kNative);
   // An explicit threshold decides alone; off is off.
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed(nullptr, nullptr, "allreduce=1024")),
             Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed("off", nullptr, nullptr)), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, nodes, parsed(nullptr, "bcast", nullptr)),
             Route::kNative);
-  // The interposer asks for the node layout exactly where decide() or its n-way route reads
-  // the answer.
-  EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  // The interposer asks for the node layout exactly where decide() reads the answer.
   EXPECT_FALSE(uses_node_facts(Collective::kReduce, nodes, c));
   EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, parsed("force", nullptr, nullptr)));
-  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes,
-                               parsed(nullptr, nullptr, "allreduce=1024")));
-  nodes.contiguous = false;
-  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
-  nodes.contiguous = true;
-  nodes.bytes = kMultilaneFrom - 1;
-  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
-  nodes.bytes = 2049;  // above the n-way range: Rosched_Allreduce's trial
-  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
-  nodes.bytes = 2048;  // the n-way range, above the lanes' n-way form: the trial
-  EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
-  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kModel);
-  nodes.bytes = kLaneNwayBelow - 1;  // n-way in the node, then in the lane
-  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNway);
-  nodes.bytes = kLaneNwayBelow;
-  EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kModel);
-  nodes.bytes = 4;
-  EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  EXPECT_FALSE(
+      uses_node_facts(Collective::kAllreduce, nodes, parsed(nullptr, nullptr, "allreduce=1024")));
   nodes.bytes = 0;
   EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, nodes, c));
+  EXPECT_FALSE(uses_node_facts(Collective::kAllreduce, facts(1, 4), c));
 }
 
 TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
@@ -201,9 +191,9 @@ TEST(PmpiPolicy, ReduceScatterBlockIsRoschedsChoiceOrAThreshold) {
   EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, kMiB),
                    parsed(nullptr, nullptr, "reduce_scatter_block=never")),
             Route::kNative);
-  EXPECT_EQ(decide(Collective::kReduceScatterBlock, facts(36, kMiB),
-                   parsed(nullptr, "bcast", nullptr)),
-            Route::kNative);
+  EXPECT_EQ(
+      decide(Collective::kReduceScatterBlock, facts(36, kMiB), parsed(nullptr, "bcast", nullptr)),
+      Route::kNative);
   EXPECT_EQ(decide(Collective::kReduceScatter, facts(36, 4), c), Route::kModel);
   EXPECT_EQ(decide(Collective::kReduceScatter, facts(36, 65536),
                    parsed(nullptr, nullptr, "reduce_scatter=65536")),

@@ -186,6 +186,19 @@ void test_settings_and_rule() {
   expect(rosched::mpi::nway_ports_for(shared, 1152, 2048) == 2,
          "nway cost rule reads the model at n m bytes: n=" +
              std::to_string(rosched::mpi::nway_ports_for(shared, 1152, 2048)));
+  // The same model where each of a rank's messages has a path of its own (fanout 1: SimGrid's
+  // loopback within a node): n vectors cost one's time, so the fewest rounds with the fewest
+  // ports, 2 rounds of n = 33 (34^2 >= 1,152 > 33^2).
+  rosched::mpi::CostModel own_paths = shared;
+  own_paths.fanout = 1;
+  expect(rosched::mpi::nway_ports_for(own_paths, 1152, 2048) == 33,
+         "nway cost rule, messages on paths of their own: n=" +
+             std::to_string(rosched::mpi::nway_ports_for(own_paths, 1152, 2048)));
+  // Half shared: n m bytes at half their time still cost more than 5 rounds more of 2 KiB.
+  own_paths.fanout = 1.5;
+  expect(rosched::mpi::nway_ports_for(own_paths, 1152, 2048) == 2,
+         "nway cost rule, half-shared paths: n=" +
+             std::to_string(rosched::mpi::nway_ports_for(own_paths, 1152, 2048)));
   // Overheads per message make many ports dear: alpha = 4 us, 0.5 us per further message, p = 64,
   // 4 B: n = 63 (one round, 35 us) without them the best, with them n = 7 (2 rounds of 7 us).
   rosched::mpi::CostModel overheads = rosched::mpi::CostModel::linear(4e-6, 1e-12);
