@@ -19,7 +19,7 @@
 // ranks 0, ceil(log_{n+1} N) rounds among the N nodes, and the broadcast of the result within
 // the node over a k-ary tree of one block (Träff's lecture notes, fixed-degree trees): a flat
 // all-reduce's rounds each cross the node links, and the n-way all-reduce of every lane that
-// this form replaced (2026-11-28; 5.9 / 9.4 / 56.9 us at 4 B / 64 B / 1 KiB on 36 x 32
+// this form replaced (2026-11-27; 5.9 / 9.4 / 56.9 us at 4 B / 64 B / 1 KiB on 36 x 32
 // simulated ranks, this one 5.4 / 5.5 / 10.2) sent the vector 32 times through each node's link.
 #include "mpi_exec/allreduce_lanes.h"
 
