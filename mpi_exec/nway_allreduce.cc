@@ -22,8 +22,7 @@ int rule_override = -1;
 // every rank (collectives are called in the same order), so up to kNwayInFlight operations
 // started on one communicator may be in flight at once, each with tags of its own.
 unsigned next_sequence(const CommInfo& ci) {
-  if (ci.cache == nullptr)
-    throw Error(MPI_ERR_INTERN, "n-way allreduce without a communicator cache");
+  if (ci.cache == nullptr) throw Error(MPI_ERR_INTERN, "n-way allreduce without a communicator cache");
   return ci.cache->nway_calls++;
 }
 
@@ -114,24 +113,23 @@ void set_nway(int n, const char* rule) {
   rule_override = r;
 }
 
-NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                             const TypeInfo& type, MPI_Op op, const CommInfo& ci, int n,
-                             NwayRule rule)
+NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
+                             MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                             const CommInfo& ci, int n, NwayRule rule)
     : count_(count),
       datatype_(datatype),
       type_(type),
       op_(op),
       c_(ci.c),
       recvbuf_(recvbuf),
-      tag_base_(tag::kNwayFirst +
-                static_cast<int>(next_sequence(ci) % tag::kNwayInFlight) * tag::kNwayTagsPerCall),
+      tag_base_(tag::kNwayFirst + static_cast<int>(next_sequence(ci) % tag::kNwayInFlight) *
+                                      tag::kNwayTagsPerCall),
       schedule_(rounds_of(ci.p, n, rule, ci.rank)),
       ports_(static_cast<std::size_t>(n)),
       blocks_(2 * ports_),
       requests_(2 * ports_, MPI_REQUEST_NULL) {
   acc_[0].emplace(type_, count_);
-  local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data(), count_, datatype_,
-             type_);
+  local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, acc_[0]->data(), count_, datatype_, type_);
   has_[0] = has_[1] = true;  // kOwn and kMain start as x
 }
 
@@ -165,9 +163,7 @@ const void* NwayAllreduce::combined(std::uint8_t mask, std::optional<ScratchBuff
   for (int a = 0; a < kNwayAccs; ++a) {
     if ((mask >> a & 1) && has_[a]) only = acc(a), ++held;
   }
-  if (held == 0)
-    throw Error(MPI_ERR_INTERN,
-                "n-way round " + std::to_string(round_) + " would send an empty value");
+  if (held == 0) throw Error(MPI_ERR_INTERN, "n-way round " + std::to_string(round_) + " would send an empty value");
   if (held == 1) return only;
   if (!scratch) scratch.emplace(type_, count_);
   bool first = true;
@@ -196,8 +192,7 @@ void NwayAllreduce::post_round() {
   now_ = &schedule_->rounds[static_cast<std::size_t>(round_)];
   const std::size_t sends = now_->sends.size(), recvs = now_->recvs.size();
   if (sends > ports_ || recvs > ports_) {
-    throw Error(MPI_ERR_INTERN,
-                "n-way round " + std::to_string(round_) + " has more messages than ports");
+    throw Error(MPI_ERR_INTERN, "n-way round " + std::to_string(round_) + " has more messages than ports");
   }
   request_count_ = static_cast<int>(sends + recvs);
   std::fill(requests_.begin(), requests_.begin() + request_count_, MPI_REQUEST_NULL);
@@ -206,7 +201,7 @@ void NwayAllreduce::post_round() {
     const NwayMessage& r = now_->recvs[m];
     in(m).emplace(type_, r.vectors * count_);
     check(PMPI_Irecv(in(m)->data(), r.vectors * count_, datatype_, static_cast<int>(r.peer),
-                     tag_round + r.port, c_, &requests_[m]),
+                    tag_round + r.port, c_, &requests_[m]),
           "MPI_Irecv");
   }
   for (std::size_t m = 0; m < sends; ++m) {
@@ -220,13 +215,12 @@ void NwayAllreduce::post_round() {
       std::optional<ScratchBuffer> part;
       for (int v = 0; v < s.vectors; ++v) {
         const void* x = combined(s.v[v].accs, part);
-        copy_elements(static_cast<char*>(out(m)->data()) + v * count_ * type_.extent, x, type_,
-                      count_);
+        copy_elements(static_cast<char*>(out(m)->data()) + v * count_ * type_.extent, x, type_, count_);
       }
       data = out(m)->data();
     }
     check(PMPI_Isend(data, s.vectors * count_, datatype_, static_cast<int>(s.peer),
-                     tag_round + s.port, c_, &requests_[recvs + m]),
+                    tag_round + s.port, c_, &requests_[recvs + m]),
           "MPI_Isend");
   }
   posted_ = true;
@@ -264,10 +258,13 @@ bool NwayAllreduce::advance(bool block) {
     }
     if (!posted_) post_round();
     if (block) {
-      check(PMPI_Waitall(request_count_, requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      check(PMPI_Waitall(request_count_, requests_.data(),
+                        MPI_STATUSES_IGNORE),
+            "MPI_Waitall");
     } else {
       int flag = 0;
-      check(PMPI_Testall(request_count_, requests_.data(), &flag, MPI_STATUSES_IGNORE),
+      check(PMPI_Testall(request_count_, requests_.data(), &flag,
+                        MPI_STATUSES_IGNORE),
             "MPI_Testall");
       if (!flag) return false;
     }

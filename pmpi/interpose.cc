@@ -206,8 +206,7 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
   } else {  // kModel: Rosched_Bcast chooses (and times both at a size's first call)
     rc = Rosched_Bcast(buffer, count, datatype, root, comm);
     int algorithm = 0;  // for the report, what it chose (a cached answer now)
-    if (state().counting && rc == MPI_SUCCESS)
-      Rosched_Bcast_choice(comm, count, datatype, &algorithm);
+    if (state().counting && rc == MPI_SUCCESS) Rosched_Bcast_choice(comm, count, datatype, &algorithm);
     route = bcast_route(algorithm);
   }
   record_if_counting(Collective::kBcast, route, f.bytes, start);
@@ -224,9 +223,7 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
   f.contiguous = r.contiguous && send_facts(sendbuf, sendtype, r).contiguous;
   return dispatch(
       start, Collective::kAllgather, f, f.bytes,
-      [&] {
-        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-      },
+      [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
       [&](Route) {
         return forced() ? Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                        recvcount, recvtype, comm)
@@ -250,8 +247,8 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
   return dispatch(
       start, Collective::kAllgatherv, f, f.bytes,
       [&] {
-        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                               comm);
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, comm);
       },
       [&](Route) {
         return forced() ? Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
@@ -342,9 +339,7 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
   f.contiguous = r.contiguous && s.contiguous;
   return dispatch(
       start, Collective::kAlltoall, f, f.bytes < 0 ? f.bytes : f.bytes * f.p,
-      [&] {
-        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-      },
+      [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
       [&](Route) {
         return Rosched_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
       });
@@ -364,8 +359,8 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
   return dispatch(
       start, Collective::kAlltoallv, f, mine,
       [&] {
-        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                              recvtype, comm);
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype, comm);
       },
       [&](Route) {
         return Rosched_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,

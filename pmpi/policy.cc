@@ -9,8 +9,8 @@ namespace rosched::pmpi {
 namespace {
 
 constexpr std::array<const char*, kCollectives> kNames = {
-    "bcast",    "allgather", "allgatherv",           "reduce",        "allreduce",
-    "alltoall", "alltoallv", "reduce_scatter_block", "reduce_scatter"};
+    "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv",
+    "reduce_scatter_block", "reduce_scatter"};
 
 constexpr std::int64_t kKiB = 1 << 10;
 
@@ -18,19 +18,19 @@ constexpr std::int64_t kKiB = 1 << 10;
 // geometric middle of the last size measured slower and the first measured faster, so that a
 // message of a measured size rounded down to whole elements routes as measured.
 constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
-    Controls::kUnset,  // bcast: the cost model
-    96 * kKiB,         // allgather: from 96 KiB of result up
-    384 * kKiB,        // allgatherv: from 384 KiB of result up
-    24 * kKiB,         // reduce: from 24 KiB up
+    Controls::kUnset,        // bcast: the cost model
+    96 * kKiB,               // allgather: from 96 KiB of result up
+    384 * kKiB,              // allgatherv: from 384 KiB of result up
+    24 * kKiB,               // reduce: from 24 KiB up
     2048,              // allreduce: up to 2 KiB
-    Controls::kNever,
-    Controls::kNever,
+    Controls::kNever, Controls::kNever,
     Controls::kUnset,   // reduce_scatter_block: Rosched_Reduce_scatter_block's own choice
     Controls::kUnset};  // reduce_scatter: Rosched_Reduce_scatter's own choice
 
 // Collectives whose rule is "up to" rather than "from".
 bool rule_is_up_to(Collective c) {
-  return c == Collective::kAllreduce || c == Collective::kAlltoall || c == Collective::kAlltoallv;
+  return c == Collective::kAllreduce || c == Collective::kAlltoall ||
+         c == Collective::kAlltoallv;
 }
 
 int index_of(Collective c) { return static_cast<int>(c); }
@@ -70,18 +70,15 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
   switch (c) {
     case Collective::kBcast:
     case Collective::kAllgather:
-    case Collective::kAllgatherv:
-      return Route::kCirculant;
-    case Collective::kReduce:
-      return Route::kTwoTree;
+    case Collective::kAllgatherv: return Route::kCirculant;
+    case Collective::kReduce: return Route::kTwoTree;
     case Collective::kAllreduce:
       // The n-way allreduce needs a commutative operation and is meant for short vectors; longer
-      // ones take Rosched_Allreduce_node_aware: the multi-lane all-reduce on equal multicore
-      // nodes, else the two-tree allreduce (reduce to rank 0, then broadcast; keeps rank order).
+      // ones take Rosched_Allreduce_node_aware: the lane all-reduces on equal multicore nodes,
+      // else the two-tree allreduce (reduce to rank 0, then broadcast; keeps rank order).
       return facts.commutative && facts.bytes <= nway_limit ? Route::kNway : Route::kTwoTree;
     case Collective::kAlltoall:
-    case Collective::kAlltoallv:
-      return Route::kBruck;
+    case Collective::kAlltoallv: return Route::kBruck;
     case Collective::kReduceScatterBlock:
     case Collective::kReduceScatter:
       return facts.commutative ? Route::kCirculant : Route::kNative;
@@ -94,35 +91,27 @@ Route rosched_route(Collective c, const CallFacts& facts, std::int64_t nway_limi
 const char* collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
 
 const char* route_name(Route r) {
-  static constexpr std::array<const char*, kRoutes> names = {"native", "circulant", "twotree",
-                                                             "nway",   "bruck",     "hypercube",
-                                                             "model",  "largest",   "karytree"};
+  static constexpr std::array<const char*, kRoutes> names = {
+      "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest",
+      "karytree"};
   return names[static_cast<std::size_t>(r)];
 }
 
 Route bcast_route(int algorithm) {
   switch (algorithm) {
-    case 0:
-      return Route::kNative;
-    case 2:
-      return Route::kHypercube;
-    case 3:
-      return Route::kTwoTree;
-    case 4:
-      return Route::kKaryTree;
-    default:
-      return Route::kCirculant;
+    case 0: return Route::kNative;
+    case 2: return Route::kHypercube;
+    case 3: return Route::kTwoTree;
+    case 4: return Route::kKaryTree;
+    default: return Route::kCirculant;
   }
 }
 
 Route allgather_route(int algorithm) {
   switch (algorithm) {
-    case 0:
-      return Route::kNative;
-    case 2:
-      return Route::kLargest;
-    default:
-      return Route::kCirculant;
+    case 0: return Route::kNative;
+    case 2: return Route::kLargest;
+    default: return Route::kCirculant;
   }
 }
 
@@ -131,14 +120,10 @@ std::string parse_controls(const char* mode, const char* only, const char* thres
   Controls parsed = controls;
   if (mode != nullptr && *mode != '\0') {
     const std::string m(mode);
-    if (m == "auto")
-      parsed.mode = Mode::kAuto;
-    else if (m == "off")
-      parsed.mode = Mode::kOff;
-    else if (m == "force")
-      parsed.mode = Mode::kForce;
-    else
-      return "ROSCHED_PMPI: '" + m + "' is not one of auto, off, force";
+    if (m == "auto") parsed.mode = Mode::kAuto;
+    else if (m == "off") parsed.mode = Mode::kOff;
+    else if (m == "force") parsed.mode = Mode::kForce;
+    else return "ROSCHED_PMPI: '" + m + "' is not one of auto, off, force";
   }
   if (only != nullptr && *only != '\0') {
     parsed.enabled.fill(false);
@@ -157,12 +142,10 @@ std::string parse_controls(const char* mode, const char* only, const char* thres
           if (eq == std::string::npos) return "'" + item + "' is not collective=bytes";
           const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
           const int i = find_collective(name);
-          if (i == kCollectives)
-            return "'" + name + "' is not a collective (" + known_names() + ")";
+          if (i == kCollectives) return "'" + name + "' is not a collective (" + known_names() + ")";
           if (static_cast<Collective>(i) == Collective::kAlltoallv) {
-            return std::string(
-                "alltoallv takes no threshold (its sizes differ between ranks; "
-                "ROSCHED_PMPI=force routes it)");
+            return std::string("alltoallv takes no threshold (its sizes differ between ranks; "
+                               "ROSCHED_PMPI=force routes it)");
           }
           std::int64_t bytes = Controls::kNever;
           if (value != "never") {

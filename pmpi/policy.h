@@ -28,7 +28,7 @@
 //               64 KiB, 0.68-0.95 up to 16 MiB; 1.50 at 16 KiB);
 //   allreduce   on equal multicore nodes, with a commutative operation, at every size
 //               Rosched_Allreduce_node_aware's lane all-reduces (36 x 32 ranks, against the
-//               best of Open MPI's, MVAPICH2's and MPICH's selectors: 0.16 / 0.27 / 0.33 / 0.46 /
+//               best of Open MPI's, MVAPICH2's and MPICH's selectors: 0.16 / 0.28 / 0.33 / 0.46 /
 //               0.66 at 4 B / 1 / 4 / 16 / 32 KiB with one lane carrying the vector, 0.84 / 0.68
 //               / 0.44 / 0.32 at 64 / 256 KiB / 1 / 4 MiB with the multi-lane all-reduce);
 //               elsewhere the n-way dissemination all-reduce (End et al. 2015) up to 2 KiB with a

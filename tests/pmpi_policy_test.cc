@@ -1,11 +1,11 @@
 // The interposer's routing rule (pmpi/policy.h): the controls' parser, the defaults measured in
 // SMPI, the threshold directions, off/force/only, and properties over random calls.
+#include "pmpi/policy.h"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
-
-#include "pmpi/policy.h"
 
 namespace rosched::pmpi {
 namespace {
