@@ -94,8 +94,8 @@ bool node_aware_allgatherv_on(const CommInfo& ci, const char* name, char* base,
     }
     circulant_allgatherv_on(lane, name, base, counts.data(), starts.data(), recvtype, rtype);
   }
-  circulant_bcast_on(layout.node, base + offset(displs, 0, rtype), static_cast<int>(total),
-                     recvtype, rtype, 0);
+  sub_bcast_on(layout.node, base + offset(displs, 0, rtype), static_cast<int>(total), recvtype,
+               rtype, 0);
   return true;
 }
 

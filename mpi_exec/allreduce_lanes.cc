@@ -27,14 +27,13 @@
 #include <string>
 #include <vector>
 
-#include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/settings.h"
-#include "sched/kary/kary_tree_schedule.h"
 
 namespace rosched::mpi {
 
@@ -78,11 +77,7 @@ void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name
     n_lane = std::min(nway_ports(lane, bytes), lane.p - 1);
     nway_allreduce_on(lane, recvbuf, recvbuf, count, datatype, type, op, n_lane);
   }
-  const KaryTreeBcastSchedule tree(node.p, 1, node.rank, 0, std::max(ports, 2));
-  // One block: every round in flight, so that a rank's sends to its children move at once.
-  const int window = static_cast<int>(std::max<std::int64_t>(tree.rounds(), 1));
-  walk_bcast(tree, recvbuf, count, datatype, type, node.rank == 0, Pipeline{1, window, false, true},
-             node.c);
+  one_block_tree_bcast_on(node, recvbuf, count, datatype, type, 0, std::max(ports, 2));
   if (settings().verbose) {
     const std::string what = "reduction of the node (" + std::to_string(ports) +
                              " ports), n-way in lane 0 (n = " + std::to_string(n_lane) +

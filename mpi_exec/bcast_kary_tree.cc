@@ -7,10 +7,12 @@
 // eager sends keep it busy (cost_model.h, synchronous_sends).
 #include "mpi_exec/bcast_kary_tree.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/kary_tree_plan.h"
+#include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "sched/kary/kary_tree_schedule.h"
 
@@ -27,6 +29,19 @@ void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int 
   const Pipeline pipe{plan.n, plan.window, false, true};
   walk_bcast(KaryTreeBcastSchedule(ci.p, plan.n, ci.rank, root, plan.degree), buffer, count,
              datatype, type, ci.rank == root, pipe, ci.c);
+}
+
+void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
+                             const TypeInfo& type, int root, int degree) {
+  if (ci.p == 1 || count == 0 || type.size == 0) return;
+  const KaryTreeBcastSchedule tree(ci.p, 1, ci.rank, root, degree);
+  const int window = static_cast<int>(std::max<std::int64_t>(tree.rounds(), 1));
+  walk_bcast(tree, buffer, count, datatype, type, ci.rank == root, Pipeline{1, window, false, true},
+             ci.c);
+}
+
+int one_block_tree_degree(const CommInfo& ci, double bytes) {
+  return ci.p <= 2 ? 1 : std::min(nway_ports(ci, bytes), ci.p - 1);
 }
 
 }  // namespace rosched::mpi

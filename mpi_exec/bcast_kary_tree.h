@@ -1,4 +1,5 @@
-// The k-ary tree broadcast on a communicator already set up, for Rosched_Bcast's choice.
+// The k-ary tree broadcast on a communicator already set up, for Rosched_Bcast's choice, and its
+// one-block form for short messages on the sub-communicators of the node-aware collectives.
 #ifndef ROSCHED_MPI_EXEC_BCAST_KARY_TREE_H_
 #define ROSCHED_MPI_EXEC_BCAST_KARY_TREE_H_
 
@@ -13,6 +14,20 @@ namespace rosched::mpi {
 // pipelined k-ary tree (bcast_kary_tree.cc); ROSCHED_VERBOSE reports it as `name`.
 void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                         MPI_Datatype datatype, const TypeInfo& type, int root);
+
+// Broadcasts count elements of datatype from root over ci as one block down the complete k-ary
+// tree of the given degree (2 <= degree; BFS order from the root), every round in flight, so
+// that a rank's sends to its children move at once: kary_depth(p, degree) levels of one message
+// where the circulant broadcast of one block takes ceil(log2 p) rounds. Nothing for p = 1 or
+// nothing to send.
+void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
+                             const TypeInfo& type, int root, int degree);
+
+// The degree for one_block_tree_bcast_on over ci for a message of `bytes`: the ports of the n-way
+// all-reduce's cost rule on ci (nway_ports: levels times what that many messages leaving one
+// rank cost, with the model's fanout), at most p - 1; 1 where one port is best (then a tree
+// has no fewer levels than the circulant broadcast).
+int one_block_tree_degree(const CommInfo& ci, double bytes);
 
 }  // namespace rosched::mpi
 

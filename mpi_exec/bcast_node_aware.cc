@@ -12,10 +12,19 @@
 // links inside a node differ). Where the root's node rank k is missing on some node (nodes of
 // unequal sizes), the root first hands the message to its node's rank 0 and lane 0 carries it.
 // The two phases run one after the other: the second starts when its root has every block.
+//
+// A phase whose message the cost model sends as one block (a short message: its time is
+// levels, not bytes) goes down a k-ary tree of one block instead (Träff's lecture notes,
+// fixed-degree trees), its degree the n-way cost rule's ports on that sub-communicator: where a
+// rank's messages have paths of their own (SimGrid's loopback within a node) or cost little
+// beside a latency (a few bytes between nodes), one level of up to 31 or 35 sends where the
+// circulant broadcast takes ceil(log2 p) rounds (36 x 32 simulated ranks, 4 B: docs/simulation.md,
+// "One lane for short and mid-sized all-reduces on multicore nodes").
 #include "mpi_exec/bcast_node_aware.h"
 
 #include <string>
 
+#include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/node_layout.h"
 #include "sched/circulant/bcast_schedule.h"
@@ -23,23 +32,43 @@
 namespace rosched::mpi {
 namespace {
 
-// circulant_bcast_on, returning its pipeline.
-Pipeline circulant_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
-                      const TypeInfo& type, int root) {
+// What a phase ran: the circulant pipeline, or (degree > 0) the one-block tree.
+struct Phase {
+  Pipeline pipe{0, 0, false};
+  int degree = 0;
+};
+
+// sub_bcast_on, returning what it ran.
+Phase phase_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
+               const TypeInfo& type, int root) {
   const CommInfo ci = comm_info(sub);
-  if (ci.p == 1) return {0, 0, false};
-  const Pipeline pipe = pipeline_for(ci, settings().bcast_f, count, type,
-                                     extra_rounds<BcastSchedule>(ci.p), true);
-  walk_bcast(BcastSchedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
-             ci.rank == root, pipe, ci.c);
-  return pipe;
+  Phase phase;
+  if (ci.p == 1) return phase;
+  phase.pipe = pipeline_for(ci, settings().bcast_f, count, type,
+                            extra_rounds<BcastSchedule>(ci.p), true);
+  if (phase.pipe.n == 1) {
+    const int degree = one_block_tree_degree(ci, static_cast<double>(count) * type.size);
+    if (degree >= 2) {
+      phase.degree = degree;
+      one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, degree);
+      return phase;
+    }
+  }
+  walk_bcast(BcastSchedule(ci.p, phase.pipe.n, ci.rank, root), buffer, count, datatype, type,
+             ci.rank == root, phase.pipe, ci.c);
+  return phase;
+}
+
+std::string phase_name(const Phase& phase) {
+  return phase.degree > 0 ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
+                          : "circulant";
 }
 
 }  // namespace
 
-void circulant_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
-                        const TypeInfo& type, int root) {
-  circulant_on(sub, buffer, count, datatype, type, root);
+void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
+                  const TypeInfo& type, int root) {
+  phase_on(sub, buffer, count, datatype, type, root);
 }
 
 void node_aware_bcast_prepare(const CommInfo& ci, int root) {
@@ -75,19 +104,19 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
   }
   if (layout.node_rank == lane) {
     // In a lane every node has a member, so the root's node number is its rank there.
-    const Pipeline between = circulant_on(layout.lane, buffer, count, datatype, type, home);
+    const Phase between = phase_on(layout.lane, buffer, count, datatype, type, home);
     if (settings().verbose) {
-      const std::string what = "node-aware: circulant between " + std::to_string(layout.nodes) +
-                               " nodes (lane " + std::to_string(lane) +
-                               "), then circulant within each node of " +
+      const std::string what = "node-aware: " + phase_name(between) + " between " +
+                               std::to_string(layout.nodes) + " nodes (lane " +
+                               std::to_string(lane) + "), then within each node of " +
                                std::to_string(layout.min_node_size) + ".." +
                                std::to_string(layout.max_node_size) + " ranks" +
-                               (between.synchronous ? ", synchronous sends" : "");
-      tell_choice(comm_info(layout.lane), name, what.c_str(), between.n, between.window,
+                               (between.pipe.synchronous ? ", synchronous sends" : "");
+      tell_choice(comm_info(layout.lane), name, what.c_str(), between.pipe.n, between.pipe.window,
                   static_cast<double>(count) * type.size);
     }
   }
-  circulant_on(layout.node, buffer, count, datatype, type, at_home ? k : lane);
+  phase_on(layout.node, buffer, count, datatype, type, at_home ? k : lane);
 }
 
 }  // namespace rosched::mpi

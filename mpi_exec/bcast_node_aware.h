@@ -16,10 +16,13 @@ namespace rosched::mpi {
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                          MPI_Datatype datatype, const TypeInfo& type, int root);
 
-// The pipelined circulant broadcast (Träff 2022, Alg. 6) on the communicator sub (a node or a
-// lane of node_layout.h), its blocks and window from sub's cost model; nothing for one rank.
-void circulant_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
-                        const TypeInfo& type, int root);
+// The broadcast of one phase on the communicator sub (a node or a lane of node_layout.h): the
+// pipelined circulant broadcast (Träff 2022, Alg. 6), its blocks and window from sub's cost
+// model, or where that model sends the message as one block, a k-ary tree of one block with the
+// n-way cost rule's degree (bcast_kary_tree.h) unless the rule takes one port; nothing for one
+// rank.
+void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
+                  const TypeInfo& type, int root);
 
 // Makes, collectively, what node_aware_bcast_on from root needs at its first call (the layout,
 // the sub-communicators' cost models), so that a timed call measures the broadcast alone.
