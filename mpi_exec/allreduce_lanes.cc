@@ -17,7 +17,8 @@
 // "Binomial tree reduction", ports by the n-way cost rule, which on SimGrid's loopback takes all
 // 31 at once), the n-way all-reduce (End et al. 2015, nway_allreduce.h) of the lane of node
 // ranks 0, ceil(log_{n+1} N) rounds among the N nodes, and the broadcast of the result within
-// the node over a k-ary tree of one block (Träff's lecture notes, fixed-degree trees): a flat
+// the node (sub_bcast_on: short, a k-ary tree of one block, Träff's lecture notes, fixed-degree
+// trees, where the cost model says so; else the circulant broadcast): a flat
 // all-reduce's rounds each cross the node links, and the n-way all-reduce of every lane that
 // this form replaced (2026-11-27; 5.9 / 9.4 / 56.9 us at 4 B / 64 B / 1 KiB on 36 x 32
 // simulated ranks, this one 5.4 / 5.5 / 10.2) sent the vector 32 times through each node's link.
@@ -27,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi_exec/bcast_kary_tree.h"
+#include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
@@ -66,8 +67,8 @@ void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name
                   MPI_Op op) {
   const double bytes = static_cast<double>(count) * type.size;
   const CommInfo node = comm_info(layout.node);
-  // The same fan-out for the reduction's levels and the broadcast's: the cost rule of the n-way
-  // all-reduce (rounds times n messages of the vector leaving one rank) on the node.
+  // The reduction's ports by the cost rule of the n-way all-reduce (levels times n messages of
+  // the vector leaving one rank) on the node.
   const int ports = std::min(nway_ports(node, bytes), node.p - 1);
   knomial_reduce(input != recvbuf ? input : nullptr, recvbuf, count, datatype, type, op, ports, 0,
                  node);
@@ -77,7 +78,7 @@ void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name
     n_lane = std::min(nway_ports(lane, bytes), lane.p - 1);
     nway_allreduce_on(lane, recvbuf, recvbuf, count, datatype, type, op, n_lane);
   }
-  one_block_tree_bcast_on(node, recvbuf, count, datatype, type, 0, std::max(ports, 2));
+  sub_bcast_on(layout.node, recvbuf, count, datatype, type, 0);
   if (settings().verbose) {
     const std::string what = "reduction of the node (" + std::to_string(ports) +
                              " ports), n-way in lane 0 (n = " + std::to_string(n_lane) +

@@ -28,9 +28,10 @@ inline constexpr double kLaneLeaderBelow = 48 * 1024;
 // MPI_IN_PLACE) into recvbuf, where op is commutative (checked by the caller), count > 0 and
 // lane_allreduce_applies(ci): for short and mid-sized vectors the k-nomial reduction of each
 // node into node rank 0, the n-way dissemination all-reduce (End et al. 2015) among node ranks 0
-// and the broadcast within each node over a k-ary tree of one block (the node's ports and the
-// lane's n by the n-way cost rule on that communicator, nway_ports, at most its size - 1); for
-// long ones the multi-lane all-reduce.
+// and the broadcast within each node (sub_bcast_on of bcast_node_aware.h: a k-ary tree of one
+// block or the circulant broadcast, by the node's cost model) (the node's ports and the lane's n
+// by the n-way cost rule on that communicator, nway_ports, at most its size - 1); for long ones
+// the multi-lane all-reduce.
 // Arguments already checked; reported as `name`.
 void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);

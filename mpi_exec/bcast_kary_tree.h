@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 
@@ -23,11 +24,14 @@ void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int 
 void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
                              const TypeInfo& type, int root, int degree);
 
-// The degree for one_block_tree_bcast_on over ci for a message of `bytes`: the ports of the n-way
-// all-reduce's cost rule on ci (nway_ports: levels times what that many messages leaving one
-// rank cost, with the model's fanout), at most p - 1; 1 where one port is best (then a tree
-// has no fewer levels than the circulant broadcast).
-int one_block_tree_degree(const CommInfo& ci, double bytes);
+// The degree for one_block_tree_bcast_on over ci for a message of `bytes`, by ci's cost model:
+// the d in [2, min(p - 1, 64)] with the least kary_depth(p, d) fan_time(d) (levels times what d
+// messages leaving one rank at once cost, with the model's fanout: nway_allreduce.h), if that is
+// less than `against`, the predicted time of the broadcast it would replace (the circulant
+// pipeline's, pipeline_time); else 1 (keep that one). 1 for p <= 2. The same on every rank (the
+// model is).
+int one_block_tree_degree(const CommInfo& ci, double bytes, double against);
+int one_block_tree_degree_for(const CostModel& model, int p, double bytes, double against);
 
 }  // namespace rosched::mpi
 

@@ -13,13 +13,13 @@
 // unequal sizes), the root first hands the message to its node's rank 0 and lane 0 carries it.
 // The two phases run one after the other: the second starts when its root has every block.
 //
-// A phase whose message the cost model sends as one block (a short message: its time is
-// levels, not bytes) goes down a k-ary tree of one block instead (Träff's lecture notes,
-// fixed-degree trees), its degree the n-way cost rule's ports on that sub-communicator: where a
-// rank's messages have paths of their own (SimGrid's loopback within a node) or cost little
-// beside a latency (a few bytes between nodes), one level of up to 31 or 35 sends where the
-// circulant broadcast takes ceil(log2 p) rounds (36 x 32 simulated ranks, 4 B: docs/simulation.md,
-// "One lane for short and mid-sized all-reduces on multicore nodes").
+// A phase whose message goes faster down a k-ary tree of one block (Träff's lecture notes,
+// fixed-degree trees) than through the circulant pipeline, by that sub-communicator's cost
+// model, takes the tree: where a rank's messages have paths of their own (SimGrid's loopback
+// within a node) or cost little beside a latency (a few bytes between nodes), one level of up to
+// 31 or 35 sends where the circulant broadcast takes ceil(log2 p) + n - 1 rounds (36 x 32
+// simulated ranks: docs/simulation.md, "One lane for short and mid-sized all-reduces on
+// multicore nodes").
 #include "mpi_exec/bcast_node_aware.h"
 
 #include <string>
@@ -44,15 +44,15 @@ Phase phase_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
   const CommInfo ci = comm_info(sub);
   Phase phase;
   if (ci.p == 1) return phase;
-  phase.pipe = pipeline_for(ci, settings().bcast_f, count, type,
-                            extra_rounds<BcastSchedule>(ci.p), true);
-  if (phase.pipe.n == 1) {
-    const int degree = one_block_tree_degree(ci, static_cast<double>(count) * type.size);
-    if (degree >= 2) {
-      phase.degree = degree;
-      one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, degree);
-      return phase;
-    }
+  const std::int64_t extra = extra_rounds<BcastSchedule>(ci.p);
+  phase.pipe = pipeline_for(ci, settings().bcast_f, count, type, extra, true);
+  const double bytes = static_cast<double>(count) * type.size;
+  const int degree =
+      one_block_tree_degree(ci, bytes, pipeline_time(cost_model(ci), bytes, extra, phase.pipe.n));
+  if (degree >= 2) {
+    phase.degree = degree;
+    one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, degree);
+    return phase;
   }
   walk_bcast(BcastSchedule(ci.p, phase.pipe.n, ci.rank, root), buffer, count, datatype, type,
              ci.rank == root, phase.pipe, ci.c);

@@ -18,9 +18,8 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
 
 // The broadcast of one phase on the communicator sub (a node or a lane of node_layout.h): the
 // pipelined circulant broadcast (Träff 2022, Alg. 6), its blocks and window from sub's cost
-// model, or where that model sends the message as one block, a k-ary tree of one block with the
-// n-way cost rule's degree (bcast_kary_tree.h) unless the rule takes one port; nothing for one
-// rank.
+// model, or a k-ary tree of one block where that model predicts it faster
+// (one_block_tree_degree, bcast_kary_tree.h); nothing for one rank.
 void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
                   const TypeInfo& type, int root);
 

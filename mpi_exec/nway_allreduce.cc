@@ -34,13 +34,17 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
 
 }  // namespace
 
-double nway_time(const CostModel& model, int p, int n, double bytes) {
-  // n vectors leave each rank per round, and n arrive: n - 1 more messages than one, and the
-  // bytes of n where they share the rank's path (fanout 2), of one where each has its own (1).
+double fan_time(const CostModel& model, int n, double bytes) {
+  // n - 1 more messages than one, and the bytes of n where they share the rank's path (fanout
+  // 2), of one where each has its own (1).
   const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
   const double one = model.time(bytes);
-  const double vectors = one + shared * (model.time(n * bytes) - one);
-  return rosched::ceil_log(p, n + 1) * (vectors + (n - 1) * model.per_message);
+  return one + shared * (model.time(n * bytes) - one) + (n - 1) * model.per_message;
+}
+
+double nway_time(const CostModel& model, int p, int n, double bytes) {
+  // n vectors leave each rank per round, and n arrive.
+  return rosched::ceil_log(p, n + 1) * fan_time(model, n, bytes);
 }
 
 int nway_ports_for(const CostModel& model, int p, double bytes) {

@@ -42,6 +42,9 @@ namespace rosched::mpi {
 int nway_ports_for(const CostModel& model, int p, double bytes);
 // The rule's estimate for one n (above) for vectors of m = bytes.
 double nway_time(const CostModel& model, int p, int n, double bytes);
+// Its factor per round: what n messages of `bytes` leaving one rank at once cost,
+// time(m) + s (time(n m) - time(m)) + (n - 1) per_message (also a tree level of n children).
+double fan_time(const CostModel& model, int n, double bytes);
 
 // The n a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N (read once), else the cost
 // rule (collective over the communicator the first time: the model is measured then).

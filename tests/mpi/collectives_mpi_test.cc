@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
@@ -496,6 +497,47 @@ void test_cost_model() {
   expect(&rosched::mpi::cost_model(ci) == &model, "cost model is measured once per communicator");
 }
 
+// The degree of the node-aware broadcast's one-block tree against enumeration of its rule, on
+// linear models: kary_depth(p, d) levels of d messages at once (their bytes shared at fanout 2,
+// not at fanout 1) against what it would replace (here ceil(log2 p) rounds of one message).
+void test_one_block_tree_degree() {
+  namespace rm = rosched::mpi;
+  rm::CostModel linear = rm::CostModel::linear(1e-6, 1e-10);  // alpha 1 us, 10 GB/s
+  for (double fanout : {2.0, 1.0}) {
+    linear.fanout = fanout;
+    for (int procs : {3, 32, 36, 1152}) {
+      for (double bytes : {4.0, 1024.0, 16384.0, 1048576.0}) {
+        int best = 1;
+        int rounds = 0;
+        for (long long reach = 1; reach < procs; reach *= 2) ++rounds;
+        double best_cost = rounds * (1e-6 + 1e-10 * bytes);
+        for (int d = 2; d <= std::min(procs - 1, 64); ++d) {
+          int depth = 0;
+          for (long long level = 1, have = 1; have < procs; have += level *= d) ++depth;
+          const double fan = fanout > 1.5 ? d * bytes : bytes;
+          const double cost = depth * (1e-6 + 1e-10 * fan);
+          if (cost < best_cost) best = d, best_cost = cost;
+        }
+        const int got = rm::one_block_tree_degree_for(linear, procs, bytes,
+                                                      rounds * (1e-6 + 1e-10 * bytes));
+        expect(got == best, "one-block tree degree, fanout " + std::to_string(fanout) + ", p=" +
+                                std::to_string(procs) + ", " + std::to_string(bytes) +
+                                " B: " + std::to_string(got) + ", want " + std::to_string(best));
+      }
+    }
+  }
+  // 4 B within a node whose messages have paths of their own: one level of p - 1 sends.
+  linear.fanout = 1;
+  expect(rm::one_block_tree_degree_for(linear, 32, 4, 5e-6) == 31,
+         "one-block tree: 32 ranks, one level");
+  // 1 MiB where messages share the path: the circulant broadcast (one block) over any tree.
+  linear.fanout = 2;
+  expect(rm::one_block_tree_degree_for(linear, 36, 1048576, 6 * (1e-6 + 1e-10 * 1048576)) == 1,
+         "one-block tree: 1 MiB, none");
+  // Nothing faster than what it would replace: none.
+  expect(rm::one_block_tree_degree_for(linear, 32, 4, 0.5e-6) == 1, "one-block tree: not faster");
+}
+
 // The node layout behind Rosched_Bcast_node_aware with ROSCHED_NODE_SIZE = k, seen through
 // what it must do: on sub-communicators of every size (ranks 0..s-1 of MPI_COMM_WORLD, so the
 // last node is short), every root, the data arrives; and a sub-communicator freed and made
@@ -593,6 +635,7 @@ int main(int argc, char** argv) {
     return finish("nodes of " + nodes);
   }
   test_cost_model();
+  test_one_block_tree_degree();
   test_bcast_measured_choice();
   test_bcast_repeat();
   for (const auto& [bcast, name] : broadcasts) {
