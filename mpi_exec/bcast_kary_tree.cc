@@ -41,7 +41,7 @@ void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Da
 }
 
 int one_block_tree_degree_for(const CostModel& model, int p, double bytes, double against) {
-  if (p <= 2) return 1;
+  if (p <= 2 || bytes > model.bytes.back()) return 1;
   int degree = 1;
   double best = against;
   const int most = static_cast<int>(std::min<std::int64_t>(p - 1, kNwayMaxPorts));

@@ -506,7 +506,7 @@ void test_one_block_tree_degree() {
   for (double fanout : {2.0, 1.0}) {
     linear.fanout = fanout;
     for (int procs : {3, 32, 36, 1152}) {
-      for (double bytes : {4.0, 1024.0, 16384.0, 1048576.0}) {
+      for (double bytes : {4.0, 1024.0, 16384.0, 262144.0}) {
         int best = 1;
         int rounds = 0;
         for (long long reach = 1; reach < procs; reach *= 2) ++rounds;
@@ -534,6 +534,10 @@ void test_one_block_tree_degree() {
   linear.fanout = 2;
   expect(rm::one_block_tree_degree_for(linear, 36, 1048576, 6 * (1e-6 + 1e-10 * 1048576)) == 1,
          "one-block tree: 1 MiB, none");
+  // Above the model's largest measured size (1 MiB): none, whatever the estimate.
+  linear.fanout = 1;
+  expect(rm::one_block_tree_degree_for(linear, 32, 2097152, 1.0) == 1,
+         "one-block tree: not beyond the model's sizes");
   // Nothing faster than what it would replace: none.
   expect(rm::one_block_tree_degree_for(linear, 32, 4, 0.5e-6) == 1, "one-block tree: not faster");
 }
