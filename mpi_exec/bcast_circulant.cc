@@ -45,7 +45,9 @@
 //
 // "The circulant broadcast" above is, on ranks spread over several multicore nodes
 // (node_layout.h), the node-aware one (bcast_node_aware.cc: circulant between the nodes, then
-// within each). There step 1 is skipped: the model, one figure for every pair of ranks, can
+// within each), and in each phase (all ranks where there are no nodes) a k-ary tree of one
+// block where the model predicts that faster than the circulant pipeline (sub_bcast_on; step 1
+// then predicts with the tree's time). There step 1 is skipped: the model, one figure for every pair of ranks, can
 // predict neither it nor the library's (hierarchical or not) broadcast, so every size class's
 // first call is timed. Rosched_Bcast_node_aware always runs it, Rosched_Bcast_circulant always
 // the flat broadcast.
@@ -81,7 +83,11 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
   const double bytes = static_cast<double>(count) * type.size;
   const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1, true).n;
   const double gain = ci.p == 2 ? kMinGainPair : kMinGain;
-  return pipeline_time(model, bytes, q - 1, n) <= gain * q * model.time(bytes);
+  // The circulant broadcast's pipeline, or the one-block tree that takes its place where the
+  // model predicts that faster (bcast_node_aware.cc).
+  const double ours =
+      one_block_tree_for(model, ci.p, bytes, pipeline_time(model, bytes, q - 1, n)).seconds;
+  return ours <= gain * q * model.time(bytes);
 }
 
 // Rosched's broadcasts in the choice, as answers of library_verdict (0 is MPI_Bcast).

@@ -40,20 +40,15 @@ void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Da
              ci.c);
 }
 
-int one_block_tree_degree_for(const CostModel& model, int p, double bytes, double against) {
-  if (p <= 2 || bytes > model.bytes.back()) return 1;
-  int degree = 1;
-  double best = against;
+OneBlockTree one_block_tree_for(const CostModel& model, int p, double bytes, double against) {
+  OneBlockTree best{1, against};
+  if (p <= 2 || bytes > model.bytes.back()) return best;
   const int most = static_cast<int>(std::min<std::int64_t>(p - 1, kNwayMaxPorts));
   for (int d = 2; d <= most; ++d) {
     const double t = rosched::kary_depth(p, d) * fan_time(model, d, bytes);
-    if (t < best) best = t, degree = d;
+    if (t < best.seconds) best = {d, t};
   }
-  return degree;
-}
-
-int one_block_tree_degree(const CommInfo& ci, double bytes, double against) {
-  return ci.p <= 2 ? 1 : one_block_tree_degree_for(cost_model(ci), ci.p, bytes, against);
+  return best;
 }
 
 }  // namespace rosched::mpi

@@ -24,18 +24,21 @@ void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int 
 void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
                              const TypeInfo& type, int root, int degree);
 
-// The degree for one_block_tree_bcast_on over ci for a message of `bytes`, by ci's cost model:
-// the d in [2, min(p - 1, 64)] with the least kary_depth(p, d) fan_time(d) (levels times what d
-// messages leaving one rank at once cost, with the model's fanout: nway_allreduce.h), if that is
-// less than `against`, the predicted time of the broadcast it would replace (the circulant
-// pipeline's, pipeline_time); else 1 (keep that one). 1 for p <= 2 and for messages above the
-// largest size the model measured (1 MiB), where its times are extrapolated and the pipeline's
-// rounds in flight, which pipeline_time does not count, move blocks side by side on paths of
-// their own (36 x 32 simulated ranks, the node-aware broadcast of 16 MiB: 3,227 us with a
-// 31-ary tree of one block in the node, 2,777 with the circulant pipeline). The same on every
-// rank (the model is).
-int one_block_tree_degree(const CommInfo& ci, double bytes, double against);
-int one_block_tree_degree_for(const CostModel& model, int p, double bytes, double against);
+// The degree for one_block_tree_bcast_on over p ranks for a message of `bytes`, by their cost
+// model: the d in [2, min(p - 1, 64)] with the least kary_depth(p, d) fan_time(d) (levels times
+// what d messages leaving one rank at once cost, with the model's fanout: nway_allreduce.h), if
+// that is less than `against`, the predicted time of the broadcast it would replace (the
+// circulant pipeline's, pipeline_time); else degree 1 (keep that one) and `against`. Degree 1
+// for p <= 2 and for messages above the largest size the model measured (1 MiB), where its
+// times are extrapolated and the pipeline's rounds in flight, which pipeline_time does not
+// count, move blocks side by side on paths of their own (36 x 32 simulated ranks, the
+// node-aware broadcast of 16 MiB: 3,227 us with a 31-ary tree of one block in the node, 2,777
+// with the circulant pipeline). The same on every rank (the model is).
+struct OneBlockTree {
+  int degree;
+  double seconds;  // predicted
+};
+OneBlockTree one_block_tree_for(const CostModel& model, int p, double bytes, double against);
 
 }  // namespace rosched::mpi
 

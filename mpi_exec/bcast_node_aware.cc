@@ -38,17 +38,18 @@ struct Phase {
   int degree = 0;
 };
 
-// sub_bcast_on, returning what it ran.
-Phase phase_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
+// sub_bcast_on on ci, returning what it ran.
+Phase phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
                const TypeInfo& type, int root) {
-  const CommInfo ci = comm_info(sub);
   Phase phase;
-  if (ci.p == 1) return phase;
+  if (ci.p == 1 || count == 0 || type.size == 0) return phase;
   const std::int64_t extra = extra_rounds<BcastSchedule>(ci.p);
   phase.pipe = pipeline_for(ci, settings().bcast_f, count, type, extra, true);
   const double bytes = static_cast<double>(count) * type.size;
+  const CostModel& model = cost_model(ci);
   const int degree =
-      one_block_tree_degree(ci, bytes, pipeline_time(cost_model(ci), bytes, extra, phase.pipe.n));
+      one_block_tree_for(model, ci.p, bytes, pipeline_time(model, bytes, extra, phase.pipe.n))
+          .degree;
   if (degree >= 2) {
     phase.degree = degree;
     one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, degree);
@@ -68,7 +69,7 @@ std::string phase_name(const Phase& phase) {
 
 void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
                   const TypeInfo& type, int root) {
-  phase_on(sub, buffer, count, datatype, type, root);
+  phase_on(comm_info(sub), buffer, count, datatype, type, root);
 }
 
 void node_aware_bcast_prepare(const CommInfo& ci, int root) {
@@ -84,9 +85,16 @@ void node_aware_bcast_prepare(const CommInfo& ci, int root) {
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                          MPI_Datatype datatype, const TypeInfo& type, int root) {
   const NodeLayout& layout = node_layout(ci);
-  if (!layout.hierarchical()) {
-    pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, buffer, count,
-                                      datatype, type, root);
+  if (!layout.hierarchical()) {  // one phase over all ranks
+    const Phase all = phase_on(ci, buffer, count, datatype, type, root);
+    if (all.pipe.n > 0) {
+      tell_choice(ci, name,
+                  (all.degree > 0           ? phase_name(all)
+                   : all.pipe.synchronous ? "pipelined, synchronous sends"
+                                          : "pipelined")
+                      .c_str(),
+                  all.pipe.n, all.pipe.window, static_cast<double>(count) * type.size);
+    }
     return;
   }
   if (count == 0 || type.size == 0) return;
@@ -104,7 +112,7 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
   }
   if (layout.node_rank == lane) {
     // In a lane every node has a member, so the root's node number is its rank there.
-    const Phase between = phase_on(layout.lane, buffer, count, datatype, type, home);
+    const Phase between = phase_on(comm_info(layout.lane), buffer, count, datatype, type, home);
     if (settings().verbose) {
       const std::string what = "node-aware: " + phase_name(between) + " between " +
                                std::to_string(layout.nodes) + " nodes (lane " +
@@ -116,7 +124,7 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
                   static_cast<double>(count) * type.size);
     }
   }
-  phase_on(layout.node, buffer, count, datatype, type, at_home ? k : lane);
+  phase_on(comm_info(layout.node), buffer, count, datatype, type, at_home ? k : lane);
 }
 
 }  // namespace rosched::mpi

@@ -11,15 +11,16 @@
 namespace rosched::mpi {
 
 // Broadcasts count elements of datatype from root over ci (arguments already checked): where
-// the node layout is hierarchical (node_layout.h), the circulant broadcast among the nodes,
-// then within every node; else the circulant broadcast over all ranks. Reported as `name`.
+// the node layout is hierarchical (node_layout.h), the broadcast among the nodes, then within
+// every node; else one phase over all ranks; each phase as sub_bcast_on chooses (the circulant
+// pipeline or a k-ary tree of one block). Reported as `name`.
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                          MPI_Datatype datatype, const TypeInfo& type, int root);
 
 // The broadcast of one phase on the communicator sub (a node or a lane of node_layout.h): the
 // pipelined circulant broadcast (Träff 2022, Alg. 6), its blocks and window from sub's cost
 // model, or a k-ary tree of one block where that model predicts it faster
-// (one_block_tree_degree, bcast_kary_tree.h); nothing for one rank.
+// (one_block_tree_for, bcast_kary_tree.h); nothing for one rank.
 void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
                   const TypeInfo& type, int root);
 

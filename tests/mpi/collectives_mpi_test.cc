@@ -518,8 +518,11 @@ void test_one_block_tree_degree() {
           const double cost = depth * (1e-6 + 1e-10 * fan);
           if (cost < best_cost) best = d, best_cost = cost;
         }
-        const int got = rm::one_block_tree_degree_for(linear, procs, bytes,
-                                                      rounds * (1e-6 + 1e-10 * bytes));
+        const double circulant = rounds * (1e-6 + 1e-10 * bytes);
+        const rm::OneBlockTree tree = rm::one_block_tree_for(linear, procs, bytes, circulant);
+        const int got = tree.degree;
+        expect(got == 1 ? tree.seconds == circulant : tree.seconds < circulant,
+               "one-block tree: the predicted time of what runs");
         expect(got == best, "one-block tree degree, fanout " + std::to_string(fanout) + ", p=" +
                                 std::to_string(procs) + ", " + std::to_string(bytes) +
                                 " B: " + std::to_string(got) + ", want " + std::to_string(best));
@@ -528,18 +531,18 @@ void test_one_block_tree_degree() {
   }
   // 4 B within a node whose messages have paths of their own: one level of p - 1 sends.
   linear.fanout = 1;
-  expect(rm::one_block_tree_degree_for(linear, 32, 4, 5e-6) == 31,
+  expect(rm::one_block_tree_for(linear, 32, 4, 5e-6).degree == 31,
          "one-block tree: 32 ranks, one level");
   // 1 MiB where messages share the path: the circulant broadcast (one block) over any tree.
   linear.fanout = 2;
-  expect(rm::one_block_tree_degree_for(linear, 36, 1048576, 6 * (1e-6 + 1e-10 * 1048576)) == 1,
+  expect(rm::one_block_tree_for(linear, 36, 1048576, 6 * (1e-6 + 1e-10 * 1048576)).degree == 1,
          "one-block tree: 1 MiB, none");
   // Above the model's largest measured size (1 MiB): none, whatever the estimate.
   linear.fanout = 1;
-  expect(rm::one_block_tree_degree_for(linear, 32, 2097152, 1.0) == 1,
+  expect(rm::one_block_tree_for(linear, 32, 2097152, 1.0).degree == 1,
          "one-block tree: not beyond the model's sizes");
   // Nothing faster than what it would replace: none.
-  expect(rm::one_block_tree_degree_for(linear, 32, 4, 0.5e-6) == 1, "one-block tree: not faster");
+  expect(rm::one_block_tree_for(linear, 32, 4, 0.5e-6).degree == 1, "one-block tree: not faster");
 }
 
 // The node layout behind Rosched_Bcast_node_aware with ROSCHED_NODE_SIZE = k, seen through
