@@ -47,8 +47,9 @@
 // (node_layout.h), the node-aware one (bcast_node_aware.cc: circulant between the nodes, then
 // within each), and in each phase (all ranks where there are no nodes) a k-ary tree of one
 // block where the model predicts that faster than the circulant pipeline (sub_bcast_on; step 1
-// then predicts with the tree's time). There step 1 is skipped: the model, one figure for every pair of ranks, can
-// predict neither it nor the library's (hierarchical or not) broadcast, so every size class's
+// then predicts with the tree's time). On several nodes step 1 is skipped: the model, one
+// figure for every pair of ranks, can predict neither it nor the library's (hierarchical or
+// not) broadcast, so every size class's
 // first call is timed. Rosched_Bcast_node_aware always runs it, Rosched_Bcast_circulant always
 // the flat broadcast.
 //

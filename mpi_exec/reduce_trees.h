@@ -98,7 +98,7 @@ void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, 
 // The tree a reduction of count elements on comm takes (the same on every rank, as the model
 // is): for vectors up to the largest size the cost model (cost_model.h) measured below the
 // eager limit, the k-nomial tree with the ports of the n-way all-reduce's cost rule
-// (nway_ports_for: ceil(log_{n+1} p) (time(n m) + (n - 1) per_message) least;
+// (nway_ports_for: ceil(log_{n+1} p) fan_time(n) least, fan_time with the model's fanout;
 // ROSCHED_REDUCE_PORTS overrides), if that estimate is no more than the two-tree schedule's
 // rounds of two_tree_pipeline's blocks (pipeline_time); else the two trees. One port for
 // p <= 2.
