@@ -2,7 +2,9 @@
 // notes, fixed-degree trees; sched/kary/): for every p the closed form of the round count
 // (kary_max_start, O(log^2 p)) against the rank-by-rank reference, degrees 2, 3, 4, 7 and 64;
 // for p <= --run-to round-by-round broadcasts (sim/kary_run.h) with degrees 2, 3, 4 and 7,
-// n = 1, 2, k + 1 and roots 0, p / 2, p - 1, checking every rank's place in the tree too.
+// n = 1, 2, k + 1 and roots 0, p / 2, p - 1, checking every rank's place in the tree too; and
+// the one-block trees of the node-aware broadcast (n = 1, degrees 5..64: every one up to
+// p = 130, a selection above).
 #include "sched/kary/kary_tree_schedule.h"
 #include "sim/kary_run.h"
 #include "verify/families.h"
@@ -12,6 +14,9 @@ namespace {
 
 enum TimerIndex { kRounds, kRuns };
 
+// Up to this p the one-block runs take every degree 5..min(p - 1, 64).
+constexpr std::int64_t kAllDegreesTo = 130;
+
 class KaryFamily : public Family {
  public:
   std::string name() const override { return "kary"; }
@@ -20,7 +25,8 @@ class KaryFamily : public Family {
            "for every p the round count's closed form against a rank-by-rank reference, degrees "
            "2, 3, 4, 7, 64; for p <= --run-to round-by-round broadcasts with degrees 2, 3, 4, 7, "
            "n = 1, 2, k+1 and roots 0, p/2, p-1, checking every rank's parent, children and "
-           "first round";
+           "first round; one-block runs (n = 1) with degrees 5..64 (all up to p = 130, then 5, 8, "
+           "16, 31, 33, 34, 35, 64)";
   }
   std::vector<std::string> check_groups() const override { return {"rounds", "runs"}; }
   std::int64_t default_run_to() const override { return 1000; }
@@ -51,6 +57,20 @@ class KaryFamily : public Family {
           for (const std::int64_t root : roots(p)) {
             if (!ce) ce = sim::run_kary_tree(p, n, root, k);
           }
+        }
+      }
+      // The one-block trees of the node-aware broadcast's phases (mpi_exec/bcast_kary_tree.h:
+      // any degree 2..min(p - 1, 64) by the cost model): every degree up to p = kAllDegreesTo,
+      // beyond it the degrees met on the simulated clusters (31 in a node of 32, 35 among 36
+      // nodes, 33-34 over 1,152 ranks) and a spread.
+      for (std::int64_t k = 5; k <= 64 && k <= p - 1; ++k) {
+        if (k == 7) continue;
+        if (p > kAllDegreesTo && k != 5 && k != 8 && k != 16 && k != 31 && k != 33 &&
+            k != 34 && k != 35 && k != 64) {
+          continue;
+        }
+        for (const std::int64_t root : roots(p)) {
+          if (!ce) ce = sim::run_kary_tree(p, 1, root, k);
         }
       }
     }
