@@ -82,13 +82,10 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
   const CostModel& model = cost_model(ci);
   const int q = ceil_log2(ci.p);
   const double bytes = static_cast<double>(count) * type.size;
-  const std::int64_t n = pipeline_for(ci, settings().bcast_f, count, type, q - 1, true).n;
   const double gain = ci.p == 2 ? kMinGainPair : kMinGain;
   // The circulant broadcast's pipeline, or the one-block tree that takes its place where the
-  // model predicts that faster (bcast_node_aware.cc).
-  const double ours =
-      one_block_tree_for(model, ci.p, bytes, pipeline_time(model, bytes, q - 1, n)).seconds;
-  return ours <= gain * q * model.time(bytes);
+  // model predicts that faster: what the one phase over all ranks runs (bcast_node_aware.h).
+  return phase_plan(ci, count, type).seconds <= gain * q * model.time(bytes);
 }
 
 // Rosched's broadcasts in the choice, as answers of library_verdict (0 is MPI_Bcast).

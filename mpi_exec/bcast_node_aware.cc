@@ -32,40 +32,39 @@
 namespace rosched::mpi {
 namespace {
 
-// What a phase ran: the circulant pipeline, or (degree > 0) the one-block tree.
-struct Phase {
-  Pipeline pipe{0, 0, false};
-  int degree = 0;
-};
-
 // sub_bcast_on on ci, returning what it ran.
-Phase phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
-               const TypeInfo& type, int root) {
-  Phase phase;
-  if (ci.p == 1 || count == 0 || type.size == 0) return phase;
-  const std::int64_t extra = extra_rounds<BcastSchedule>(ci.p);
-  phase.pipe = pipeline_for(ci, settings().bcast_f, count, type, extra, true);
-  const double bytes = static_cast<double>(count) * type.size;
-  const CostModel& model = cost_model(ci);
-  const int degree =
-      one_block_tree_for(model, ci.p, bytes, pipeline_time(model, bytes, extra, phase.pipe.n))
-          .degree;
-  if (degree >= 2) {
-    phase.degree = degree;
-    one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, degree);
-    return phase;
+PhasePlan phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
+                   const TypeInfo& type, int root) {
+  const PhasePlan phase = phase_plan(ci, count, type);
+  if (phase.degree >= 2) {
+    one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, phase.degree);
+  } else if (phase.pipe.n > 0) {
+    walk_bcast(BcastSchedule(ci.p, phase.pipe.n, ci.rank, root), buffer, count, datatype, type,
+               ci.rank == root, phase.pipe, ci.c);
   }
-  walk_bcast(BcastSchedule(ci.p, phase.pipe.n, ci.rank, root), buffer, count, datatype, type,
-             ci.rank == root, phase.pipe, ci.c);
   return phase;
 }
 
-std::string phase_name(const Phase& phase) {
+std::string phase_name(const PhasePlan& phase) {
   return phase.degree > 0 ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
                           : "circulant";
 }
 
 }  // namespace
+
+PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type) {
+  PhasePlan plan;
+  if (ci.p == 1 || count == 0 || type.size == 0) return plan;
+  const std::int64_t extra = extra_rounds<BcastSchedule>(ci.p);
+  plan.pipe = pipeline_for(ci, settings().bcast_f, count, type, extra, true);
+  const double bytes = static_cast<double>(count) * type.size;
+  const CostModel& model = cost_model(ci);
+  const OneBlockTree tree =
+      one_block_tree_for(model, ci.p, bytes, pipeline_time(model, bytes, extra, plan.pipe.n));
+  plan.seconds = tree.seconds;
+  if (tree.degree >= 2) plan.degree = tree.degree;
+  return plan;
+}
 
 void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
                   const TypeInfo& type, int root) {
@@ -86,8 +85,8 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
                          MPI_Datatype datatype, const TypeInfo& type, int root) {
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) {  // one phase over all ranks
-    const Phase all = phase_on(ci, buffer, count, datatype, type, root);
-    if (all.pipe.n > 0) {
+    const PhasePlan all = phase_on(ci, buffer, count, datatype, type, root);
+    if (all.pipe.n > 0 && settings().verbose) {
       tell_choice(ci, name,
                   (all.degree > 0           ? phase_name(all)
                    : all.pipe.synchronous ? "pipelined, synchronous sends"
@@ -112,7 +111,7 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
   }
   if (layout.node_rank == lane) {
     // In a lane every node has a member, so the root's node number is its rank there.
-    const Phase between = phase_on(comm_info(layout.lane), buffer, count, datatype, type, home);
+    const PhasePlan between = phase_on(comm_info(layout.lane), buffer, count, datatype, type, home);
     if (settings().verbose) {
       const std::string what = "node-aware: " + phase_name(between) + " between " +
                                std::to_string(layout.nodes) + " nodes (lane " +

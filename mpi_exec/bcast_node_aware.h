@@ -5,10 +5,22 @@
 
 #include <mpi.h>
 
+#include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 
 namespace rosched::mpi {
+
+// What the broadcast of one phase of count elements on ci runs (sub_bcast_on's choice): the
+// circulant pipeline `pipe`, or where degree >= 2 a k-ary tree of one block of that degree
+// (one_block_tree_for), and the model's predicted time of what runs. All zero for p = 1 or
+// nothing to send.
+struct PhasePlan {
+  Pipeline pipe{0, 0, false};
+  int degree = 0;
+  double seconds = 0;
+};
+PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
 
 // Broadcasts count elements of datatype from root over ci (arguments already checked): where
 // the node layout is hierarchical (node_layout.h), the broadcast among the nodes, then within

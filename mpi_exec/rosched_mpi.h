@@ -166,9 +166,10 @@ int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
 /* The all-reduce for a commutative operation on several multicore nodes: where the nodes hold
- * equally many ranks c, for vectors under 256 B (or of fewer than c elements) the n-way
- * dissemination all-reduce (End et al. 2015) within each node, then within each lane (node
- * rank k of every node), and for longer ones the multi-lane all-reduce (Träff 2020's full-lane
+ * equally many ranks c, for vectors under 48 KiB (or of fewer than c elements) one lane: the
+ * k-nomial reduction of each node into its rank 0, the n-way dissemination all-reduce (End et
+ * al. 2015) among the nodes' ranks 0, the broadcast within each node; for longer ones the
+ * multi-lane all-reduce (Träff 2020's full-lane
  * decomposition over Träff 2022's circulant graphs: the circulant reduce-scatter of c parts
  * within each node, node rank k reduce-scatters and all-gathers part k with node rank k of
  * every other node, the circulant all-gather of the parts within each node), in
