@@ -290,6 +290,8 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
                    ? Rosched_Allreduce_nway(sendbuf, recvbuf, count, datatype, op, comm)
                : route == Route::kModel
                    ? Rosched_Allreduce(sendbuf, recvbuf, count, datatype, op, comm)
+                   // kNodeAware, and kTwoTree (forced): the lanes on equal multicore nodes,
+                   // else the two-tree all-reduce
                    : Rosched_Allreduce_node_aware(sendbuf, recvbuf, count, datatype, op, comm);
       });
 }

@@ -93,7 +93,7 @@ const char* collective_name(Collective c) { return kNames[static_cast<std::size_
 const char* route_name(Route r) {
   static constexpr std::array<const char*, kRoutes> names = {
       "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest",
-      "karytree"};
+      "karytree", "nodeaware"};
   return names[static_cast<std::size_t>(r)];
 }
 
@@ -183,9 +183,9 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   }
   if (t == Controls::kNever) return Route::kNative;
   const bool wins = rule_is_up_to(c) ? facts.bytes <= t : facts.bytes >= t;
-  // On equal multicore nodes, by default: Rosched_Allreduce_node_aware (the route kTwoTree
-  // takes), whose lane all-reduces were measured faster than the libraries' at every size.
-  if (facts.equal_nodes && uses_node_facts(c, facts, controls)) return Route::kTwoTree;
+  // On equal multicore nodes, by default: Rosched_Allreduce_node_aware, whose lane all-reduces
+  // were measured faster than the libraries' at every size.
+  if (facts.equal_nodes && uses_node_facts(c, facts, controls)) return Route::kNodeAware;
   // Above the n-way range elsewhere, by default: Rosched_Allreduce, whose timed first call of
   // each size class picks the library's, the census or the reduce-scatter + all-gather (a
   // commutative operation; not on two processes, below).

@@ -73,11 +73,13 @@ const char* collective_name(Collective c);
 
 // Where a call goes. kModel: Rosched_Bcast, Rosched_Allreduce or Rosched_Reduce_scatter(_block)
 // chooses. kLargest: in the report only,
-// what Rosched_Allgatherv chose (the largest block's broadcast, then Algorithm 9).
+// what Rosched_Allgatherv chose (the largest block's broadcast, then Algorithm 9). kNodeAware:
+// an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's lanes.
 enum class Route {
-  kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree
+  kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree,
+  kNodeAware
 };
-inline constexpr int kRoutes = 9;
+inline constexpr int kRoutes = 10;
 const char* route_name(Route r);
 
 // The route a Rosched_Bcast_choice answer names, for the report: 0 native, 1 circulant, 2 Bin

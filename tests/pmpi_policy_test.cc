@@ -73,12 +73,12 @@ TEST(PmpiPolicy, AllreducesOnEqualMulticoreNodesGoToTheLaneAllreduces) {
   const Controls c;
   CallFacts nodes = facts(1152, 4);
   nodes.equal_nodes = true;
-  // Every size: Rosched_Allreduce_node_aware (the route kTwoTree), where the flat rules would
+  // Every size: Rosched_Allreduce_node_aware (the route kNodeAware), where the flat rules would
   // take the n-way all-reduce (up to 2 KiB) or Rosched_Allreduce's trial (above).
   for (std::int64_t bytes : {std::int64_t{4}, std::int64_t{2048}, std::int64_t{2049},
                              std::int64_t{48 * 1024}, 16 * kMiB}) {
     nodes.bytes = bytes;
-    EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kTwoTree) << bytes;
+    EXPECT_EQ(decide(Collective::kAllreduce, nodes, c), Route::kNodeAware) << bytes;
     EXPECT_TRUE(uses_node_facts(Collective::kAllreduce, nodes, c)) << bytes;
   }
   nodes.equal_nodes = false;  // the same sizes elsewhere
@@ -260,6 +260,7 @@ TEST(PmpiPolicy, TheReportNamesTheBroadcastRoschedChose) {
   EXPECT_STREQ(route_name(bcast_route(2)), "hypercube");
   EXPECT_STREQ(route_name(bcast_route(3)), "twotree");
   EXPECT_STREQ(route_name(Route::kModel), "model");
+  EXPECT_STREQ(route_name(Route::kNodeAware), "nodeaware");
 }
 
 // And what Rosched_Allgather(v) chose (their _choice answers): the library's collective is

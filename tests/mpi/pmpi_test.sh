@@ -71,7 +71,7 @@ for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
 done
 
 # Auto on nodes of 2 or 3 ranks (ROSCHED_NODE_SIZE, equal nodes): all-reduces of any size with
-# a commutative operation go to the lane all-reduces (the report's "twotree" route of allreduce,
+# a commutative operation go to the lane all-reduces (the report's "nodeaware" route of allreduce,
 # Rosched_Allreduce_node_aware; the sub-communicators' may not sit on equal nodes); the output
 # must still be identical.
 for np in 4 6 9; do
@@ -85,7 +85,7 @@ for np in 4 6 9; do
     fail "p=$np auto on nodes of $size: output differs from the run without the library (exit $rc)"
     diff "$tmp/native.out" "$tmp/nodes.out" | head -5; tail -5 "$tmp/nodes.err"; continue
   fi
-  lanes=$(awk -F'\t' '$1 == "allreduce" && $2 == "twotree" { n += $3 } END { print n + 0 }' "$tmp/nodes.tsv")
+  lanes=$(awk -F'\t' '$1 == "allreduce" && $2 == "nodeaware" { n += $3 } END { print n + 0 }' "$tmp/nodes.tsv")
   if [ "$lanes" -gt 0 ]; then ok "p=$np auto on nodes of $size: identical output; $lanes all-reduces in lanes"
   else fail "p=$np auto on nodes of $size: no all-reduce went to the lane all-reduces"; cat "$tmp/nodes.tsv"; fi
 done
