@@ -4,7 +4,8 @@
 // for p <= --run-to round-by-round broadcasts (sim/kary_run.h) with degrees 2, 3, 4 and 7,
 // n = 1, 2, k + 1 and roots 0, p / 2, p - 1, checking every rank's place in the tree too; and
 // the one-block trees of the node-aware broadcast (n = 1, degrees 5..64: every one up to
-// p = 130, a selection above).
+// p = 130; above, every degree that is the least of its depth, and those met on the simulated
+// clusters).
 #include "sched/kary/kary_tree_schedule.h"
 #include "sim/kary_run.h"
 #include "verify/families.h"
@@ -25,8 +26,8 @@ class KaryFamily : public Family {
            "for every p the round count's closed form against a rank-by-rank reference, degrees "
            "2, 3, 4, 7, 64; for p <= --run-to round-by-round broadcasts with degrees 2, 3, 4, 7, "
            "n = 1, 2, k+1 and roots 0, p/2, p-1, checking every rank's parent, children and "
-           "first round; one-block runs (n = 1) with degrees 5..64 (all up to p = 130, then 5, 8, "
-           "16, 31, 33, 34, 35, 64)";
+           "first round; one-block runs (n = 1) with degrees 5..64 (all up to p = 130; above, "
+           "each depth's least degree and 5, 8, 16, 31, 33, 34, 35, 64)";
   }
   std::vector<std::string> check_groups() const override { return {"rounds", "runs"}; }
   std::int64_t default_run_to() const override { return 1000; }
@@ -60,13 +61,15 @@ class KaryFamily : public Family {
         }
       }
       // The one-block trees of the node-aware broadcast's phases (mpi_exec/bcast_kary_tree.h:
-      // any degree 2..min(p - 1, 64) by the cost model): every degree up to p = kAllDegreesTo,
-      // beyond it the degrees met on the simulated clusters (31 in a node of 32, 35 among 36
-      // nodes, 33-34 over 1,152 ranks) and a spread.
+      // any degree 2..min(p - 1, 64) by the cost model): every degree up to p = kAllDegreesTo;
+      // beyond it each depth's least degree (the one the cost rule takes for that depth where a
+      // fan of d messages costs no less than a fan of fewer), the degrees met on the simulated
+      // clusters (31 in a node of 32, 35 among 36 nodes, 33-34 over 1,152 ranks) and a spread.
       for (std::int64_t k = 5; k <= 64 && k <= p - 1; ++k) {
         if (k == 7) continue;
-        if (p > kAllDegreesTo && k != 5 && k != 8 && k != 16 && k != 31 && k != 33 &&
-            k != 34 && k != 35 && k != 64) {
+        const bool least_of_its_depth = kary_depth(p, k) < kary_depth(p, k - 1);
+        if (p > kAllDegreesTo && !least_of_its_depth && k != 5 && k != 8 && k != 16 &&
+            k != 31 && k != 33 && k != 34 && k != 35 && k != 64) {
           continue;
         }
         for (const std::int64_t root : roots(p)) {
