@@ -245,13 +245,21 @@ for o in $ops; do
   done
 done
 pass_progress() {  # bench's progress, the real time each size took and where SimGrid set
-  # MPI_COMM_WORLD up (--rewarm until-setup), as they come (run_one's)
+  # MPI_COMM_WORLD up (--rewarm until-setup), as they come (run_one's); where bench has said
+  # nothing for 5 minutes (one call of a large broadcast can take an hour), a line that the
+  # run goes on
   [ -f "$work/$i.err" ] || return 0
   n=$(wc -l <"$work/$i.err")
-  [ "$n" -gt "$seen" ] || return 0
+  if [ "$n" -le "$seen" ]; then
+    if [ $((SECONDS - told)) -ge 300 ]; then
+      say "$o $s ($impls): still running, $(((SECONDS - t0) / 60)) min so far"
+      told=$SECONDS
+    fi
+    return 0
+  fi
   sed -n "$((seen + 1)),${n}p" "$work/$i.err" | grep -E '^bench: (size|MPI_COMM_WORLD)' |
     while IFS= read -r line; do say "$o $s ($impls): ${line#bench: }"; done
-  seen=$n
+  seen=$n told=$SECONDS
 }
 run_one() {  # run_one INDEX OP SELECTOR IMPLS
   local i=$1 o=$2 s=$3 impls=$4 bop=$2 dist=() t0=$SECONDS prog=$bench impl_arg=$4
@@ -265,7 +273,7 @@ run_one() {  # run_one INDEX OP SELECTOR IMPLS
   smpirun -np "$p" -platform "$xml" -hostfile "$hostfile" "${cfg[@]}" \
     --cfg=smpi/coll-selector:"$s" "$prog" --op "$bop" --impl "$impl_arg" "${dist[@]}" --reps "$r" "${extra[@]}" \
     >"$work/$i.out" 2>"$work/$i.err" &
-  local pid=$! kb seen=0 n peak=0
+  local pid=$! kb seen=0 n peak=0 told=$SECONDS
   # SMPI's own collectives allocate per-rank temporaries that shared malloc does not cover
   # (MPICH's large bcast: p x message size): stop a run before it takes the machine's memory.
   # The memory is the proportional set size: shared malloc maps one block of memory at every
