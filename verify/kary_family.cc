@@ -62,9 +62,10 @@ class KaryFamily : public Family {
       }
       // The one-block trees of the node-aware broadcast's phases (mpi_exec/bcast_kary_tree.h:
       // any degree 2..min(p - 1, 64) by the cost model): every degree up to p = kAllDegreesTo;
-      // beyond it each depth's least degree (the one the cost rule takes for that depth where a
-      // fan of d messages costs no less than a fan of fewer), the degrees met on the simulated
-      // clusters (31 in a node of 32, 35 among 36 nodes, 33-34 over 1,152 ranks) and a spread.
+      // beyond it each depth's least degree, which is every degree the cost rule can take (the
+      // model's times never fall with size, so a fan of more messages never costs less at the
+      // same depth), the degrees met on the simulated clusters (31 in a node of 32, 35 among 36
+      // nodes, 33-34 over 1,152 ranks) and a spread.
       for (std::int64_t k = 5; k <= 64 && k <= p - 1; ++k) {
         if (k == 7) continue;
         const bool least_of_its_depth = kary_depth(p, k) < kary_depth(p, k - 1);
