@@ -69,8 +69,8 @@ class KaryFamily : public Family {
       for (std::int64_t k = 5; k <= 64 && k <= p - 1; ++k) {
         if (k == 7) continue;
         const bool least_of_its_depth = kary_depth(p, k) < kary_depth(p, k - 1);
-        if (p > kAllDegreesTo && !least_of_its_depth && k != 5 && k != 8 && k != 16 &&
-            k != 31 && k != 33 && k != 34 && k != 35 && k != 64) {
+        if (p > kAllDegreesTo && !least_of_its_depth && k != 5 && k != 8 && k != 16 && k != 31 &&
+            k != 33 && k != 34 && k != 35 && k != 64) {
           continue;
         }
         for (const std::int64_t root : roots(p)) {
