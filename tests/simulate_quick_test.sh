@@ -2,7 +2,8 @@
 # scripts/simulate.sh --quick: the SimGrid SMPI harness at p = 64 writes a TSV with the right
 # columns and rows, its ratio rows divide by the best selector, --check verifies real results,
 # the interposition library, the synchronised start, allmerge with unequal blocks and the
-# node-aware collectives on simulated multicore nodes run under SMPI, and bad options fail with
+# node-aware collectives on simulated multicore nodes run under SMPI, the backbone probe measures
+# flat288's backbone, and bad options fail with
 # exit status 2. Runs on
 # the source tree (tag "local": smpicxx builds outside Bazel), into the test's temporary
 # directory.
@@ -139,6 +140,27 @@ if bash "$sim" --p 36 --platform paper --op bcast --sizes 4,1024,4096,16384 --se
   awk -v a="$t4k" -v b="$t16k" 'BEGIN { exit !(a > 0 && a < b) }' && ok "4 KiB native $t4k us < 16 KiB $t16k us" ||
     bad "4 KiB native $t4k us, 16 KiB $t16k us: set-up in the timed call?"
 else bad "paper p = 36 set-up run"; tail -20 "$tmp/setup.err"; fi
+
+# scripts/backbone_probe.sh: 64 ranks of flat288 (a 500 GB/s backbone, 800 GB/s of links): one
+# 4 MiB message per rank takes longer than the backbone's nominal bound (SMPI gives large
+# transfers 0.94 of a link's bandwidth and adds 5% of reverse traffic), a stream of 64 messages
+# of 8 KiB per rank within 10% of it (1.09 of the bandwidth for that size); bad arguments exit 2.
+probe="$root/scripts/backbone_probe.sh"
+if bash "$probe" --platform flat288 --p 64 --sizes 4194304 >"$tmp/probe1.tsv" 2>"$tmp/probe.err" &&
+   bash "$probe" --platform flat288 --p 64 --sizes 8192 --messages 64 >"$tmp/probe64.tsv" 2>>"$tmp/probe.err"; then
+  [ "$(head -1 "$tmp/probe1.tsv")" = "$(printf 'platform\tp\tmessages\tbytes\tusec\tbound_usec\tratio')" ] &&
+    ok "probe header" || bad "probe header: $(head -1 "$tmp/probe1.tsv")"
+  r1=$(awk -F'\t' 'NR == 2 && $2 == 64 && $3 == 1 && $4 == 4194304 { print $7 }' "$tmp/probe1.tsv")
+  r64=$(awk -F'\t' 'NR == 2 && $2 == 64 && $3 == 64 && $4 == 8192 { print $7 }' "$tmp/probe64.tsv")
+  awk -v r="$r1" 'BEGIN { exit !(r > 1.05 && r < 1.3) }' && ok "probe: 4 MiB at $r1 of the bound" ||
+    bad "probe: 4 MiB ratio '$r1'"
+  awk -v r="$r64" 'BEGIN { exit !(r > 0.9 && r < 1.1) }' && ok "probe: 64 x 8 KiB at $r64 of the bound" ||
+    bad "probe: 64 x 8 KiB ratio '$r64'"
+else bad "backbone_probe.sh runs"; tail -5 "$tmp/probe.err"; fi
+for args in "--messages 0" "--platform moon" "--sizes 1,x" "--p 1"; do
+  bash "$probe" $args >/dev/null 2>&1; rc=$?
+  [ $rc -eq 2 ] && ok "probe exit 2 for: $args" || bad "probe exit $rc for: $args (want 2)"
+done
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
 for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast" \
