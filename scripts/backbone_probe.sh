@@ -10,10 +10,10 @@ Runs sim/platforms/backbone_probe.c under SimGrid SMPI: every rank sends K messa
 to its neighbour, all posted at the same simulated instant, so all p ranks' flows cross the
 platform's backbone at once. Prints TSV (platform, p, messages, bytes, usec, bound_usec, ratio):
 the measured time against the backbone's nominal bound p x K x bytes / bb_bw (the <cluster>
-line's bb_bw). What a ratio above 1
-shows is the share of the backbone SMPI's network model gives large transfers (its size-dependent
-bandwidth factor and the 5% of reverse traffic of network/crosstraffic); a collective that must
-move B bytes across the backbone cannot beat B / bb_bw times that ratio.
+line's bb_bw). The ratio is what SMPI's network model makes of the backbone for such messages
+(its size-dependent bandwidth factor and the 5% of reverse traffic of network/crosstraffic): a
+collective that must move B bytes across the backbone in such messages cannot beat B / bb_bw
+times it.
 
   --platform NAME  sim/platforms/NAME.xml, one rank per host (default flat)
   --p P            ranks (default: the platform's hosts)
