@@ -20,7 +20,16 @@
 // kept (SimGrid SMPI, paper platform, 36 x 1, G = 2000's few blocks: the same to 0.1 us from
 // 64 KiB to 16 MiB with bench's three distributions, except 173.1 against 160.8 us eager with
 // the (r mod 3) counts at 1 MiB).
+// Where the cost model's stream figures say a round's message moves faster as a stream of
+// smaller parts than whole (stream_parts, cost_model.h: SimGrid SMPI moves 5,776-9,375 B
+// messages at 1.09 of a link's bandwidth, large ones at 0.94, and a backbone shared by every rank
+// at 1.03 / 1.12 of its nominal time, scripts/backbone_probe.sh), each round's two messages are
+// cut into parts of whole elements and streamed (stream_round), the rounds then one after the
+// other. ROSCHED_STREAM_PART sets the parts' size.
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -43,30 +52,124 @@ class Message {
   void clear() {
     lengths_.clear();
     offsets_.clear();
+    starts_.clear();
+    elements_ = 0;
   }
   void add(MPI_Aint byte_offset, std::int64_t elements) {
     if (elements == 0) return;
     lengths_.push_back(static_cast<int>(elements));
     offsets_.push_back(byte_offset);
+    starts_.push_back(elements_);
+    elements_ += elements;
   }
   bool empty() const { return lengths_.empty(); }
+  std::int64_t elements() const { return elements_; }
   // Where the message is and what it is for one MPI call from base: one piece as plain elements
   // (no datatype to build and commit, which costs more than a small piece's transfer), several
   // as a committed hindexed datatype kept in `owned` until the transfer completes.
   void describe(char* base, MPI_Datatype element, OwnedType& owned, char** at, int* count,
                 MPI_Datatype* type) const {
-    if (lengths_.size() == 1) {
-      *at = base + offsets_[0], *count = lengths_[0], *type = element;
-      return;
+    describe_pieces(lengths_, offsets_, base, element, owned, at, count, type);
+  }
+  // The same for the message's elements lo .. hi - 1 (0 <= lo < hi <= elements()), of extent
+  // `extent` each: a part of the message.
+  void describe_part(std::int64_t lo, std::int64_t hi, MPI_Aint extent, char* base,
+                     MPI_Datatype element, OwnedType& owned, char** at, int* count,
+                     MPI_Datatype* type) const {
+    thread_local std::vector<int> lengths;
+    thread_local std::vector<MPI_Aint> offsets;
+    lengths.clear();
+    offsets.clear();
+    // The piece that holds element lo, then each piece up to element hi.
+    auto i = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), lo) -
+                                      starts_.begin() - 1);
+    for (; i < lengths_.size() && starts_[i] < hi; ++i) {
+      const std::int64_t from = std::max(lo, starts_[i]);
+      const std::int64_t to = std::min(hi, starts_[i] + lengths_[i]);
+      lengths.push_back(static_cast<int>(to - from));
+      offsets.push_back(offsets_[i] + static_cast<MPI_Aint>(from - starts_[i]) * extent);
     }
-    owned = hindexed(static_cast<int>(lengths_.size()), lengths_.data(), offsets_.data(), element);
-    *at = base, *count = 1, *type = owned.get();
+    describe_pieces(lengths, offsets, base, element, owned, at, count, type);
   }
 
  private:
+  static void describe_pieces(const std::vector<int>& lengths, const std::vector<MPI_Aint>& offsets,
+                              char* base, MPI_Datatype element, OwnedType& owned, char** at,
+                              int* count, MPI_Datatype* type) {
+    if (lengths.size() == 1) {
+      *at = base + offsets[0], *count = lengths[0], *type = element;
+      return;
+    }
+    owned = hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), element);
+    *at = base, *count = 1, *type = owned.get();
+  }
   std::vector<int> lengths_;
   std::vector<MPI_Aint> offsets_;
+  std::vector<std::int64_t> starts_;  // the message's element where each piece starts
+  std::int64_t elements_ = 0;
 };
+
+// The number of parts a message of `elements` elements of `size` bytes goes in, streamed in
+// parts of about part_bytes: ceil(bytes / part_bytes), at least 1, at most one a element.
+std::int64_t part_count(std::int64_t elements, int size, double part_bytes) {
+  const double bytes = static_cast<double>(elements) * size;
+  const double parts = std::ceil(bytes / part_bytes);
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::min(parts, 1e18)), 1,
+                                  std::max<std::int64_t>(elements, 1));
+}
+
+// One round whose messages go as streams of parts (part_count; part k of a message of E
+// elements is elements k E / K .. (k + 1) E / K - 1, so sender and receiver, which see the
+// same message, cut it alike): every send posted at once, receives kStreamInFlight ahead, so
+// that a transport that moves a message once it is matched (SimGrid SMPI) has at most that
+// many of a rank's parts on their way. Returns once every part has arrived and gone.
+void stream_round(const Message& send, const Message& recv, char* base, MPI_Datatype element,
+                  const TypeInfo& type, double part_bytes, int to, int from, MPI_Comm c) {
+  struct Part {
+    MPI_Request request = MPI_REQUEST_NULL;
+    OwnedType type;
+  };
+  thread_local std::vector<Part> sends;
+  thread_local std::array<Part, kStreamInFlight> recvs;
+  const auto post = [&](const Message& m, std::int64_t k, std::int64_t parts, Part& part,
+                        bool is_send) {
+    const std::int64_t e = m.elements();
+    char* at = nullptr;
+    int count = 0;
+    MPI_Datatype t = element;
+    const auto cut = [&](std::int64_t j) {  // k e / parts without overflow
+      return static_cast<std::int64_t>(static_cast<__int128>(j) * e / parts);
+    };
+    m.describe_part(cut(k), cut(k + 1), type.extent, base, element, part.type, &at, &count, &t);
+    if (is_send) {
+      check(PMPI_Isend(at, count, t, to, tag::kAllgathervRound, c, &part.request), "MPI_Isend");
+    } else {
+      check(PMPI_Irecv(at, count, t, from, tag::kAllgathervRound, c, &part.request), "MPI_Irecv");
+    }
+  };
+  const std::int64_t recv_parts =
+      recv.empty() ? 0 : part_count(recv.elements(), type.size, part_bytes);
+  const std::int64_t send_parts =
+      send.empty() ? 0 : part_count(send.elements(), type.size, part_bytes);
+  const std::int64_t ahead = std::min<std::int64_t>(recv_parts, kStreamInFlight);
+  for (std::int64_t k = 0; k < ahead; ++k) {
+    post(recv, k, recv_parts, recvs[static_cast<std::size_t>(k)], false);
+  }
+  sends.resize(static_cast<std::size_t>(send_parts));
+  for (std::int64_t k = 0; k < send_parts; ++k) {
+    post(send, k, send_parts, sends[static_cast<std::size_t>(k)], true);
+  }
+  for (std::int64_t k = 0; k < recv_parts; ++k) {
+    Part& part = recvs[static_cast<std::size_t>(k % kStreamInFlight)];
+    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    part.type = OwnedType();
+    if (k + kStreamInFlight < recv_parts) post(recv, k + kStreamInFlight, recv_parts, part, false);
+  }
+  for (Part& part : sends) {
+    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    part.type = OwnedType();
+  }
+}
 
 }  // namespace
 
@@ -151,9 +254,29 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   // One block per root (small data): round k forwards what rounds 0 .. k-1 brought, so there is
   // nothing to overlap and each round is one blocking exchange, without requests or a window.
   const bool blocking = n == 1;
+  // Pipelined, the rounds' messages (about total_bytes / n each once every rank has blocks to
+  // pass on) streamed in parts where the cost model predicts that faster (stream_parts), which
+  // runs the rounds one after the other; else whole, a window of rounds in flight.
+  double part_bytes = 0;
   std::optional<RoundWindow> window;
-  if (!blocking) window.emplace(window_rounds(cost_model(ci), total_bytes / static_cast<double>(n)));
-  tell_choice(ci, name, blocking ? "one block" : "pipelined", n, window ? window->size() : 1,
+  if (!blocking) {
+    const CostModel& model = cost_model(ci);
+    const double round_bytes = total_bytes / static_cast<double>(n);
+    if (settings().stream_part > 0) {
+      part_bytes = settings().stream_part;
+    } else if (const std::int64_t k = stream_parts(model, round_bytes, 1, 1, kMaxPipelineBlocks);
+               k > 1) {
+      part_bytes = round_bytes / static_cast<double>(k);
+    }
+    if (part_bytes == 0) window.emplace(window_rounds(model, round_bytes));
+  }
+  char algorithm[64] = "pipelined";
+  if (blocking) {
+    std::snprintf(algorithm, sizeof algorithm, "one block");
+  } else if (part_bytes > 0) {
+    std::snprintf(algorithm, sizeof algorithm, "pipelined, rounds in parts of %.0f B", part_bytes);
+  }
+  tell_choice(ci, name, algorithm, n, window ? window->size() : part_bytes > 0 ? kStreamInFlight : 1,
               total_bytes);
   const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
   const auto piece = [&](Message& m, int root, std::int64_t block) {
@@ -186,6 +309,10 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
                           recv.empty() ? MPI_PROC_NULL : from, tag::kAllgathervRound, c,
                           MPI_STATUS_IGNORE),
             "MPI_Sendrecv");
+      continue;
+    }
+    if (!window) {
+      stream_round(send, recv, base, recvtype, rtype, part_bytes, to, from, c);
       continue;
     }
     RoundWindow::Slot& slot = window->next();

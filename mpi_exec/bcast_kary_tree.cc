@@ -1,7 +1,7 @@
 // Rosched_Bcast_kary_tree: the pipelined broadcast over a complete k-ary tree (Träff's lecture
 // notes, "The power of fixed-degree trees" and "Pipelined binary tree", for any degree k),
 // walking sched/kary/kary_tree_schedule.h with receives posted ahead (BcastWindow), k times
-// kTreeBlocksInFlight rounds in flight, so that an interior rank's k sends of a block move at
+// kStreamInFlight rounds in flight, so that an interior rank's k sends of a block move at
 // once and every edge keeps several blocks on their way. Degree, blocks and window from the cost
 // model (kary_tree_plan.h). Eager sends: the tree pays where a shared network limits, and there
 // eager sends keep it busy (cost_model.h, synchronous_sends).

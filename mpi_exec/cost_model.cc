@@ -338,6 +338,22 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
   return best;
 }
 
+std::int64_t stream_parts(const CostModel& model, double bytes, double lead, double shared,
+                          std::int64_t max_parts) {
+  const std::int64_t cap = std::clamp<std::int64_t>(max_parts, 1, kMaxPipelineBlocks);
+  std::int64_t best_n = 1;
+  if (!(bytes > 0)) return best_n;
+  double best = lead * model.time(bytes);
+  for (int i = 0; i < CostModel::kStreamPoints && kStreamSizes[i] < bytes; ++i) {
+    const std::int64_t n =
+        std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::ceil(bytes / kStreamSizes[i])));
+    const double t = lead * model.time(bytes / static_cast<double>(n)) +
+                     static_cast<double>(n - 1) * model.stream[i] * shared;
+    if (t < best) best = t, best_n = n;
+  }
+  return best_n;
+}
+
 int window_rounds(const CostModel& model, double block_bytes) {
   if (settings().window > 0) return settings().window;
   if (model.fanout <= kOwnPaths) return static_cast<int>(kMaxWindow);

@@ -168,6 +168,25 @@ double pipeline_time(const CostModel& model, double bytes, std::int64_t extra_ro
 std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t extra_rounds,
                              std::int64_t max_blocks);
 
+// Messages of a stream in flight on each edge (a k-ary tree's, an all-gather round's): the
+// receiver posts this many receives ahead. Measured in SMPI (`flat288`: 288 ranks sharing a
+// 500 GB/s backbone, the k-ary tree broadcast of 1 MiB in 128 blocks, degree 5): 804 / 764 /
+// 732 / 722 / 721 / 724 us with 3 / 4 / 6 / 8 / 10 / 12 blocks per edge; 1,163 us with 1.
+inline constexpr int kStreamInFlight = 8;
+
+// How many equal parts (whole elements: at most max(1, max_parts), and at most 2^20) `bytes`
+// cost least in when sent as a stream, one after the other with several in flight: lead
+// time(bytes / n) + (n - 1) stream(s) shared, for parts cut to each streamed size s
+// (kStreamSizes) smaller than bytes (n = ceil(bytes / s)), against lead time(bytes) for one
+// message (n = 1). The first part pays a message's full time `lead` times (once on an edge, the
+// depth of a tree), each further one a step of the stream, `shared` (>= 1) streams on a rank's
+// link at once. Where a transport moves some sizes faster per byte than larger messages (SimGrid
+// SMPI's calibrated model: 5,776-9,375 B at 1.09 of the link's bandwidth, from 65,472 B at
+// 0.94), the stream figures show it; on a linear model a stream of the smallest streamed size
+// never beats one message at shared = 1.
+std::int64_t stream_parts(const CostModel& model, double bytes, double lead, double shared,
+                          std::int64_t max_parts);
+
 // Rounds kept in flight by a pipelined walk with blocks of `block_bytes`: 8 small-message
 // latencies (time(0)) over the rest of a block's time (time(block_bytes) - time(0)), rounded,
 // within [1, 4]. An empirical rule: more rounds in flight hide the latency and the neighbours'

@@ -24,25 +24,11 @@ KaryTreePlan kary_tree_plan(const CostModel& model, std::int64_t p, double bytes
   const std::int64_t cap = std::clamp<std::int64_t>(max_blocks, 1, kMaxPipelineBlocks);
   if (s.kary_f > 0) {
     plan.n = block_count(bytes, p, s.kary_f, cap);
-  } else if (bytes > 0 && p > 1) {
-    const double depth = kary_depth(p, plan.degree);
+  } else if (p > 1) {
     const double shared = std::max(1.0, plan.degree / model.crowding);
-    double best = depth * model.time(bytes);  // one block
-    for (int i = 0; i < CostModel::kStreamPoints; ++i) {
-      const double size = kStreamSizes[i];
-      if (size >= bytes) break;
-      const std::int64_t n =
-          std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::ceil(bytes / size)));
-      const double block = bytes / static_cast<double>(n);
-      const double t =
-          depth * model.time(block) + static_cast<double>(n - 1) * model.stream[i] * shared;
-      if (t < best) {
-        best = t;
-        plan.n = n;
-      }
-    }
+    plan.n = stream_parts(model, bytes, kary_depth(p, plan.degree), shared, cap);
   }
-  plan.window = s.window > 0 ? s.window : plan.degree * kTreeBlocksInFlight;
+  plan.window = s.window > 0 ? s.window : plan.degree * kStreamInFlight;
   return plan;
 }
 

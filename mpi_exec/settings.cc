@@ -73,6 +73,7 @@ Settings from_environment() {
   read_factor("ROSCHED_KARY_F", s.kary_f);
   read_whole("ROSCHED_KARY_DEGREE", 2, 64, s.kary_degree);
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);
+  read_factor("ROSCHED_STREAM_PART", s.stream_part);
   read_whole("ROSCHED_NWAY_N", 1, 64, s.nway_n);
   read_whole("ROSCHED_REDUCE_PORTS", 1, 64, s.reduce_ports);
   read_whole("ROSCHED_LANE_CHUNKS", 1, 64, s.lane_chunks);

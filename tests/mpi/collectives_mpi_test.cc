@@ -616,6 +616,7 @@ int main(int argc, char** argv) {
     setenv("ROSCHED_REDUCE_PORTS", "3", 1);  // Rosched_Reduce's short vectors: a 4-nomial tree
     setenv("ROSCHED_REDUCE", "rosched", 1);  // and rosched's trees, never MPI_Reduce
     setenv("ROSCHED_NWAY_RULE", "digits", 1);
+    setenv("ROSCHED_STREAM_PART", "24", 1);  // Allgatherv's rounds in parts of 24 B or one element
   }
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
