@@ -27,7 +27,6 @@
 // cut into parts of whole elements and streamed (stream_round), the rounds then one after the
 // other. ROSCHED_STREAM_PART sets the parts' size.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -120,17 +119,19 @@ std::int64_t part_count(std::int64_t elements, int size, double part_bytes) {
 
 // One round whose messages go as streams of parts (part_count; part k of a message of E
 // elements is elements k E / K .. (k + 1) E / K - 1, so sender and receiver, which see the
-// same message, cut it alike): every send posted at once, receives kStreamInFlight ahead, so
+// same message, cut it alike): every send posted at once, receives `window` ahead, so
 // that a transport that moves a message once it is matched (SimGrid SMPI) has at most that
 // many of a rank's parts on their way. Returns once every part has arrived and gone.
 void stream_round(const Message& send, const Message& recv, char* base, MPI_Datatype element,
-                  const TypeInfo& type, double part_bytes, int to, int from, MPI_Comm c) {
+                  const TypeInfo& type, double part_bytes, int window, int to, int from,
+                  MPI_Comm c) {
   struct Part {
     MPI_Request request = MPI_REQUEST_NULL;
     OwnedType type;
   };
   thread_local std::vector<Part> sends;
-  thread_local std::array<Part, kStreamInFlight> recvs;
+  thread_local std::vector<Part> recvs;
+  recvs.resize(static_cast<std::size_t>(window));
   const auto post = [&](const Message& m, std::int64_t k, std::int64_t parts, Part& part,
                         bool is_send) {
     const std::int64_t e = m.elements();
@@ -151,7 +152,7 @@ void stream_round(const Message& send, const Message& recv, char* base, MPI_Data
       recv.empty() ? 0 : part_count(recv.elements(), type.size, part_bytes);
   const std::int64_t send_parts =
       send.empty() ? 0 : part_count(send.elements(), type.size, part_bytes);
-  const std::int64_t ahead = std::min<std::int64_t>(recv_parts, kStreamInFlight);
+  const std::int64_t ahead = std::min<std::int64_t>(recv_parts, window);
   for (std::int64_t k = 0; k < ahead; ++k) {
     post(recv, k, recv_parts, recvs[static_cast<std::size_t>(k)], false);
   }
@@ -160,10 +161,10 @@ void stream_round(const Message& send, const Message& recv, char* base, MPI_Data
     post(send, k, send_parts, sends[static_cast<std::size_t>(k)], true);
   }
   for (std::int64_t k = 0; k < recv_parts; ++k) {
-    Part& part = recvs[static_cast<std::size_t>(k % kStreamInFlight)];
+    Part& part = recvs[static_cast<std::size_t>(k % window)];
     check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
     part.type = OwnedType();
-    if (k + kStreamInFlight < recv_parts) post(recv, k + kStreamInFlight, recv_parts, part, false);
+    if (k + window < recv_parts) post(recv, k + window, recv_parts, part, false);
   }
   for (Part& part : sends) {
     check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
@@ -258,17 +259,22 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   // pass on) streamed in parts where the cost model predicts that faster (stream_parts), which
   // runs the rounds one after the other; else whole, a window of rounds in flight.
   double part_bytes = 0;
+  int parts_in_flight = 0;
   std::optional<RoundWindow> window;
   if (!blocking) {
     const CostModel& model = cost_model(ci);
     const double round_bytes = total_bytes / static_cast<double>(n);
     if (settings().stream_part > 0) {
       part_bytes = settings().stream_part;
-    } else if (const std::int64_t k = stream_parts(model, round_bytes, 1, 1, kMaxPipelineBlocks);
+    } else if (const std::int64_t k = stream_parts(model, round_bytes, 1, 1, kMaxPipelineBlocks, true);
                k > 1) {
       part_bytes = round_bytes / static_cast<double>(k);
     }
-    if (part_bytes == 0) window.emplace(window_rounds(model, round_bytes));
+    if (part_bytes > 0) {
+      parts_in_flight = stream_window(model, part_bytes);
+    } else {
+      window.emplace(window_rounds(model, round_bytes));
+    }
   }
   char algorithm[64] = "pipelined";
   if (blocking) {
@@ -276,7 +282,7 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   } else if (part_bytes > 0) {
     std::snprintf(algorithm, sizeof algorithm, "pipelined, rounds in parts of %.0f B", part_bytes);
   }
-  tell_choice(ci, name, algorithm, n, window ? window->size() : part_bytes > 0 ? kStreamInFlight : 1,
+  tell_choice(ci, name, algorithm, n, window ? window->size() : part_bytes > 0 ? parts_in_flight : 1,
               total_bytes);
   const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
   const auto piece = [&](Message& m, int root, std::int64_t block) {
@@ -312,7 +318,7 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
       continue;
     }
     if (!window) {
-      stream_round(send, recv, base, recvtype, rtype, part_bytes, to, from, c);
+      stream_round(send, recv, base, recvtype, rtype, part_bytes, parts_in_flight, to, from, c);
       continue;
     }
     RoundWindow::Slot& slot = window->next();

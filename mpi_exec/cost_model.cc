@@ -338,8 +338,20 @@ std::int64_t pipeline_blocks(const CostModel& model, double bytes, std::int64_t 
   return best;
 }
 
+namespace {
+
+// The stream figure of the smallest streamed size at least part_bytes (the largest's beyond),
+// scaled to part_bytes: what each further part of a stream costs.
+double stream_step(const CostModel& model, double part_bytes) {
+  int i = 0;
+  while (i + 1 < CostModel::kStreamPoints && kStreamSizes[i] < part_bytes) ++i;
+  return std::max(model.stream[i] * part_bytes / kStreamSizes[i], 1e-12);
+}
+
+}  // namespace
+
 std::int64_t stream_parts(const CostModel& model, double bytes, double lead, double shared,
-                          std::int64_t max_parts) {
+                          std::int64_t max_parts, bool windowed) {
   const std::int64_t cap = std::clamp<std::int64_t>(max_parts, 1, kMaxPipelineBlocks);
   std::int64_t best_n = 1;
   if (!(bytes > 0)) return best_n;
@@ -347,11 +359,24 @@ std::int64_t stream_parts(const CostModel& model, double bytes, double lead, dou
   for (int i = 0; i < CostModel::kStreamPoints && kStreamSizes[i] < bytes; ++i) {
     const std::int64_t n =
         std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::ceil(bytes / kStreamSizes[i])));
-    const double t = lead * model.time(bytes / static_cast<double>(n)) +
-                     static_cast<double>(n - 1) * model.stream[i] * shared;
+    const double part = bytes / static_cast<double>(n);
+    double step = model.stream[i];
+    if (windowed) {
+      step += std::max(model.time(part) - stream_step(model, part), 0.0) /
+              stream_window(model, part);
+    }
+    const double t = lead * model.time(part) + static_cast<double>(n - 1) * step * shared;
     if (t < best) best = t, best_n = n;
   }
   return best_n;
+}
+
+int stream_window(const CostModel& model, double part_bytes) {
+  if (settings().window > 0) return settings().window;
+  const double step = stream_step(model, part_bytes);
+  const double latency = std::max(model.time(part_bytes) - step, 0.0);
+  const double w = std::round(9 * latency / step);
+  return static_cast<int>(std::clamp(w, static_cast<double>(kStreamInFlight), 64.0));
 }
 
 int window_rounds(const CostModel& model, double block_bytes) {
