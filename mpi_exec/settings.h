@@ -13,7 +13,8 @@ struct Settings {
   double bcast_f = 0;          // ROSCHED_BCAST_F: block-size factor of Rosched_Bcast (0: unset,
                                // blocks from the cost model, cost_model.h)
   double alpha = 0, beta = 0;  // ROSCHED_ALPHA, ROSCHED_BETA: the cost model (0: measure it)
-  int window = 0;              // ROSCHED_WINDOW: rounds in flight (0: from the cost model)
+  int window = 0;              // ROSCHED_WINDOW: rounds in flight, and parts in flight of a
+                               // streamed all-gather round (0: from the cost model)
   // ROSCHED_SENDS: how the pipelined broadcasts send their blocks (cost_model.h,
   // synchronous_sends): auto (the cost model decides), sync (MPI_Issend) or eager (MPI_Isend).
   enum class Sends { kAuto, kSynchronous, kEager };
