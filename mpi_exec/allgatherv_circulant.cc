@@ -38,141 +38,12 @@
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/round_stream.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/circulant/full_schedule.h"
 
 namespace rosched::mpi {
-namespace {
-
-// The pieces (one per root) of one round's message, as a datatype over the receive buffer.
-class Message {
- public:
-  void clear() {
-    lengths_.clear();
-    offsets_.clear();
-    starts_.clear();
-    elements_ = 0;
-  }
-  void add(MPI_Aint byte_offset, std::int64_t elements) {
-    if (elements == 0) return;
-    lengths_.push_back(static_cast<int>(elements));
-    offsets_.push_back(byte_offset);
-    starts_.push_back(elements_);
-    elements_ += elements;
-  }
-  bool empty() const { return lengths_.empty(); }
-  std::int64_t elements() const { return elements_; }
-  // Where the message is and what it is for one MPI call from base: one piece as plain elements
-  // (no datatype to build and commit, which costs more than a small piece's transfer), several
-  // as a committed hindexed datatype kept in `owned` until the transfer completes.
-  void describe(char* base, MPI_Datatype element, OwnedType& owned, char** at, int* count,
-                MPI_Datatype* type) const {
-    describe_pieces(lengths_, offsets_, base, element, owned, at, count, type);
-  }
-  // The same for the message's elements lo .. hi - 1 (0 <= lo < hi <= elements()), of extent
-  // `extent` each: a part of the message.
-  void describe_part(std::int64_t lo, std::int64_t hi, MPI_Aint extent, char* base,
-                     MPI_Datatype element, OwnedType& owned, char** at, int* count,
-                     MPI_Datatype* type) const {
-    thread_local std::vector<int> lengths;
-    thread_local std::vector<MPI_Aint> offsets;
-    lengths.clear();
-    offsets.clear();
-    // The piece that holds element lo, then each piece up to element hi.
-    auto i = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), lo) -
-                                      starts_.begin() - 1);
-    for (; i < lengths_.size() && starts_[i] < hi; ++i) {
-      const std::int64_t from = std::max(lo, starts_[i]);
-      const std::int64_t to = std::min(hi, starts_[i] + lengths_[i]);
-      lengths.push_back(static_cast<int>(to - from));
-      offsets.push_back(offsets_[i] + static_cast<MPI_Aint>(from - starts_[i]) * extent);
-    }
-    describe_pieces(lengths, offsets, base, element, owned, at, count, type);
-  }
-
- private:
-  static void describe_pieces(const std::vector<int>& lengths, const std::vector<MPI_Aint>& offsets,
-                              char* base, MPI_Datatype element, OwnedType& owned, char** at,
-                              int* count, MPI_Datatype* type) {
-    if (lengths.size() == 1) {
-      *at = base + offsets[0], *count = lengths[0], *type = element;
-      return;
-    }
-    owned = hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), element);
-    *at = base, *count = 1, *type = owned.get();
-  }
-  std::vector<int> lengths_;
-  std::vector<MPI_Aint> offsets_;
-  std::vector<std::int64_t> starts_;  // the message's element where each piece starts
-  std::int64_t elements_ = 0;
-};
-
-// The number of parts a message of `elements` elements of `size` bytes goes in, streamed in
-// parts of about part_bytes: ceil(bytes / part_bytes), at least 1, at most one a element.
-std::int64_t part_count(std::int64_t elements, int size, double part_bytes) {
-  const double bytes = static_cast<double>(elements) * size;
-  const double parts = std::ceil(bytes / part_bytes);
-  return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::min(parts, 1e18)), 1,
-                                  std::max<std::int64_t>(elements, 1));
-}
-
-// One round whose messages go as streams of parts (part_count; part k of a message of E
-// elements is elements k E / K .. (k + 1) E / K - 1, so sender and receiver, which see the
-// same message, cut it alike): every send posted at once, receives `window` ahead, so
-// that a transport that moves a message once it is matched (SimGrid SMPI) has at most that
-// many of a rank's parts on their way. Returns once every part has arrived and gone.
-void stream_round(const Message& send, const Message& recv, char* base, MPI_Datatype element,
-                  const TypeInfo& type, double part_bytes, int window, int to, int from,
-                  MPI_Comm c) {
-  struct Part {
-    MPI_Request request = MPI_REQUEST_NULL;
-    OwnedType type;
-  };
-  thread_local std::vector<Part> sends;
-  thread_local std::vector<Part> recvs;
-  recvs.resize(static_cast<std::size_t>(window));
-  const auto post = [&](const Message& m, std::int64_t k, std::int64_t parts, Part& part,
-                        bool is_send) {
-    const std::int64_t e = m.elements();
-    char* at = nullptr;
-    int count = 0;
-    MPI_Datatype t = element;
-    const auto cut = [&](std::int64_t j) {  // k e / parts without overflow
-      return static_cast<std::int64_t>(static_cast<__int128>(j) * e / parts);
-    };
-    m.describe_part(cut(k), cut(k + 1), type.extent, base, element, part.type, &at, &count, &t);
-    if (is_send) {
-      check(PMPI_Isend(at, count, t, to, tag::kAllgathervRound, c, &part.request), "MPI_Isend");
-    } else {
-      check(PMPI_Irecv(at, count, t, from, tag::kAllgathervRound, c, &part.request), "MPI_Irecv");
-    }
-  };
-  const std::int64_t recv_parts =
-      recv.empty() ? 0 : part_count(recv.elements(), type.size, part_bytes);
-  const std::int64_t send_parts =
-      send.empty() ? 0 : part_count(send.elements(), type.size, part_bytes);
-  const std::int64_t ahead = std::min<std::int64_t>(recv_parts, window);
-  for (std::int64_t k = 0; k < ahead; ++k) {
-    post(recv, k, recv_parts, recvs[static_cast<std::size_t>(k)], false);
-  }
-  sends.resize(static_cast<std::size_t>(send_parts));
-  for (std::int64_t k = 0; k < send_parts; ++k) {
-    post(send, k, send_parts, sends[static_cast<std::size_t>(k)], true);
-  }
-  for (std::int64_t k = 0; k < recv_parts; ++k) {
-    Part& part = recvs[static_cast<std::size_t>(k % window)];
-    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
-    part.type = OwnedType();
-    if (k + window < recv_parts) post(recv, k + window, recv_parts, part, false);
-  }
-  for (Part& part : sends) {
-    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
-    part.type = OwnedType();
-  }
-}
-
-}  // namespace
 
 const rosched::Skips& skips_of(int p) {
   thread_local rosched::Skips last(1);
@@ -258,40 +129,31 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   // Pipelined, the rounds' messages (about total_bytes / n each once every rank has blocks to
   // pass on) streamed in parts where the cost model predicts that faster (stream_parts), which
   // runs the rounds one after the other; else whole, a window of rounds in flight.
-  double part_bytes = 0;
-  int parts_in_flight = 0;
+  StreamPlan plan;
   std::optional<RoundWindow> window;
   if (!blocking) {
     const CostModel& model = cost_model(ci);
     const double round_bytes = total_bytes / static_cast<double>(n);
-    if (settings().stream_part > 0) {
-      part_bytes = settings().stream_part;
-    } else if (const std::int64_t k = stream_parts(model, round_bytes, 1, 1, kMaxPipelineBlocks, true);
-               k > 1) {
-      part_bytes = round_bytes / static_cast<double>(k);
-    }
-    if (part_bytes > 0) {
-      parts_in_flight = stream_window(model, part_bytes);
-    } else {
-      window.emplace(window_rounds(model, round_bytes));
-    }
+    plan = stream_plan(model, round_bytes);
+    if (!plan.streamed()) window.emplace(window_rounds(model, round_bytes));
   }
   char algorithm[64] = "pipelined";
   if (blocking) {
     std::snprintf(algorithm, sizeof algorithm, "one block");
-  } else if (part_bytes > 0) {
-    std::snprintf(algorithm, sizeof algorithm, "pipelined, rounds in parts of %.0f B", part_bytes);
+  } else if (plan.streamed()) {
+    std::snprintf(algorithm, sizeof algorithm, "pipelined, rounds in parts of %.0f B",
+                  plan.part_bytes);
   }
-  tell_choice(ci, name, algorithm, n, window ? window->size() : part_bytes > 0 ? parts_in_flight : 1,
-              total_bytes);
+  tell_choice(ci, name, algorithm, n,
+              window ? window->size() : plan.streamed() ? plan.in_flight : 1, total_bytes);
   const std::int64_t x = (q - (n - 1) % q) % q;  // virtual rounds done before the first
-  const auto piece = [&](Message& m, int root, std::int64_t block) {
+  const auto piece = [&](RoundMessage& m, int root, std::int64_t block) {
     if (block < 0) return;
     block = std::min(block, n - 1);
     const std::int64_t lo = block * recvcounts[root] / n, hi = (block + 1) * recvcounts[root] / n;
     m.add((static_cast<MPI_Aint>(displs[root]) + lo) * rtype.extent, hi - lo);
   };
-  thread_local Message send, recv;  // their vectors' storage kept for the next call
+  thread_local RoundMessage send, recv;  // their vectors' storage kept for the next call
   for (std::int64_t v = x; v < n - 1 + q + x; ++v) {
     const int k = static_cast<int>(v % q);
     const std::int64_t offset = (v / q) * q - x;  // block of entry e in this phase: e + offset
@@ -318,7 +180,7 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
       continue;
     }
     if (!window) {
-      stream_round(send, recv, base, recvtype, rtype, part_bytes, parts_in_flight, to, from, c);
+      stream_round(send, recv, base, recvtype, rtype, plan, to, from, tag::kAllgathervRound, c);
       continue;
     }
     RoundWindow::Slot& slot = window->next();

@@ -9,6 +9,9 @@
 #include <algorithm>
 
 #include "mpi_exec/allgatherv_circulant.h"
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/round_stream.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/circulant/allgather_schedule.h"
 #include "sched/circulant/reduce_scatter_schedule.h"
@@ -44,33 +47,35 @@ CirculantRounds::~CirculantRounds() {
   }
 }
 
-CirculantRounds::Peers CirculantRounds::next_round() {
+CirculantRounds::RoundBlocks CirculantRounds::round_blocks() const {
   const std::int64_t rank = comm_.rank;
-  std::int64_t to = 0, from = 0, send_block = 0, send_count = 0, recv_block = 0, recv_count = 0;
+  const auto blocks = [&](const auto& round) {
+    return RoundBlocks{round.to,
+                       round.from,
+                       skips_.mod(rank + round.send_offset),
+                       round.send_count,
+                       skips_.mod(rank + round.recv_offset),
+                       round.recv_count};
+  };
+  return kind_ == kAllgather ? blocks(rosched::allgather_round(skips_, rank, round_))
+                             : blocks(rosched::reduce_scatter_round(skips_, rank, round_));
+}
+
+CirculantRounds::Peers CirculantRounds::next_round() {
+  const RoundBlocks b = round_blocks();
+  send_ = cyclic_blocks(base_, cut_, b.send_block, b.send_count, datatype_, type_.extent);
   if (kind_ == kAllgather) {
-    const rosched::AllgatherRound round = rosched::allgather_round(skips_, rank, round_);
-    to = round.to, from = round.from, send_count = round.send_count, recv_count = round.recv_count;
-    send_block = skips_.mod(rank + round.send_offset);
-    recv_block = skips_.mod(rank + round.recv_offset);
+    recv_ = cyclic_blocks(base_, cut_, b.recv_block, b.recv_count, datatype_, type_.extent);
   } else {
-    const rosched::ReduceScatterRound round = rosched::reduce_scatter_round(skips_, rank, round_);
-    to = round.to, from = round.from, send_count = round.send_count, recv_count = round.recv_count;
-    send_block = skips_.mod(rank + round.send_offset);
-    recv_block = skips_.mod(rank + round.recv_offset);
-  }
-  send_ = cyclic_blocks(base_, cut_, send_block, send_count, datatype_, type_.extent);
-  if (kind_ == kAllgather) {
-    recv_ = cyclic_blocks(base_, cut_, recv_block, recv_count, datatype_, type_.extent);
-  } else {
-    recv_first_ = cut_.first(recv_block);
-    recv_got_ = cut_.elements(recv_block, recv_count);
+    recv_first_ = cut_.first(b.recv_block);
+    recv_got_ = cut_.elements(b.recv_block, b.recv_count);
     recv_ = CyclicBlocks{};  // the plain elements into the receive buffer
     recv_.at = static_cast<char*>(in_->data());
     recv_.count = static_cast<int>(recv_got_);
     recv_.type = datatype_;
   }
   ++round_;
-  return {static_cast<int>(to), static_cast<int>(from)};
+  return {static_cast<int>(b.to), static_cast<int>(b.from)};
 }
 
 bool CirculantRounds::start_round() {
@@ -101,15 +106,51 @@ void CirculantRounds::end_round() {
 }
 
 // One MPI_Sendrecv per round (Open MPI's costs less than a receive, a send and a wait: at p = 2
-// the forced circulant all-gather of 4 B took 1.41x the library's time with them, 1.33x so).
+// the forced circulant all-gather of 4 B took 1.41x the library's time with them, 1.33x so);
+// an all-gather's round streamed in parts where stream_plan says so for the round's nominal size
+// (its blocks' share of the vector, the same on every rank).
 void CirculantRounds::run() {
+  const double bytes = static_cast<double>(cut_.n) * type_.size;
+  const std::int64_t p = skips_.p();
+  // The largest round carries at most half of the vector; below the smallest streamed size no
+  // round is cut (and the cost model, collective at its first use, is not asked).
+  const CostModel* model = kind_ == kAllgather && p > 1 &&
+                                   (settings().stream_part > 0 || bytes / 2 > kStreamSizes[0])
+                               ? &cost_model(comm_)
+                               : nullptr;
   while (round_ < skips_.q()) {
+    if (model != nullptr) {
+      const double blocks = static_cast<double>(skips_[round_ + 1] - skips_[round_]);
+      const StreamPlan plan = stream_plan(*model, bytes * blocks / static_cast<double>(p));
+      if (plan.streamed()) {
+        stream_next_round(plan);
+        continue;
+      }
+    }
     const Peers peers = next_round();
     check(PMPI_Sendrecv(send_.at, send_.count, send_.type, peers.to, tag_, recv_.at, recv_.count,
                         recv_.type, peers.from, tag_, comm_.c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
     end_round();
   }
+}
+
+void CirculantRounds::stream_next_round(const StreamPlan& plan) {
+  const RoundBlocks b = round_blocks();
+  thread_local RoundMessage send, recv;  // their vectors' storage kept for the next round
+  // Blocks b .. b + c - 1 (mod p): one piece, or two where they wrap around the vector's end.
+  const auto blocks = [&](RoundMessage& m, std::int64_t first, std::int64_t count) {
+    m.clear();
+    const std::int64_t start = cut_.first(first), elements = cut_.elements(first, count);
+    const std::int64_t head = std::min(elements, cut_.n - start);
+    m.add(static_cast<MPI_Aint>(start) * type_.extent, head);
+    m.add(0, elements - head);
+  };
+  blocks(send, b.send_block, b.send_count);
+  blocks(recv, b.recv_block, b.recv_count);
+  stream_round(send, recv, base_, datatype_, type_, plan, static_cast<int>(b.to),
+               static_cast<int>(b.from), tag_, comm_.c);
+  ++round_;
 }
 
 void circulant_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut,

@@ -15,6 +15,7 @@
 
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/round_stream.h"
 #include "sched/circulant/skips.h"
 
 namespace rosched::mpi {
@@ -43,15 +44,23 @@ class CirculantRounds {
   static constexpr int round_request_count() { return 2; }
   void end_round();
 
-  // Every round, blocking.
+  // Every round, blocking; an all-gather's rounds streamed in parts where the cost model
+  // predicts that faster (round_stream.h).
   void run();
 
  private:
   struct Peers {
     int to, from;
   };
+  // Round round_'s peers and blocks (first block and count, mod p, of each message).
+  struct RoundBlocks {
+    std::int64_t to = 0, from = 0, send_block = 0, send_count = 0, recv_block = 0, recv_count = 0;
+  };
+  RoundBlocks round_blocks() const;
   // Round round_'s messages into send_ and recv_ (and what a reduce-scatter combines); moves on.
   Peers next_round();
+  // Round round_ of an all-gather, its messages streamed by `plan`; moves on.
+  void stream_next_round(const StreamPlan& plan);
 
   Kind kind_;
   CommInfo comm_;

@@ -155,6 +155,54 @@ void test_allgather() {
   MPI_Type_free(&pair);
 }
 
+// Rosched_Allgather_circulant (Träff 2022, Alg. 7, never the library's) on plain ints, in place
+// and not, and into a receive type with gaps (each int at every other place of the buffer: an
+// extent of two ints), and the all-gather half of Rosched_Allreduce_scatter_gather. With
+// --many-blocks their rounds go as streams of parts of 24 B (ROSCHED_STREAM_PART), so parts
+// cut across the two pieces of a round whose blocks wrap around the vector's end.
+void test_allgather_circulant() {
+  MPI_Datatype spaced;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
+  MPI_Type_commit(&spaced);
+  for (int count : {0, 1, 7, 1000}) {
+    const std::size_t n = static_cast<std::size_t>(count) * p;
+    std::vector<int> send(count);
+    for (int i = 0; i < count; ++i) send[i] = pattern(rank, i);
+    for (bool in_place : {false, true}) {
+      std::vector<int> recv(n + 1, -1);
+      if (in_place) std::copy(send.begin(), send.end(), recv.begin() + rank * count);
+      const int rc = Rosched_Allgather_circulant(in_place ? MPI_IN_PLACE : send.data(), count,
+                                                 MPI_INT, recv.data(), count, MPI_INT,
+                                                 MPI_COMM_WORLD);
+      bool ok = rc == MPI_SUCCESS && recv[n] == -1;
+      for (std::size_t k = 0; k < n && ok; ++k) {
+        ok = recv[k] == pattern(static_cast<int>(k) / count, static_cast<int>(k) % count);
+      }
+      expect(ok, "allgather circulant count=" + std::to_string(count) +
+                     (in_place ? " in place" : ""));
+    }
+    std::vector<int> gapped(2 * n + 1, -1);
+    const int rc = Rosched_Allgather_circulant(send.data(), count, MPI_INT, gapped.data(), count,
+                                               spaced, MPI_COMM_WORLD);
+    bool ok = rc == MPI_SUCCESS && gapped[2 * n] == -1;
+    for (std::size_t k = 0; k < n && ok; ++k) {
+      ok = gapped[2 * k] == pattern(static_cast<int>(k) / count, static_cast<int>(k) % count) &&
+           gapped[2 * k + 1] == -1;
+    }
+    expect(ok, "allgather circulant into a type with gaps, count=" + std::to_string(count));
+    std::vector<int> sum(count + 1, -1), native(count);
+    std::vector<int> mine(count);
+    for (int i = 0; i < count; ++i) mine[i] = pattern(rank, i) % 1000;
+    const int rc2 = Rosched_Allreduce_scatter_gather(mine.data(), sum.data(), count, MPI_INT,
+                                                     MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), native.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    ok = rc2 == MPI_SUCCESS && sum[count] == -1;
+    for (int i = 0; i < count && ok; ++i) ok = sum[i] == native[i];
+    expect(ok, "allreduce reduce-scatter + all-gather count=" + std::to_string(count));
+  }
+  MPI_Type_free(&spaced);
+}
+
 // Counts the same on every rank: zeros, random sizes, or one rank holding almost everything.
 std::vector<int> make_counts(int kind, unsigned seed) {
   std::vector<int> counts(p);
@@ -616,7 +664,7 @@ int main(int argc, char** argv) {
     setenv("ROSCHED_REDUCE_PORTS", "3", 1);  // Rosched_Reduce's short vectors: a 4-nomial tree
     setenv("ROSCHED_REDUCE", "rosched", 1);  // and rosched's trees, never MPI_Reduce
     setenv("ROSCHED_NWAY_RULE", "digits", 1);
-    setenv("ROSCHED_STREAM_PART", "24", 1);  // Allgatherv's rounds in parts of 24 B or one element
+    setenv("ROSCHED_STREAM_PART", "24", 1);  // all-gathers' rounds in parts of 24 B or one element
   }
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -652,6 +700,7 @@ int main(int argc, char** argv) {
     if (!many_blocks) test_bcast_errors(bcast, name);
   }
   test_allgathervs();
+  test_allgather_circulant();
   if (!many_blocks) {
     test_allgather();
     test_allreduce();

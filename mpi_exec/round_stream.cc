@@ -1,0 +1,138 @@
+// Rounds streamed in parts (round_stream.h).
+#include "mpi_exec/round_stream.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "mpi_exec/mpi_call.h"
+#include "mpi_exec/settings.h"
+
+namespace rosched::mpi {
+namespace {
+
+void describe_pieces(const std::vector<int>& lengths, const std::vector<MPI_Aint>& offsets,
+                     char* base, MPI_Datatype element, OwnedType& owned, char** at, int* count,
+                     MPI_Datatype* type) {
+  if (lengths.size() == 1) {
+    *at = base + offsets[0], *count = lengths[0], *type = element;
+    return;
+  }
+  owned = hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), element);
+  *at = base, *count = 1, *type = owned.get();
+}
+
+// The number of parts a message of `elements` elements of `size` bytes goes in, streamed in
+// parts of about part_bytes: ceil(bytes / part_bytes), at least 1, at most one an element.
+std::int64_t part_count(std::int64_t elements, int size, double part_bytes) {
+  const double bytes = static_cast<double>(elements) * size;
+  const double parts = std::ceil(bytes / part_bytes);
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::min(parts, 1e18)), 1,
+                                  std::max<std::int64_t>(elements, 1));
+}
+
+}  // namespace
+
+void RoundMessage::clear() {
+  lengths_.clear();
+  offsets_.clear();
+  starts_.clear();
+  elements_ = 0;
+}
+
+void RoundMessage::add(MPI_Aint byte_offset, std::int64_t elements) {
+  if (elements == 0) return;
+  lengths_.push_back(static_cast<int>(elements));
+  offsets_.push_back(byte_offset);
+  starts_.push_back(elements_);
+  elements_ += elements;
+}
+
+void RoundMessage::describe(char* base, MPI_Datatype element, OwnedType& owned, char** at,
+                            int* count, MPI_Datatype* type) const {
+  describe_pieces(lengths_, offsets_, base, element, owned, at, count, type);
+}
+
+void RoundMessage::describe_part(std::int64_t lo, std::int64_t hi, MPI_Aint extent, char* base,
+                                 MPI_Datatype element, OwnedType& owned, char** at, int* count,
+                                 MPI_Datatype* type) const {
+  thread_local std::vector<int> lengths;
+  thread_local std::vector<MPI_Aint> offsets;
+  lengths.clear();
+  offsets.clear();
+  // The piece that holds element lo, then each piece up to element hi.
+  auto i = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), lo) -
+                                    starts_.begin() - 1);
+  for (; i < lengths_.size() && starts_[i] < hi; ++i) {
+    const std::int64_t from = std::max(lo, starts_[i]);
+    const std::int64_t to = std::min(hi, starts_[i] + lengths_[i]);
+    lengths.push_back(static_cast<int>(to - from));
+    offsets.push_back(offsets_[i] + static_cast<MPI_Aint>(from - starts_[i]) * extent);
+  }
+  describe_pieces(lengths, offsets, base, element, owned, at, count, type);
+}
+
+StreamPlan stream_plan(const CostModel& model, double round_bytes) {
+  StreamPlan plan;
+  if (settings().stream_part > 0) {
+    plan.part_bytes = settings().stream_part;
+  } else if (const std::int64_t k =
+                 stream_parts(model, round_bytes, 1, 1, kMaxPipelineBlocks, true);
+             k > 1) {
+    plan.part_bytes = round_bytes / static_cast<double>(k);
+  }
+  if (plan.streamed()) plan.in_flight = stream_window(model, plan.part_bytes);
+  return plan;
+}
+
+void stream_round(const RoundMessage& send, const RoundMessage& recv, char* base,
+                  MPI_Datatype element, const TypeInfo& type, const StreamPlan& plan, int to,
+                  int from, int tag, MPI_Comm c) {
+  struct Part {
+    MPI_Request request = MPI_REQUEST_NULL;
+    OwnedType type;
+  };
+  const int window = std::max(plan.in_flight, 1);
+  thread_local std::vector<Part> sends;
+  thread_local std::vector<Part> recvs;
+  recvs.resize(static_cast<std::size_t>(window));
+  const auto post = [&](const RoundMessage& m, std::int64_t k, std::int64_t parts, Part& part,
+                        bool is_send) {
+    const std::int64_t e = m.elements();
+    char* at = nullptr;
+    int count = 0;
+    MPI_Datatype t = element;
+    const auto cut = [&](std::int64_t j) {  // j e / parts without overflow
+      return static_cast<std::int64_t>(static_cast<__int128>(j) * e / parts);
+    };
+    m.describe_part(cut(k), cut(k + 1), type.extent, base, element, part.type, &at, &count, &t);
+    if (is_send) {
+      check(PMPI_Isend(at, count, t, to, tag, c, &part.request), "MPI_Isend");
+    } else {
+      check(PMPI_Irecv(at, count, t, from, tag, c, &part.request), "MPI_Irecv");
+    }
+  };
+  const std::int64_t recv_parts =
+      recv.empty() ? 0 : part_count(recv.elements(), type.size, plan.part_bytes);
+  const std::int64_t send_parts =
+      send.empty() ? 0 : part_count(send.elements(), type.size, plan.part_bytes);
+  const std::int64_t ahead = std::min<std::int64_t>(recv_parts, window);
+  for (std::int64_t k = 0; k < ahead; ++k) {
+    post(recv, k, recv_parts, recvs[static_cast<std::size_t>(k)], false);
+  }
+  sends.resize(static_cast<std::size_t>(send_parts));
+  for (std::int64_t k = 0; k < send_parts; ++k) {
+    post(send, k, send_parts, sends[static_cast<std::size_t>(k)], true);
+  }
+  for (std::int64_t k = 0; k < recv_parts; ++k) {
+    Part& part = recvs[static_cast<std::size_t>(k % window)];
+    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    part.type = OwnedType();
+    if (k + window < recv_parts) post(recv, k + window, recv_parts, part, false);
+  }
+  for (Part& part : sends) {
+    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    part.type = OwnedType();
+  }
+}
+
+}  // namespace rosched::mpi

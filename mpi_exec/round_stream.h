@@ -1,0 +1,73 @@
+// A round of an all-gather whose two messages (one send, one receive, each a list of pieces of
+// the receive buffer) go as streams of parts instead of whole: Träff 2022's irregular
+// all-gather (Alg. 9, allgatherv_circulant.cc) and the regular one (Alg. 7, circulant_rounds.cc)
+// stream their rounds where the cost model predicts it faster (stream_parts, cost_model.h:
+// SimGrid SMPI moves 5,776-9,375 B messages at 1.09 of a link's bandwidth and large ones at
+// 0.94; a rank's next round then starts as soon as the last part of this one has arrived).
+// The rounds stay in order: each sends what earlier rounds brought.
+#ifndef ROSCHED_MPI_EXEC_ROUND_STREAM_H_
+#define ROSCHED_MPI_EXEC_ROUND_STREAM_H_
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/datatype.h"
+
+namespace rosched::mpi {
+
+// The pieces of one round's message, in order, as byte offsets from the receive buffer and
+// element counts of one datatype.
+class RoundMessage {
+ public:
+  void clear();
+  void add(MPI_Aint byte_offset, std::int64_t elements);  // nothing for 0 elements
+  bool empty() const { return lengths_.empty(); }
+  std::int64_t elements() const { return elements_; }
+  // Where the message is and what it is for one MPI call from base: one piece as plain elements
+  // (no datatype to build and commit, which costs more than a small piece's transfer), several
+  // as a committed hindexed datatype kept in `owned` until the transfer completes.
+  void describe(char* base, MPI_Datatype element, OwnedType& owned, char** at, int* count,
+                MPI_Datatype* type) const;
+  // The same for the message's elements lo .. hi - 1 (0 <= lo < hi <= elements()), of extent
+  // `extent` each: a part of the message.
+  void describe_part(std::int64_t lo, std::int64_t hi, MPI_Aint extent, char* base,
+                     MPI_Datatype element, OwnedType& owned, char** at, int* count,
+                     MPI_Datatype* type) const;
+
+ private:
+  std::vector<int> lengths_;
+  std::vector<MPI_Aint> offsets_;
+  std::vector<std::int64_t> starts_;  // the message's element where each piece starts
+  std::int64_t elements_ = 0;
+};
+
+// How a round's messages go: whole (part_bytes 0) or in parts of about part_bytes, in_flight of
+// them posted ahead by the receiver.
+struct StreamPlan {
+  double part_bytes = 0;
+  int in_flight = 0;
+  bool streamed() const { return part_bytes > 0; }
+};
+
+// The plan for a round of round_bytes, the same on every rank for the same figure (the round's
+// nominal size, not one rank's message): ROSCHED_STREAM_PART's parts if set (a message of at
+// most that many bytes is one part), else the cost model's (stream_parts, windowed;
+// stream_window), whole where it predicts one part.
+StreamPlan stream_plan(const CostModel& model, double round_bytes);
+
+// One round whose messages go as streams of parts of plan.part_bytes (part k of a message of E
+// elements, cut into K = ceil(E size / part_bytes) parts, is elements k E / K .. (k + 1) E / K -
+// 1, so sender and receiver, which see the same message, cut it alike): every send posted at
+// once, receives plan.in_flight ahead, so that a transport that moves a message once it is
+// matched (SimGrid SMPI) has at most that many of a rank's parts on their way. Messages tagged
+// `tag`; an empty message is not sent or received. Returns once every part has arrived and gone.
+void stream_round(const RoundMessage& send, const RoundMessage& recv, char* base,
+                  MPI_Datatype element, const TypeInfo& type, const StreamPlan& plan, int to,
+                  int from, int tag, MPI_Comm c);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_ROUND_STREAM_H_
