@@ -180,7 +180,8 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
       continue;
     }
     if (!window) {
-      stream_round(send, recv, base, recvtype, rtype, plan, to, from, tag::kAllgathervRound, c);
+      stream_round(send, base, recv, base, recvtype, rtype, plan, to, from, tag::kAllgathervRound,
+                   c);
       continue;
     }
     RoundWindow::Slot& slot = window->next();

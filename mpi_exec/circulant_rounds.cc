@@ -89,38 +89,46 @@ bool CirculantRounds::start_round() {
 }
 
 void CirculantRounds::end_round() {
-  if (kind_ != kReduceScatter) return;
-  // Combined into the blocks received, which wrap around the vector's end at most once.
+  if (kind_ == kReduceScatter) combine(0, recv_got_);
+}
+
+void CirculantRounds::combine(std::int64_t lo, std::int64_t hi) {
+  // Elements lo .. hi - 1 of what came, into the vector's elements recv_first_ + lo .. (mod n):
+  // at most two runs, the second from the vector's start.
   char* const in = static_cast<char*>(in_->data());
-  const std::int64_t head = std::min(recv_got_, cut_.n - recv_first_);
+  const std::int64_t first = recv_first_ + lo < cut_.n ? recv_first_ + lo : recv_first_ + lo - cut_.n;
+  const std::int64_t head = std::min(hi - lo, cut_.n - first);
   if (head > 0) {
-    check(PMPI_Reduce_local(in, base_ + recv_first_ * type_.extent, static_cast<int>(head),
-                            datatype_, op_),
+    check(PMPI_Reduce_local(in + lo * type_.extent, base_ + first * type_.extent,
+                            static_cast<int>(head), datatype_, op_),
           "MPI_Reduce_local");
   }
-  if (recv_got_ > head) {
-    check(PMPI_Reduce_local(in + head * type_.extent, base_, static_cast<int>(recv_got_ - head),
-                            datatype_, op_),
+  if (hi - lo > head) {
+    check(PMPI_Reduce_local(in + (lo + head) * type_.extent, base_,
+                            static_cast<int>(hi - lo - head), datatype_, op_),
           "MPI_Reduce_local");
   }
 }
 
 // One MPI_Sendrecv per round (Open MPI's costs less than a receive, a send and a wait: at p = 2
 // the forced circulant all-gather of 4 B took 1.41x the library's time with them, 1.33x so);
-// an all-gather's round streamed in parts where stream_plan says so for the round's nominal size
-// (its blocks' share of the vector, the same on every rank).
+// a round streamed in parts where stream_plan says so for the round's nominal size (its blocks'
+// share of the vector, the same on every rank); a reduce-scatter then combines each part as it
+// arrives, while its sends are still on their way: they read other blocks than it writes (in
+// round k both move skips[k+1] - skips[k] <= skips[k] blocks, those sent starting skips[k]
+// blocks after those received, Träff 2022, Lemma 1).
 void CirculantRounds::run() {
   const double bytes = static_cast<double>(cut_.n) * type_.size;
   const std::int64_t p = skips_.p();
   // The largest round carries at most half of the vector; below the smallest streamed size no
   // round is cut (and the cost model, collective at its first use, is not asked).
-  const CostModel* model = kind_ == kAllgather && p > 1 &&
+  const CostModel* model = p > 1 &&
                                    (settings().stream_part > 0 || bytes / 2 > kStreamSizes[0])
                                ? &cost_model(comm_)
                                : nullptr;
   while (round_ < skips_.q()) {
     if (model != nullptr) {
-      const double blocks = static_cast<double>(skips_[round_ + 1] - skips_[round_]);
+      const double blocks = static_cast<double>(round_blocks().send_count);
       const StreamPlan plan = stream_plan(*model, bytes * blocks / static_cast<double>(p));
       if (plan.streamed()) {
         stream_next_round(plan);
@@ -147,9 +155,19 @@ void CirculantRounds::stream_next_round(const StreamPlan& plan) {
     m.add(0, elements - head);
   };
   blocks(send, b.send_block, b.send_count);
-  blocks(recv, b.recv_block, b.recv_count);
-  stream_round(send, recv, base_, datatype_, type_, plan, static_cast<int>(b.to),
-               static_cast<int>(b.from), tag_, comm_.c);
+  const int to = static_cast<int>(b.to), from = static_cast<int>(b.from);
+  if (kind_ == kAllgather) {
+    blocks(recv, b.recv_block, b.recv_count);
+    stream_round(send, base_, recv, base_, datatype_, type_, plan, to, from, tag_, comm_.c);
+  } else {  // into the receive buffer, combined part by part
+    recv_first_ = cut_.first(b.recv_block);
+    recv_got_ = cut_.elements(b.recv_block, b.recv_count);
+    recv.clear();
+    recv.add(0, recv_got_);
+    stream_round(send, base_, recv, static_cast<char*>(in_->data()), datatype_, type_, plan, to,
+                 from, tag_, comm_.c,
+                 [this](std::int64_t lo, std::int64_t hi) { combine(lo, hi); });
+  }
   ++round_;
 }
 

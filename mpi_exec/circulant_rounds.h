@@ -44,8 +44,8 @@ class CirculantRounds {
   static constexpr int round_request_count() { return 2; }
   void end_round();
 
-  // Every round, blocking; an all-gather's rounds streamed in parts where the cost model
-  // predicts that faster (round_stream.h).
+  // Every round, blocking; rounds streamed in parts where the cost model predicts that faster
+  // (round_stream.h).
   void run();
 
  private:
@@ -59,8 +59,11 @@ class CirculantRounds {
   RoundBlocks round_blocks() const;
   // Round round_'s messages into send_ and recv_ (and what a reduce-scatter combines); moves on.
   Peers next_round();
-  // Round round_ of an all-gather, its messages streamed by `plan`; moves on.
+  // Round round_, its messages streamed by `plan` (a reduce-scatter's parts combined as they
+  // come); moves on.
   void stream_next_round(const StreamPlan& plan);
+  // kReduceScatter: combines elements lo .. hi - 1 of the round's receive into the vector.
+  void combine(std::int64_t lo, std::int64_t hi);
 
   Kind kind_;
   CommInfo comm_;

@@ -84,9 +84,10 @@ StreamPlan stream_plan(const CostModel& model, double round_bytes) {
   return plan;
 }
 
-void stream_round(const RoundMessage& send, const RoundMessage& recv, char* base,
-                  MPI_Datatype element, const TypeInfo& type, const StreamPlan& plan, int to,
-                  int from, int tag, MPI_Comm c) {
+void stream_round(const RoundMessage& send, char* send_base, const RoundMessage& recv,
+                  char* recv_base, MPI_Datatype element, const TypeInfo& type,
+                  const StreamPlan& plan, int to, int from, int tag, MPI_Comm c,
+                  const std::function<void(std::int64_t, std::int64_t)>& arrived) {
   struct Part {
     MPI_Request request = MPI_REQUEST_NULL;
     OwnedType type;
@@ -95,16 +96,18 @@ void stream_round(const RoundMessage& send, const RoundMessage& recv, char* base
   thread_local std::vector<Part> sends;
   thread_local std::vector<Part> recvs;
   recvs.resize(static_cast<std::size_t>(window));
+  // Element j parts' of a message of e elements cut into `parts`, without overflow.
+  const auto cut = [](std::int64_t e, std::int64_t j, std::int64_t parts) {
+    return static_cast<std::int64_t>(static_cast<__int128>(j) * e / parts);
+  };
   const auto post = [&](const RoundMessage& m, std::int64_t k, std::int64_t parts, Part& part,
                         bool is_send) {
     const std::int64_t e = m.elements();
     char* at = nullptr;
     int count = 0;
     MPI_Datatype t = element;
-    const auto cut = [&](std::int64_t j) {  // j e / parts without overflow
-      return static_cast<std::int64_t>(static_cast<__int128>(j) * e / parts);
-    };
-    m.describe_part(cut(k), cut(k + 1), type.extent, base, element, part.type, &at, &count, &t);
+    m.describe_part(cut(e, k, parts), cut(e, k + 1, parts), type.extent,
+                    is_send ? send_base : recv_base, element, part.type, &at, &count, &t);
     if (is_send) {
       check(PMPI_Isend(at, count, t, to, tag, c, &part.request), "MPI_Isend");
     } else {
@@ -128,6 +131,9 @@ void stream_round(const RoundMessage& send, const RoundMessage& recv, char* base
     check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
     part.type = OwnedType();
     if (k + window < recv_parts) post(recv, k + window, recv_parts, part, false);
+    if (arrived) {
+      arrived(cut(recv.elements(), k, recv_parts), cut(recv.elements(), k + 1, recv_parts));
+    }
   }
   for (Part& part : sends) {
     check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");

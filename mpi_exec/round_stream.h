@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "mpi_exec/cost_model.h"
@@ -62,11 +63,15 @@ StreamPlan stream_plan(const CostModel& model, double round_bytes);
 // elements, cut into K = ceil(E size / part_bytes) parts, is elements k E / K .. (k + 1) E / K -
 // 1, so sender and receiver, which see the same message, cut it alike): every send posted at
 // once, receives plan.in_flight ahead, so that a transport that moves a message once it is
-// matched (SimGrid SMPI) has at most that many of a rank's parts on their way. Messages tagged
-// `tag`; an empty message is not sent or received. Returns once every part has arrived and gone.
-void stream_round(const RoundMessage& send, const RoundMessage& recv, char* base,
-                  MPI_Datatype element, const TypeInfo& type, const StreamPlan& plan, int to,
-                  int from, int tag, MPI_Comm c);
+// matched (SimGrid SMPI) has at most that many of a rank's parts on their way. The send's pieces
+// are offsets from send_base, the receive's from recv_base. Messages tagged `tag`; an empty
+// message is not sent or received. arrived(lo, hi), if given, is called for the receive's
+// elements lo .. hi - 1 as each part arrives, in order, while later parts and the sends may
+// still be on their way. Returns once every part has arrived and gone.
+void stream_round(const RoundMessage& send, char* send_base, const RoundMessage& recv,
+                  char* recv_base, MPI_Datatype element, const TypeInfo& type,
+                  const StreamPlan& plan, int to, int from, int tag, MPI_Comm c,
+                  const std::function<void(std::int64_t, std::int64_t)>& arrived = {});
 
 }  // namespace rosched::mpi
 

@@ -701,6 +701,7 @@ int main(int argc, char** argv) {
   }
   test_allgathervs();
   test_allgather_circulant();
+  if (many_blocks) test_reduce_scatters();  // their rounds streamed in parts of 24 B
   if (!many_blocks) {
     test_allgather();
     test_allreduce();
