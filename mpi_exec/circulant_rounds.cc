@@ -96,7 +96,8 @@ void CirculantRounds::combine(std::int64_t lo, std::int64_t hi) {
   // Elements lo .. hi - 1 of what came, into the vector's elements recv_first_ + lo .. (mod n):
   // at most two runs, the second from the vector's start.
   char* const in = static_cast<char*>(in_->data());
-  const std::int64_t first = recv_first_ + lo < cut_.n ? recv_first_ + lo : recv_first_ + lo - cut_.n;
+  const std::int64_t first =
+      recv_first_ + lo < cut_.n ? recv_first_ + lo : recv_first_ + lo - cut_.n;
   const std::int64_t head = std::min(hi - lo, cut_.n - first);
   if (head > 0) {
     check(PMPI_Reduce_local(in + lo * type_.extent, base_ + first * type_.extent,
