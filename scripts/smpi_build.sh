@@ -9,6 +9,10 @@
 set -euo pipefail
 root=$1 build=$2
 mkdir -p "$build/obj"
+# One build at a time per directory: a second simulate.sh started meanwhile waits here, then
+# finds the binaries current (without the lock, two builds removed each other's objects).
+exec 9>"$build/.lock"
+flock 9
 cd "$root"
 dirs=(sched mpi_exec); [ -d sim ] && dirs+=(sim)
 if [ -x "$build/bench" ] && [ -x "$build/bench_pmpi" ] &&
