@@ -380,8 +380,8 @@ OwnedType range_type(const Range& r, const Counts& counts, int p, MPI_Datatype d
                      const TypeInfo& type) {
   std::vector<int> lengths;
   std::vector<MPI_Aint> offsets;
-  const std::int64_t head = std::min<std::int64_t>(r.count, p - r.first);
-  const Range pieces[] = {{r.first, head}, {0, r.count - head}};
+  const WrappedRange w = wrapped_range(r.first, r.count, p);
+  const Range pieces[] = {{w.first, w.head}, {0, w.tail}};
   for (const Range& piece : pieces) {
     const std::int64_t n = counts.of(piece);
     if (piece.count == 0 || n == 0) continue;

@@ -61,8 +61,7 @@ CirculantRounds::RoundBlocks CirculantRounds::round_blocks() const {
                              : blocks(rosched::reduce_scatter_round(skips_, rank, round_));
 }
 
-CirculantRounds::Peers CirculantRounds::next_round() {
-  const RoundBlocks b = round_blocks();
+CirculantRounds::Peers CirculantRounds::next_round(const RoundBlocks& b) {
   send_ = cyclic_blocks(base_, cut_, b.send_block, b.send_count, datatype_, type_.extent);
   if (kind_ == kAllgather) {
     recv_ = cyclic_blocks(base_, cut_, b.recv_block, b.recv_count, datatype_, type_.extent);
@@ -80,7 +79,7 @@ CirculantRounds::Peers CirculantRounds::next_round() {
 
 bool CirculantRounds::start_round() {
   if (round_ == skips_.q()) return false;
-  const Peers peers = next_round();
+  const Peers peers = next_round(round_blocks());
   check(PMPI_Irecv(recv_.at, recv_.count, recv_.type, peers.from, tag_, comm_.c, &requests_[0]),
         "MPI_Irecv");
   check(PMPI_Isend(send_.at, send_.count, send_.type, peers.to, tag_, comm_.c, &requests_[1]),
@@ -96,17 +95,15 @@ void CirculantRounds::combine(std::int64_t lo, std::int64_t hi) {
   // Elements lo .. hi - 1 of what came, into the vector's elements recv_first_ + lo .. (mod n):
   // at most two runs, the second from the vector's start.
   char* const in = static_cast<char*>(in_->data());
-  const std::int64_t first =
-      recv_first_ + lo < cut_.n ? recv_first_ + lo : recv_first_ + lo - cut_.n;
-  const std::int64_t head = std::min(hi - lo, cut_.n - first);
-  if (head > 0) {
-    check(PMPI_Reduce_local(in + lo * type_.extent, base_ + first * type_.extent,
-                            static_cast<int>(head), datatype_, op_),
+  const WrappedRange r = wrapped_range(recv_first_ + lo, hi - lo, cut_.n);
+  if (r.head > 0) {
+    check(PMPI_Reduce_local(in + lo * type_.extent, base_ + r.first * type_.extent,
+                            static_cast<int>(r.head), datatype_, op_),
           "MPI_Reduce_local");
   }
-  if (hi - lo > head) {
-    check(PMPI_Reduce_local(in + (lo + head) * type_.extent, base_,
-                            static_cast<int>(hi - lo - head), datatype_, op_),
+  if (r.tail > 0) {
+    check(PMPI_Reduce_local(in + (lo + r.head) * type_.extent, base_, static_cast<int>(r.tail),
+                            datatype_, op_),
           "MPI_Reduce_local");
   }
 }
@@ -128,15 +125,16 @@ void CirculantRounds::run() {
                                ? &cost_model(comm_)
                                : nullptr;
   while (round_ < skips_.q()) {
+    const RoundBlocks b = round_blocks();
     if (model != nullptr) {
-      const double blocks = static_cast<double>(round_blocks().send_count);
+      const double blocks = static_cast<double>(b.send_count);
       const StreamPlan plan = stream_plan(*model, bytes * blocks / static_cast<double>(p));
       if (plan.streamed()) {
-        stream_next_round(plan);
+        stream_next_round(b, plan);
         continue;
       }
     }
-    const Peers peers = next_round();
+    const Peers peers = next_round(b);
     check(PMPI_Sendrecv(send_.at, send_.count, send_.type, peers.to, tag_, recv_.at, recv_.count,
                         recv_.type, peers.from, tag_, comm_.c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
@@ -144,16 +142,14 @@ void CirculantRounds::run() {
   }
 }
 
-void CirculantRounds::stream_next_round(const StreamPlan& plan) {
-  const RoundBlocks b = round_blocks();
+void CirculantRounds::stream_next_round(const RoundBlocks& b, const StreamPlan& plan) {
   thread_local RoundMessage send, recv;  // their vectors' storage kept for the next round
   // Blocks b .. b + c - 1 (mod p): one piece, or two where they wrap around the vector's end.
   const auto blocks = [&](RoundMessage& m, std::int64_t first, std::int64_t count) {
     m.clear();
-    const std::int64_t start = cut_.first(first), elements = cut_.elements(first, count);
-    const std::int64_t head = std::min(elements, cut_.n - start);
-    m.add(static_cast<MPI_Aint>(start) * type_.extent, head);
-    m.add(0, elements - head);
+    const WrappedRange r = wrapped_range(cut_.first(first), cut_.elements(first, count), cut_.n);
+    m.add(static_cast<MPI_Aint>(r.first) * type_.extent, r.head);
+    m.add(0, r.tail);
   };
   blocks(send, b.send_block, b.send_count);
   const int to = static_cast<int>(b.to), from = static_cast<int>(b.from);

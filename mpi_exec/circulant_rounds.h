@@ -57,11 +57,12 @@ class CirculantRounds {
     std::int64_t to = 0, from = 0, send_block = 0, send_count = 0, recv_block = 0, recv_count = 0;
   };
   RoundBlocks round_blocks() const;
-  // Round round_'s messages into send_ and recv_ (and what a reduce-scatter combines); moves on.
-  Peers next_round();
-  // Round round_, its messages streamed by `plan` (a reduce-scatter's parts combined as they
-  // come); moves on.
-  void stream_next_round(const StreamPlan& plan);
+  // Round round_'s messages (b: round_blocks()) into send_ and recv_ (and what a reduce-scatter
+  // combines); moves on.
+  Peers next_round(const RoundBlocks& b);
+  // Round round_ (b: round_blocks()), its messages streamed by `plan` (a reduce-scatter's parts
+  // combined as they come); moves on.
+  void stream_next_round(const RoundBlocks& b, const StreamPlan& plan);
   // kReduceScatter: combines elements lo .. hi - 1 of the round's receive into the vector.
   void combine(std::int64_t lo, std::int64_t hi);
 

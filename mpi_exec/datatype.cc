@@ -113,16 +113,16 @@ OwnedType& OwnedType::operator=(OwnedType&& other) noexcept {
 
 CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count,
                              std::int64_t total, MPI_Datatype type, MPI_Aint extent) {
-  const std::int64_t head = std::min(count, total - first);  // elements first .. total-1
+  const WrappedRange r = wrapped_range(first, count, total);
   CyclicBlocks out;
-  if (head == count) {
-    out.at = base + static_cast<MPI_Aint>(first) * extent;
+  if (r.tail == 0) {
+    out.at = base + static_cast<MPI_Aint>(r.first) * extent;
     out.count = static_cast<int>(count);
     out.type = type;
     return out;
   }
-  int lengths[2] = {static_cast<int>(head), static_cast<int>(count - head)};
-  MPI_Aint displacements[2] = {static_cast<MPI_Aint>(first) * extent, 0};
+  int lengths[2] = {static_cast<int>(r.head), static_cast<int>(r.tail)};
+  MPI_Aint displacements[2] = {static_cast<MPI_Aint>(r.first) * extent, 0};
   out.owned = hindexed(2, lengths, displacements, type);
   out.at = base;
   out.count = 1;

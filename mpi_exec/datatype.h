@@ -117,6 +117,18 @@ struct BlockCut {
   }
 };
 
+// Elements first .. first + count - 1 (mod total) of a buffer of `total` elements that wraps
+// around (0 <= first < 2 total, 0 <= count <= total): `head` elements from element `first` (taken
+// mod total) to the end, then `tail` from element 0.
+struct WrappedRange {
+  std::int64_t first = 0, head = 0, tail = 0;
+};
+inline WrappedRange wrapped_range(std::int64_t first, std::int64_t count, std::int64_t total) {
+  if (first >= total && total > 0) first -= total;
+  const std::int64_t head = std::min(count, total - first);
+  return {first, head, count - head};
+}
+
 // `count` elements of `type` from element `first` on, of a buffer `base` of `total` elements
 // that wraps around (element j at byte offset j * extent), as the (address, count, datatype) of
 // one MPI call: the plain elements where the range does not wrap around (no datatype to build:
