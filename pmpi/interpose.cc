@@ -269,8 +269,12 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
   return dispatch(
       start, Collective::kReduce, f, f.bytes,
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); },
-      [&](Route) {
-        return Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm);
+      [&](Route route) {
+        // kModel: Rosched_Reduce's own choice (timed at a size class's first call); kTwoTree
+        // (forced, or a threshold set): the node-aware reduction, two trees on one rank per node
+        return route == Route::kModel
+                   ? Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
+                   : Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm);
       });
 }
 

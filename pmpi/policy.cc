@@ -18,10 +18,10 @@ constexpr std::int64_t kKiB = 1 << 10;
 // geometric middle of the last size measured slower and the first measured faster, so that a
 // message of a measured size rounded down to whole elements routes as measured.
 constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
-    Controls::kUnset,        // bcast: the cost model
-    96 * kKiB,               // allgather: from 96 KiB of result up
-    384 * kKiB,              // allgatherv: from 384 KiB of result up
-    24 * kKiB,               // reduce: from 24 KiB up
+    Controls::kUnset,        // bcast: Rosched_Bcast's own choice
+    Controls::kUnset,        // allgather: Rosched_Allgather's own choice
+    Controls::kUnset,        // allgatherv: Rosched_Allgatherv's own choice
+    Controls::kUnset,        // reduce: Rosched_Reduce's own choice
     2048,              // allreduce: up to 2 KiB
     Controls::kNever, Controls::kNever,
     Controls::kUnset,   // reduce_scatter_block: Rosched_Reduce_scatter_block's own choice
@@ -176,8 +176,17 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   const std::int64_t nway_limit = t >= 0 ? t : kDefaultThreshold[i];
   if (controls.mode == Mode::kForce) return rosched_route(c, facts, nway_limit);
   if (facts.p < 2 || facts.bytes <= 0 || !facts.contiguous) return Route::kNative;
-  const bool chooses_itself = c == Collective::kBcast || c == Collective::kReduceScatterBlock ||
-                              c == Collective::kReduceScatter;
+  // Two processes: every algorithm reduces by one message (reduce) or one exchange
+  // (allreduce), so rosched has no round to save and only fixed costs differ (Open MPI 4.1,
+  // p = 2: the two-tree reduction 1.2-2.9x and the n-way allreduce 1.6-3.0x of the library's
+  // time, results/collectives_p2_local.tsv). The default rule keeps them with the MPI library;
+  // an explicit threshold decides for itself.
+  const bool one_exchange = c == Collective::kReduce || c == Collective::kAllreduce;
+  if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
+    return Route::kNative;
+  }
+  const bool chooses_itself = c != Collective::kAllreduce && c != Collective::kAlltoall &&
+                              c != Collective::kAlltoallv;
   if (chooses_itself && t == Controls::kUnset) {
     return Route::kModel;
   }
@@ -188,21 +197,12 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (facts.equal_nodes && uses_node_facts(c, facts, controls)) return Route::kNodeAware;
   // Above the n-way range elsewhere, by default: Rosched_Allreduce, whose timed first call of
   // each size class picks the library's, the census or the reduce-scatter + all-gather (a
-  // commutative operation; not on two processes, below).
+  // commutative operation; not on two processes, above).
   const bool allreduce_model = c == Collective::kAllreduce && !wins &&
                                controls.threshold[i] == Controls::kUnset && facts.commutative;
   if (!wins && !allreduce_model) return Route::kNative;
   // A non-commutative reduction within the n-way range goes to the MPI library in auto.
   if (c == Collective::kAllreduce && !facts.commutative) return Route::kNative;
-  // Two processes: every algorithm reduces by one message (reduce) or one exchange
-  // (allreduce), so rosched has no round to save and only fixed costs differ (Open MPI 4.1,
-  // p = 2: the two-tree reduction 1.2-2.9x and the n-way allreduce 1.6-3.0x of the library's
-  // time, results/collectives_p2_local.tsv). The default rule keeps them with the MPI library;
-  // an explicit threshold decides for itself.
-  const bool one_exchange = c == Collective::kReduce || c == Collective::kAllreduce;
-  if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
-    return Route::kNative;
-  }
   if (allreduce_model) return Route::kModel;
   return rosched_route(c, facts, nway_limit);
 }

@@ -16,16 +16,21 @@
 //                                 allreduce, alltoall: rosched up to `bytes`. "never" disables.
 //
 // The auto defaults come from the SimGrid SMPI runs of docs/simulation.md (paper platform,
-// 36 x 1, against the best of four MPI libraries' selectors); a threshold lies between the last
-// size measured slower and the first measured faster:
-//   bcast       Rosched_Bcast's own choice (cost model and timing), unless a threshold is set;
-//   allgather   circulant (Träff 2022, Alg. 7) from 96 KiB of result (0.69 of the best at
-//               128 KiB, 0.55-0.74 up to 16 MiB; 1.15 at 64 KiB);
-//   allgatherv  circulant (Träff 2022, Alg. 9) from 384 KiB of result ((r mod 3) counts: 0.42 at
-//               512 KiB, 0.34-0.48 up to 16 MiB, 0.99 at 128-256 KiB; uniform counts 1.24 at
-//               256 KiB, 0.46 at 512 KiB);
-//   reduce      two-tree from 24 KiB (with rounds in flight: 0.96 of the best at 32 KiB, 0.83 at
-//               64 KiB, 0.68-0.95 up to 16 MiB; 1.50 at 16 KiB);
+// 36 x 1, against the best of four MPI libraries' selectors). Where rosched's entry point times
+// its algorithms against the library's collective at the first call of each size class, auto
+// lets it choose (the same answer on every rank); a threshold replaces that by a size rule:
+//   bcast       Rosched_Bcast's own choice;
+//   allgather   Rosched_Allgather's own choice (Träff 2022, Alg. 7, its rounds streamed in parts,
+//               or MPI_Allgather; 36 x 1: 0.31-0.80 of the best from 64 KiB of result, and at 4 B
+//               and 1 KiB 24.1 us against Open MPI's selector's 36.3); a threshold: Alg. 7 from
+//               that size of the result up;
+//   allgatherv  Rosched_Allgatherv's own choice (Alg. 9, the largest block's broadcast first,
+//               or MPI_Allgatherv); a threshold: Alg. 9 from that size of the result up;
+//   reduce      Rosched_Reduce's own choice (the k-nomial tree for short vectors, the two trees,
+//               the node-aware reduction, or MPI_Reduce; 36 x 1: 8.1 us at 4 B against Open
+//               MPI's selector's 20.2, 0.43-0.95 of the best from 64 KiB); not on two processes
+//               (below); a threshold: the two trees (node-aware on multicore nodes) from that
+//               size up;
 //   allreduce   on equal multicore nodes, with a commutative operation, at every size
 //               Rosched_Allreduce_node_aware's lane all-reduces (36 x 32 ranks, against the
 //               best of Open MPI's, MVAPICH2's and MPICH's selectors: 0.16 / 0.28 / 0.33 / 0.46 /
@@ -35,14 +40,15 @@
 //               commutative operation (0.29 at 4 B, 0.44 at 1 KiB; 1.47 at 64 KiB), and above
 //               2 KiB, with the default rule and
 //               a commutative operation, Rosched_Allreduce's own choice (its timed first call:
-//               the library's, the census or the reduce-scatter + all-gather, 0.55-0.73 of the
-//               best from 64 KiB on 36 x 1, 0.89-0.95 on the flat 1,152);
+//               the library's, the census or the reduce-scatter + all-gather, 0.32-0.50 of the
+//               best from 64 KiB on 36 x 1 with their rounds streamed, 0.89-0.95 on the flat
+//               1,152 with whole rounds);
 //   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size;
 //   reduce_scatter_block, reduce_scatter  Rosched_Reduce_scatter(_block)'s own choice (a timed first call of each
-//               size class: the circulant reduce-scatter, Träff 2022's Alg. 7 backwards, 0.46-0.69
-//               of the best selector from 64 KiB of vector on 36 x 1; node-aware on 36 x 32,
+//               size class: the circulant reduce-scatter, Träff 2022's Alg. 7 backwards, 0.20-0.73
+//               of the best selector from 16 KiB of vector on 36 x 1; node-aware on 36 x 32,
 //               0.60-0.80 of Open MPI's selector; or the library's), unless a
 //               threshold is set (then the circulant reduce-scatter from that size of the whole
 //               vector up, commutative operations).

@@ -55,7 +55,7 @@ void report(bool print, const std::string& tsv_path, const char* mode) {
   if (print) {
     std::fprintf(stderr,
                  "rosched_pmpi report: ROSCHED_PMPI=%s, %d ranks, maxima over ranks\n"
-                 "%-11s %8s %12s %8s  %-34s %10s\n",
+                 "%-20s %8s %12s %8s  %-34s %10s\n",
                  mode, p, "collective", "calls", "bytes", "rosched", "implementations (calls)",
                  "seconds");
   }
@@ -88,7 +88,7 @@ void report(bool print, const std::string& tsv_path, const char* mode) {
       }
     }
     if (print && calls > 0) {
-      std::fprintf(stderr, "%-11s %8lld %12s %8lld  %-34s %10.6f\n", collective_name(c), calls,
+      std::fprintf(stderr, "%-20s %8lld %12s %8lld  %-34s %10.6f\n", collective_name(c), calls,
                    human_bytes(bytes).c_str(), rosched, used.c_str(), nanos * 1e-9);
     }
   }

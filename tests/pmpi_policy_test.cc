@@ -118,13 +118,14 @@ TEST(PmpiPolicy, AllreducesOnEqualMulticoreNodesGoToTheLaneAllreduces) {
 TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   const Controls c;
   EXPECT_EQ(decide(Collective::kBcast, facts(36, 4), c), Route::kModel);
-  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 96 * kKiB - 1), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 96 * kKiB), c), Route::kCirculant);
-  EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, 384 * kKiB - 1), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, 384 * kKiB), c), Route::kCirculant);
-  EXPECT_EQ(decide(Collective::kReduce, facts(36, 24 * kKiB - 1), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kReduce, facts(36, 24 * kKiB), c), Route::kTwoTree);
-  EXPECT_EQ(decide(Collective::kReduce, facts(36, kMiB, true, false), c), Route::kTwoTree);
+  // The gathers and the reduction: rosched's entry points choose (they time the library's
+  // collective against theirs at a size class's first call), at every size and operation.
+  for (const std::int64_t bytes : {std::int64_t{4}, 64 * kKiB, 96 * kKiB, 16 * kMiB}) {
+    EXPECT_EQ(decide(Collective::kAllgather, facts(36, bytes), c), Route::kModel);
+    EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, bytes), c), Route::kModel);
+    EXPECT_EQ(decide(Collective::kReduce, facts(36, bytes), c), Route::kModel);
+  }
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, kMiB, true, false), c), Route::kModel);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4), c), Route::kNway);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2048), c), Route::kNway);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2049), c), Route::kModel);
@@ -139,16 +140,31 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kBcast, facts(36, -1), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllgather, facts(36, 16 * kMiB, false), c), Route::kNative);
   // Two processes: a reduction is one message or one exchange in every algorithm, so the
-  // defaults keep reduce and allreduce with the MPI library; the gathers still route by size,
-  // and an explicit threshold decides for itself.
+  // defaults keep reduce and allreduce with the MPI library; the gathers still go to rosched's
+  // choice, and an explicit threshold decides for itself.
   EXPECT_EQ(decide(Collective::kReduce, facts(2, kMiB), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 4), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kReduce, facts(3, kMiB), c), Route::kTwoTree);
+  EXPECT_EQ(decide(Collective::kReduce, facts(3, kMiB), c), Route::kModel);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(3, 4), c), Route::kNway);
-  EXPECT_EQ(decide(Collective::kAllgather, facts(2, kMiB), c), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(2, kMiB), c), Route::kModel);
   const Controls low = parsed(nullptr, nullptr, "reduce=1024,allreduce=4096");
   EXPECT_EQ(decide(Collective::kReduce, facts(2, kMiB), low), Route::kTwoTree);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 4), low), Route::kNway);
+}
+
+// A threshold replaces a gather's or the reduction's own choice by a size rule: rosched's
+// algorithm from that size up, the library's below.
+TEST(PmpiPolicy, AThresholdReplacesTheGathersAndReductionsChoice) {
+  const Controls t = parsed(nullptr, nullptr, "allgather=98304,allgatherv=393216,reduce=24576");
+  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 96 * kKiB - 1), t), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 96 * kKiB), t), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, 384 * kKiB - 1), t), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllgatherv, facts(36, 384 * kKiB), t), Route::kCirculant);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, 24 * kKiB - 1), t), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, 24 * kKiB), t), Route::kTwoTree);
+  const Controls never = parsed(nullptr, nullptr, "allgather=never,reduce=never");
+  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 16 * kMiB), never), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, 16 * kMiB), never), Route::kNative);
 }
 
 TEST(PmpiPolicy, ThresholdsReplaceTheDefaultsInTheirDirection) {
