@@ -83,27 +83,11 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
   }
 }
 
-// What an ideal all-reduce of `bytes` costs by the model: the ceil(log2 p) latencies of
-// recursive doubling plus the 2 (p - 1) / p m bytes per rank of a reduce-scatter and an
-// all-gather.
-double ideal_allreduce(const CostModel& model, int p, double bytes) {
-  const double latency = model.time(8);
-  return ceil_log2(p) * latency + 2.0 * (p - 1) / p * std::max(0.0, model.time(bytes) - latency);
-}
-
 // The census's time by the model, ceil(log2 p) time(m), is at most twice that of an ideal
-// all-reduce. True for short vectors and for p = 2; false for long ones on many ranks, where
-// the census sends ceil(log2 p) whole vectors.
+// all-reduce (nway_allreduce.h). True for short vectors and for p = 2; false for long ones on
+// many ranks, where the census sends ceil(log2 p) whole vectors.
 bool census_can_pay(const CostModel& model, int p, double bytes) {
   return ceil_log2(p) * model.time(bytes) <= 2 * ideal_allreduce(model, p, bytes);
-}
-
-// Likewise the n-way all-reduce with the n of its cost rule (nway_time): short vectors, whose
-// n-way rounds are fewer than the census's (End et al. 2015: up to 255 elements).
-bool nway_can_pay(const CommInfo& ci, double bytes) {
-  const CostModel& model = cost_model(ci);
-  return nway_time(model, ci.p, nway_ports(ci, bytes), bytes) <=
-         2 * ideal_allreduce(model, ci.p, bytes);
 }
 
 // Rosched_Allreduce's choice and its run, after the checks (count > 0). Its candidates, in the

@@ -57,6 +57,18 @@ int nway_ports_for(const CostModel& model, int p, double bytes) {
   return best;
 }
 
+double ideal_allreduce(const CostModel& model, int p, double bytes) {
+  const double latency = model.time(8);
+  return rosched::ceil_log2(p) * latency +
+         2.0 * (p - 1) / p * std::max(0.0, model.time(bytes) - latency);
+}
+
+bool nway_can_pay(const CommInfo& ci, double bytes) {
+  const CostModel& model = cost_model(ci);
+  return nway_time(model, ci.p, nway_ports(ci, bytes), bytes) <=
+         2 * ideal_allreduce(model, ci.p, bytes);
+}
+
 int nway_ports(const CommInfo& ci, double bytes) {
   if (ports_override > 0) return ports_override;
   if (settings().nway_n > 0) return settings().nway_n;

@@ -46,6 +46,16 @@ double nway_time(const CostModel& model, int p, int n, double bytes);
 // time(m) + s (time(n m) - time(m)) + (n - 1) per_message (also a tree level of n children).
 double fan_time(const CostModel& model, int n, double bytes);
 
+// What an ideal all-reduce of `bytes` costs by the model: the ceil(log2 p) latencies of
+// recursive doubling plus the 2 (p - 1) / p m bytes per rank of a reduce-scatter and an
+// all-gather.
+double ideal_allreduce(const CostModel& model, int p, double bytes);
+// Whether the n-way all-reduce with the n of its cost rule can pay for vectors of `bytes` on ci:
+// its time by the rule at most twice the ideal all-reduce's (short vectors, whose n-way rounds
+// are fewer than the census's; End et al. 2015: up to 255 elements). Collective at the
+// communicator's first use of the model.
+bool nway_can_pay(const CommInfo& ci, double bytes);
+
 // The n a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N (read once), else the cost
 // rule (collective over the communicator the first time: the model is measured then).
 int nway_ports(const CommInfo& ci, double bytes);

@@ -90,8 +90,10 @@ int Rosched_Allreduce_scatter_gather(const void* sendbuf, void* recvbuf, int cou
 
 /* MPI_Reduce_scatter_block by the circulant reduce-scatter (Algorithm 7 run backwards,
  * ceil(log2 p) rounds, p - 1 blocks sent per rank; commutative operations; p * recvcount must
- * not exceed INT_MAX elements, else MPI_ERR_COUNT). Rosched_Reduce_scatter_block runs it where,
- * timed at the first call of a size class, it beat the library's MPI_Reduce_scatter_block, else
+ * not exceed INT_MAX elements, else MPI_ERR_COUNT). Rosched_Reduce_scatter_block runs it, or
+ * for a short vector the n-way all-reduce of all of it and then the rank's block (where the
+ * cost model says the n-way all-reduce can pay), where, timed at the first call of a size class,
+ * it beat the library's MPI_Reduce_scatter_block, else
  * that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST; the library's for a non-commutative operation
  * and at p <= 2); Rosched_Reduce_scatter_block_circulant always runs it (MPI_ERR_OP for a
  * non-commutative operation). Same semantics as MPI_Reduce_scatter_block, MPI_IN_PLACE too. */

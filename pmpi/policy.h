@@ -47,7 +47,9 @@
 //   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
 //               extra collective, and two-phase Bruck measured slower at every size;
 //   reduce_scatter_block, reduce_scatter  Rosched_Reduce_scatter(_block)'s own choice (a timed first call of each
-//               size class: the circulant reduce-scatter, Träff 2022's Alg. 7 backwards, 0.20-0.73
+//               size class: the circulant reduce-scatter, Träff 2022's Alg. 7 backwards, or for short
+//               vectors the n-way all-reduce then the rank's block (0.35-0.68 of the best at
+//               4 B-4 KiB), 0.20-0.73
 //               of the best selector from 16 KiB of vector on 36 x 1; node-aware on 36 x 32,
 //               0.60-0.80 of Open MPI's selector; or the library's), unless a
 //               threshold is set (then the circulant reduce-scatter from that size of the whole
