@@ -79,6 +79,13 @@ TypeInfo check_reduce_scatter(const CommInfo& ci, const Blocks& blocks, MPI_Data
   });
 }
 
+// This rank's block of the reduced vector at `all` (cut.n elements) into recvbuf.
+void copy_own_block(const CommInfo& ci, const char* all, void* recvbuf, const BlockCut& cut,
+                    MPI_Datatype datatype, const TypeInfo& type) {
+  local_copy(all + static_cast<MPI_Aint>(cut.first(ci.rank)) * type.extent, recvbuf,
+             static_cast<int>(cut.elements(ci.rank, 1)), datatype, type);
+}
+
 // The reduce-scatter of the cut.n > 0 elements (sendbuf, or recvbuf with MPI_IN_PLACE) into
 // recvbuf: node-aware (reduce_scatter_node_aware.h), or a copy of the input reduced in place by
 // the circulant reduce-scatter, then this rank's block.
@@ -96,8 +103,7 @@ void reduce_scatter_into(const CommInfo& ci, const char* name, bool node_aware, 
   char* const at = static_cast<char*>(acc.data());
   local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, at, total, datatype, type);
   circulant_reduce_scatter_on(ci, at, cut, datatype, type, op);
-  local_copy(at + static_cast<MPI_Aint>(cut.first(ci.rank)) * type.extent, recvbuf,
-             static_cast<int>(cut.elements(ci.rank, 1)), datatype, type);
+  copy_own_block(ci, at, recvbuf, cut, datatype, type);
 }
 
 // The reduce-scatter of a short vector by the n-way all-reduce of all of it (End et al. 2015,
@@ -116,8 +122,7 @@ void nway_reduce_scatter(const CommInfo& ci, const char* name, const void* in, v
   ScratchBuffer all(type, total);
   char* const at = static_cast<char*>(all.data());
   nway_allreduce_on(ci, in, at, total, datatype, type, op, n);
-  local_copy(at + static_cast<MPI_Aint>(cut.first(ci.rank)) * type.extent, recvbuf,
-             static_cast<int>(cut.elements(ci.rank, 1)), datatype, type);
+  copy_own_block(ci, at, recvbuf, cut, datatype, type);
 }
 
 // The entry points: Rosched_Reduce_scatter(_block) (kChoose: the library's or rosched's, by

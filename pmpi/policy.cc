@@ -14,9 +14,10 @@ constexpr std::array<const char*, kCollectives> kNames = {
 
 constexpr std::int64_t kKiB = 1 << 10;
 
-// The auto defaults (policy.h): bytes from which (or up to which) rosched runs; each is the
-// geometric middle of the last size measured slower and the first measured faster, so that a
-// message of a measured size rounded down to whole elements routes as measured.
+// The auto defaults (policy.h): kUnset, rosched's entry point chooses (kModel); else bytes from
+// which (or up to which) rosched runs, each the geometric middle of the last size measured
+// slower and the first measured faster, so that a message of a measured size rounded down to
+// whole elements routes as measured.
 constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
     Controls::kUnset,        // bcast: Rosched_Bcast's own choice
     Controls::kUnset,        // allgather: Rosched_Allgather's own choice
@@ -185,11 +186,7 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
     return Route::kNative;
   }
-  const bool chooses_itself = c != Collective::kAllreduce && c != Collective::kAlltoall &&
-                              c != Collective::kAlltoallv;
-  if (chooses_itself && t == Controls::kUnset) {
-    return Route::kModel;
-  }
+  if (t == Controls::kUnset) return Route::kModel;  // no rule set and none by default
   if (t == Controls::kNever) return Route::kNative;
   const bool wins = rule_is_up_to(c) ? facts.bytes <= t : facts.bytes >= t;
   // On equal multicore nodes, by default: Rosched_Allreduce_node_aware, whose lane all-reduces
