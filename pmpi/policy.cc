@@ -12,8 +12,6 @@ constexpr std::array<const char*, kCollectives> kNames = {
     "bcast", "allgather", "allgatherv", "reduce", "allreduce", "alltoall", "alltoallv",
     "reduce_scatter_block", "reduce_scatter"};
 
-constexpr std::int64_t kKiB = 1 << 10;
-
 // The auto defaults (policy.h): kUnset, rosched's entry point chooses (kModel); else bytes from
 // which (or up to which) rosched runs, each the geometric middle of the last size measured
 // slower and the first measured faster, so that a message of a measured size rounded down to
