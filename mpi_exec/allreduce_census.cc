@@ -90,9 +90,30 @@ bool census_can_pay(const CostModel& model, int p, double bytes) {
   return ceil_log2(p) * model.time(bytes) <= 2 * ideal_allreduce(model, p, bytes);
 }
 
-// Rosched_Allreduce's choice and its run, after the checks (count > 0). Its candidates, in the
-// order of their answers (library_choice.h): the census (1), timed only where it can pay, the
-// reduce-scatter/all-gather (2), timed only for p > 2: at p = 2 it is two exchanges of half
+enum AllreduceAnswer {
+  kAllreduceLibrary = 0, kAllreduceCensus = 1, kAllreduceScatterGather = 2, kAllreduceLanes = 3,
+  kAllreduceNway = 4
+};
+
+// The decision, the answers of Rosched_Allreduce_choice; timed: this call times the candidates
+// (answer: what runs without a trial).
+struct AllreduceDecision {
+  int answer = kAllreduceLibrary;
+  bool timed = false;
+};
+
+bool census_pays(const CommInfo& ci, double bytes) {
+  return census_can_pay(cost_model(ci), ci.p, bytes);
+}
+
+bool lanes_apply(const CommInfo& ci, bool commutative) {
+  return ci.p >= 4 && commutative && lane_allreduce_applies(ci);
+}
+
+// Rosched_Allreduce's choice (allreduce_by_choice runs it, after the checks, count > 0). Its
+// candidates, in the order of their answers (library_choice.h; AllreduceAnswer): the census
+// (1), timed only where it can pay, the reduce-scatter/all-gather (2), timed only for p > 2:
+// at p = 2 it is two exchanges of half
 // the vector where the library's is one of all of it, nothing to save but half the reduction
 // work, and its trial against Open MPI's at 4 MiB (0.91: each candidate timed after the others'
 // calls, which leave the caches cold) did not hold in later calls back to back (1.09-1.10);
@@ -102,16 +123,38 @@ bool census_can_pay(const CostModel& model, int p, double bytes) {
 // all-reduce (4, End et al. 2015), timed for p > 2 where it can pay (nway_can_pay). Forced or
 // by the model (answer 1 without a trial): the census where it can pay, else the lane
 // all-reduces where they apply, else the reduce-scatter/all-gather.
+AllreduceDecision allreduce_decision(const CommInfo& ci, int count, const TypeInfo& type,
+                                     MPI_Op op) {
+  int commutative = 0;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  const double bytes = static_cast<double>(count) * type.size;
+  int answer = 1;
+  const Verdict verdict =
+      ci.p == 1      ? Verdict::kRosched  // a copy
+      : !commutative ? Verdict::kLibrary
+                     : library_verdict(ci, Decided::kAllreduce, settings().allreduce, count,
+                                       type.size,
+                                       [&] { return ci.p > 2 || census_pays(ci, bytes); },
+                                       &answer);
+  AllreduceDecision d;
+  if (verdict == Verdict::kLibrary) return d;
+  d.timed = verdict == Verdict::kTimeBoth;
+  d.answer = answer == 4 ? kAllreduceNway
+             : answer == 3 || (answer == 1 && !census_pays(ci, bytes) && lanes_apply(ci, true))
+                 ? kAllreduceLanes
+             : ci.p > 1 && (answer == 2 || !census_pays(ci, bytes)) ? kAllreduceScatterGather
+                                                                     : kAllreduceCensus;
+  return d;
+}
+
 void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf, void* recvbuf,
                          int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const Settings::Choice choice = settings().allreduce;
-  if (!commutative && choice == Settings::Choice::kRosched) {
+  if (!commutative && settings().allreduce == Settings::Choice::kRosched) {
     throw Error(MPI_ERR_OP, std::string(kCensus) + " needs a commutative operation");
   }
   const double bytes = static_cast<double>(count) * type.size;
-  const auto census_pays = [&] { return census_can_pay(cost_model(ci), ci.p, bytes); };
   const auto nway = [&](const void* input) {
     const int n = nway_ports(ci, bytes);
     if (settings().verbose) {
@@ -119,19 +162,13 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     }
     nway_allreduce_on(ci, input, recvbuf, count, datatype, type, op, n);
   };
-  const auto lanes = [&] { return ci.p >= 4 && commutative && lane_allreduce_applies(ci); };
-  int answer = 1;
-  const Verdict verdict = ci.p == 1      ? Verdict::kRosched  // a copy
-                          : !commutative ? Verdict::kLibrary
-                                         : library_verdict(
-                                               ci, Decided::kAllreduce, choice, count, type.size,
-                                               [&] { return ci.p > 2 || census_pays(); }, &answer);
-  if (verdict == Verdict::kLibrary) {
+  const AllreduceDecision decision = allreduce_decision(ci, count, type, op);
+  if (decision.answer == kAllreduceLibrary) {
     tell_choice(ci, name, "native MPI_Allreduce", 0, 0, bytes);
     check_on(ci.user, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, ci.user),
              "MPI_Allreduce");
     library_repeat(Decided::kAllreduce).remember(ci, count, datatype, op);
-  } else if (verdict == Verdict::kTimeBoth) {
+  } else if (decision.timed) {
     // In place, the input is recvbuf, which every trial overwrites: a copy of it is the input of
     // all of them.
     std::optional<ScratchBuffer> input;
@@ -149,7 +186,7 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
         {"reduce-scatter + all-gather", nullptr},
         {"lanes", nullptr},
         {"n-way", nullptr}};
-    if (census_pays()) {
+    if (census_pays(ci, bytes)) {
       candidates[1].run = [&] { census(ci, in, recvbuf, count, datatype, type, op); };
     }
     if (ci.p > 2) {
@@ -157,7 +194,7 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
         scatter_gather_allreduce(ci, name, in, recvbuf, count, datatype, type, op);
       };
     }
-    if (lanes()) {
+    if (lanes_apply(ci, commutative)) {
       candidates[3].run = [&] {
         lane_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
       };
@@ -166,12 +203,12 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
       candidates[4].run = [&] { nway(in); };
     }
     time_choices(ci, name, Decided::kAllreduce, count, type.size, candidates);
-  } else if (answer == 4) {
+  } else if (decision.answer == kAllreduceNway) {
     nway(sendbuf);
-  } else if (answer == 3 || (answer == 1 && !census_pays() && lanes())) {
+  } else if (decision.answer == kAllreduceLanes) {
     lane_allreduce_on(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
                       datatype, type, op);
-  } else if (ci.p > 1 && (answer == 2 || !census_pays())) {
+  } else if (decision.answer == kAllreduceScatterGather) {
     scatter_gather_allreduce(ci, name, sendbuf, recvbuf, count, datatype, type, op);
   } else {
     tell_choice(ci, name, "census", 0, 0, bytes);
@@ -186,7 +223,7 @@ extern "C" int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int 
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce_census", comm, [&](const CommInfo& ci) {
-    const TypeInfo type = check_commutative_reduction(ci.c, count, datatype, op, kCensus);
+    const TypeInfo type = check_agreed_reduction(ci.c, count, datatype, op, kCensus);
     if (count > 0) census(ci, sendbuf, recvbuf, count, datatype, type, op);
   });
 }
@@ -200,12 +237,18 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
     return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
   }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
-    Agreement agreement;
-    agreement.same("count", count, MPI_ERR_COUNT);
-    const TypeInfo type =
-        check_arguments(ci.c, agreement, [&] { return check_reduction(count, datatype, op); });
+    const TypeInfo type = check_agreed_reduction(ci.c, count, datatype, op);
     if (count > 0) {
       allreduce_by_choice("Rosched_Allreduce", ci, sendbuf, recvbuf, count, datatype, type, op);
     }
   });
+}
+
+extern "C" int Rosched_Allreduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
+                                        int* algorithm) {
+  using namespace rosched::mpi;
+  return reduction_choice("Rosched_Allreduce_choice", comm, count, datatype, op, algorithm,
+                          [&](const CommInfo& ci, const TypeInfo& type) {
+                            return allreduce_decision(ci, count, type, op).answer;
+                          });
 }

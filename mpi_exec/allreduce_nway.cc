@@ -29,7 +29,7 @@ struct Start {
 };
 std::optional<Start> prepare(int count, MPI_Datatype datatype, MPI_Op op, const CommInfo& ci) {
   const TypeInfo type =
-      check_commutative_reduction(ci.c, count, datatype, op, "the n-way allreduce");
+      check_agreed_reduction(ci.c, count, datatype, op, "the n-way allreduce");
   if (count == 0) return std::nullopt;
   return Start{type, nway_ports(ci, static_cast<double>(count) * type.size)};
 }

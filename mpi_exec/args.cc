@@ -107,15 +107,19 @@ TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op) {
   return type;
 }
 
-TypeInfo check_commutative_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
-                                     const char* what) {
+TypeInfo check_agreed_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
+                                const char* commutative_for) {
   Agreement agreement;
   agreement.same("count", count, MPI_ERR_COUNT);
   return check_arguments(c, agreement, [&] {
     const TypeInfo type = check_reduction(count, datatype, op);
-    int commutative = 0;
-    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    if (!commutative) throw Error(MPI_ERR_OP, std::string(what) + " needs a commutative operation");
+    if (commutative_for != nullptr) {
+      int commutative = 0;
+      check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+      if (!commutative) {
+        throw Error(MPI_ERR_OP, std::string(commutative_for) + " needs a commutative operation");
+      }
+    }
     return type;
   });
 }

@@ -48,11 +48,11 @@ void check_op(MPI_Op op, MPI_Datatype type);
 // on it (check_count, check_type, check_op). Returns the type.
 TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op);
 
-// An all-reduce's arguments: count agreed across ranks (debug mode), check_reduction, and a
-// commutative operation (else MPI_ERR_OP "<what> needs a commutative operation"). Returns the
-// type.
-TypeInfo check_commutative_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
-                                     const char* what);
+// A reduction's arguments on every rank: count agreed across ranks (debug mode), check_reduction,
+// and with commutative_for a commutative operation (else MPI_ERR_OP "<commutative_for> needs a
+// commutative operation"). Returns the type.
+TypeInfo check_agreed_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
+                                const char* commutative_for = nullptr);
 
 // MPI_ERR_TRUNCATE unless the bytes sent equal the bytes received (type signatures match); the
 // message names the receive side as "<count_name> * size of recvtype", or

@@ -35,6 +35,7 @@
 #include <functional>
 #include <vector>
 
+#include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/settings.h"
@@ -126,6 +127,18 @@ class LibraryRepeat {
 
 // The thread's record for collective `which`.
 LibraryRepeat& library_repeat(Decided which);
+
+// A reduction's _choice query (Rosched_Reduce_choice, Rosched_Allreduce_choice): the call's
+// checks of (count, datatype, op), then *algorithm = answer(ci, type), the decision function
+// the call runs by.
+template <typename Answer>
+int reduction_choice(const char* name, MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
+                     int* algorithm, Answer&& answer) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
+    if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
+    *algorithm = answer(ci, check_agreed_reduction(ci.c, count, datatype, op));
+  });
+}
 
 }  // namespace rosched::mpi
 

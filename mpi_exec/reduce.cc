@@ -64,6 +64,30 @@ void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype data
   }
 }
 
+ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
+                               MPI_Op op) {
+  ReduceDecision d;
+  if (choose && ci.p > 1) {
+    int answer = 1;
+    const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
+                                            type.size, [] { return true; }, &answer);
+    if (verdict == Verdict::kLibrary) return d;  // kReduceLibrary
+    d.timed = verdict == Verdict::kTimeBoth;
+    // On several multicore nodes, for a commutative operation, the node-aware reduction (the
+    // trial's answer 2; asked from p = 4 on: the node layout is a collective at its first use).
+    if ((d.timed || answer == 2) && ci.p >= 4) {
+      d.node_aware_applies = node_aware_reduce_applies(ci, op);
+    }
+    if (!d.timed && answer == 2 && d.node_aware_applies) {
+      d.answer = kReduceNodeAware;
+      return d;
+    }
+  }
+  d.tree = reduce_tree_for(ci, count, type);
+  d.answer = d.tree.kind == ReduceTree::kKnomial ? kReduceKnomial : kReduceTwoTree;
+  return d;
+}
+
 }  // namespace rosched::mpi
 
 namespace {
@@ -92,12 +116,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
       return;
     }
-    // The reduction over this library's tree of `contribution` (nullptr: in the root's recvbuf).
-    const auto by_tree = [&](const void* contribution) {
-      const ReduceTree tree =
-          algorithm == Algorithm::kBinomial  ? ReduceTree{ReduceTree::kKnomial, 1}
-          : algorithm == Algorithm::kTwoTree ? ReduceTree{ReduceTree::kTwoTree, 0}
-                                             : reduce_tree_for(ci, count, type);
+    // The reduction over `tree` of `contribution` (nullptr: in the root's recvbuf).
+    const auto by_tree = [&](const ReduceTree& tree, const void* contribution) {
       int commutative = 0;
       check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
       const bool keeps_order = root == 0 || (tree.kind == ReduceTree::kTwoTree && root == p - 1);
@@ -119,49 +139,42 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         }
       }
     };
-    // Rosched_Reduce: the library's MPI_Reduce where that is faster (library_choice.h).
-    if (algorithm == Algorithm::kChosen && p > 1) {
-      int answer = 1;
-      const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
-                                              type.size, [] { return true; }, &answer);
-      if (verdict == Verdict::kLibrary) {
-        tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
-        check_on(ci.user, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, ci.user),
-                 "MPI_Reduce");
-        library_repeat(Decided::kReduce).remember(ci, count, datatype, op);
-        return;
+    if (algorithm == Algorithm::kBinomial) return by_tree({ReduceTree::kKnomial, 1}, own);
+    if (algorithm == Algorithm::kTwoTree) return by_tree({ReduceTree::kTwoTree, 0}, own);
+    // Rosched_Reduce (and _node_aware where that does not apply): the library's MPI_Reduce, or
+    // the node-aware reduction, where a trial found them faster (library_choice.h).
+    const ReduceDecision decision =
+        reduce_decision(ci, algorithm == Algorithm::kChosen, count, type, op);
+    if (decision.answer == kReduceLibrary) {
+      tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
+      check_on(ci.user, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, ci.user),
+               "MPI_Reduce");
+      library_repeat(Decided::kReduce).remember(ci, count, datatype, op);
+    } else if (decision.timed) {
+      // In place, the root's input is recvbuf, which every trial overwrites: a copy of it is
+      // the input of every candidate.
+      std::optional<ScratchBuffer> input;
+      if (in_place) local_copy(recvbuf, input.emplace(type, count).data(), count, datatype);
+      const void* in = in_place ? input->data() : sendbuf;
+      std::vector<Candidate> candidates = {
+          {"native MPI_Reduce",
+           [&] {
+             check_on(ci.user, PMPI_Reduce(in, recvbuf, count, datatype, op, root, ci.user),
+                      "MPI_Reduce");
+           }},
+          {"rosched's tree", [&] { by_tree(decision.tree, in); }},
+          {"node-aware", nullptr}};
+      if (decision.node_aware_applies) {  // answer 2
+        candidates[2].run = [&] {
+          node_aware_reduce_on(ci, in, recvbuf, count, datatype, type, op, root);
+        };
       }
-      if (verdict == Verdict::kTimeBoth) {
-        // In place, the root's input is recvbuf, which every trial overwrites: a copy of it is
-        // the input of every candidate.
-        std::optional<ScratchBuffer> input;
-        if (in_place) local_copy(recvbuf, input.emplace(type, count).data(), count, datatype);
-        const void* in = in_place ? input->data() : sendbuf;
-        std::vector<Candidate> candidates = {
-            {"native MPI_Reduce",
-             [&] {
-               check_on(ci.user, PMPI_Reduce(in, recvbuf, count, datatype, op, root, ci.user),
-                        "MPI_Reduce");
-             }},
-            {"rosched's tree", [&] { by_tree(in); }},
-            {"node-aware", nullptr}};
-        // On several multicore nodes, for a commutative operation, the node-aware reduction
-        // (answer 2; asked from p = 4 on: the node layout is a collective at its first use).
-        int commutative = 0;
-        check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-        if (commutative && p >= 4 && node_layout(ci).hierarchical()) {
-          candidates[2].run = [&] {
-            node_aware_reduce_on(ci, in, recvbuf, count, datatype, type, op, root);
-          };
-        }
-        time_choices(ci, name, Decided::kReduce, count, type.size, candidates);
-        return;
-      }
-      if (answer == 2 && node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
-        return;
-      }
+      time_choices(ci, name, Decided::kReduce, count, type.size, candidates);
+    } else if (decision.answer == kReduceNodeAware) {
+      node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root);
+    } else {
+      by_tree(decision.tree, own);
     }
-    by_tree(own);
   });
 }
 
@@ -199,4 +212,13 @@ extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int
                                          MPI_Comm comm) {
   return reduce("Rosched_Reduce_node_aware", Algorithm::kNodeAware, sendbuf, recvbuf, count,
                 datatype, op, root, comm);
+}
+
+extern "C" int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
+                                     int* algorithm) {
+  using namespace rosched::mpi;
+  return reduction_choice("Rosched_Reduce_choice", comm, count, datatype, op, algorithm,
+                          [&](const CommInfo& ci, const TypeInfo& type) {
+                            return reduce_decision(ci, true, count, type, op).answer;
+                          });
 }

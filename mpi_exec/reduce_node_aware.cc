@@ -85,14 +85,17 @@ void scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvbuf, i
 
 }  // namespace
 
-bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, int count,
-                          MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
+bool node_aware_reduce_applies(const CommInfo& ci, MPI_Op op) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  if (!commutative || ci.p == 1) return false;
-  const NodeLayout& layout = node_layout(ci);
-  if (!layout.hierarchical()) return false;
+  return commutative && ci.p > 1 && node_layout(ci).hierarchical();
+}
+
+bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, int count,
+                          MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
+  if (!node_aware_reduce_applies(ci, op)) return false;
   if (count == 0) return true;
+  const NodeLayout& layout = node_layout(ci);
   if (layout.equal_nodes() && count >= ci.p &&
       static_cast<double>(count) * type.size >= kScatterGatherFrom) {
     scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);

@@ -9,6 +9,10 @@
 
 namespace rosched::mpi {
 
+// Whether the node-aware reduction applies: a commutative operation, ranks on several multicore
+// nodes (the node layout is a collective at its first use on ci). The same on every rank.
+bool node_aware_reduce_applies(const CommInfo& ci, MPI_Op op);
+
 // Reduces every rank's contribution own (nullptr at an in-place root: in its recvbuf) into the
 // root's recvbuf, node-aware, where the operation is commutative and the ranks sit on several
 // multicore nodes; returns false, having done nothing, elsewhere (the same answer on every

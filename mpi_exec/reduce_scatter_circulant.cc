@@ -130,14 +130,64 @@ void nway_reduce_scatter(const CommInfo& ci, const char* name, const void* in, v
 // circulant) and _circulant forms (kFlat).
 enum class Entry { kChoose, kNodeAware, kFlat };
 
+// The memo of a reduce-scatter's decision (library_choice.h): one for each entry point, keyed by
+// the block's count, or by the whole vector's for irregular blocks (checked: at most INT_MAX).
+Decided decided(const Blocks& blocks) {
+  return blocks.irregular ? Decided::kReduceScatterV : Decided::kReduceScatter;
+}
+int memo_count(const Blocks& blocks, int p) {
+  if (!blocks.irregular) return blocks.recvcount;
+  long long total = 0;
+  for (int b = 0; b < p; ++b) total += blocks.recvcounts[b];
+  return static_cast<int>(total);
+}
+
+// The decision of a reduce-scatter entry point, the answers of
+// Rosched_Reduce_scatter(_block)_choice; timed: this call times the candidates (answer: what
+// runs without a trial).
+enum ReduceScatterAnswer {
+  kScatterLibrary = 0, kScatterCirculant = 1, kScatterNodeAware = 2, kScatterNway = 3
+};
+struct ReduceScatterDecision {
+  int answer = kScatterLibrary;
+  bool timed = false;
+  bool nodes = false;  // the node-aware reduce-scatter applies (not with kFlat)
+};
+
+// Rosched's candidates (the trial's answers, library_choice.h): 1 the node-aware reduce-scatter
+// where it applies (several nodes of equal size), else the circulant one; 2 the circulant one
+// where the node-aware one applies; 3 the n-way all-reduce of the vector, then this rank's block,
+// where the n-way all-reduce can pay (short vectors, p > 2). The library's collective for a
+// non-commutative operation; _circulant: the circulant one; _node_aware: the node-aware one
+// where it applies, else the circulant one.
+ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry,
+                                              const Blocks& blocks, const TypeInfo& type,
+                                              bool commutative) {
+  const Decided which = decided(blocks);
+  const int count = memo_count(blocks, ci.p);
+  int answer = 1;
+  const Verdict verdict =
+      entry != Entry::kChoose ? Verdict::kRosched
+      : !commutative          ? Verdict::kLibrary
+                              : library_verdict(ci, which, settings().reduce_scatter, count,
+                                                type.size, [&] { return ci.p > 2; }, &answer);
+  ReduceScatterDecision d;
+  if (verdict == Verdict::kLibrary) return d;
+  d.timed = verdict == Verdict::kTimeBoth;
+  d.nodes = entry != Entry::kFlat && node_aware_reduce_scatter_applies(ci);
+  d.answer = answer == 3                ? kScatterNway
+             : d.nodes && answer == 1 ? kScatterNodeAware
+                                      : kScatterCirculant;
+  return d;
+}
+
 int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, void* recvbuf,
                          const Blocks& blocks, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_reduce_scatter(ci, blocks, datatype, op);
     int commutative = 0;
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    const bool choose = entry == Entry::kChoose;
-    if (!choose && !commutative) {
+    if (entry != Entry::kChoose && !commutative) {
       throw Error(MPI_ERR_OP, std::string(kReduceScatter) + " needs a commutative operation");
     }
     std::vector<std::int64_t> starts;  // the irregular blocks' prefix sums
@@ -159,22 +209,12 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
                  "MPI_Reduce_scatter_block");
       }
     };
-    // The decision's memo: by the block's count, or by the whole vector's for irregular blocks.
-    const Decided which = blocks.irregular ? Decided::kReduceScatterV : Decided::kReduceScatter;
-    const int count = blocks.irregular ? total : blocks.recvcount;
-    // Rosched's candidates (answers, library_choice.h): 1 the node-aware reduce-scatter where it
-    // applies (several nodes of equal size), else the circulant one; 2 the circulant one where
-    // the node-aware one applies; 3 the n-way all-reduce of the vector, then this rank's block,
-    // where the n-way all-reduce can pay (short vectors, p > 2). _circulant: the circulant one.
-    int answer = 1;
-    const Verdict verdict = !choose        ? Verdict::kRosched
-                            : !commutative ? Verdict::kLibrary
-                                           : library_verdict(
-                                                 ci, which, settings().reduce_scatter, count,
-                                                 type.size, [&] { return ci.p > 2; }, &answer);
-    const bool nodes = entry != Entry::kFlat && verdict != Verdict::kLibrary &&
-                       node_aware_reduce_scatter_applies(ci);
-    if (verdict == Verdict::kLibrary) {
+    const Decided which = decided(blocks);
+    const int count = memo_count(blocks, ci.p);
+    const ReduceScatterDecision decision =
+        reduce_scatter_decision(ci, entry, blocks, type, commutative);
+    const bool nodes = decision.nodes;
+    if (decision.answer == kScatterLibrary) {
       tell_choice(ci, name, "native", 0, 0, static_cast<double>(total) * type.size);
       library(sendbuf);
       LibraryRepeat& last = library_repeat(which);
@@ -182,7 +222,7 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       if (blocks.irregular && last.match(ci.user, 0, datatype, op)) {
         last_library_counts.assign(blocks.recvcounts, blocks.recvcounts + ci.p);
       }
-    } else if (verdict == Verdict::kTimeBoth) {
+    } else if (decision.timed) {
       // In place, the input is recvbuf, which every trial overwrites: a copy serves all.
       std::optional<ScratchBuffer> input;
       if (sendbuf == MPI_IN_PLACE) {
@@ -206,18 +246,45 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
         };
       }
       time_choices(ci, name, which, count, type.size, candidates);
-    } else if (answer == 3) {
+    } else if (decision.answer == kScatterNway) {
       nway_reduce_scatter(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, cut,
                           datatype, type, op);
     } else {
-      reduce_scatter_into(ci, name, nodes && answer == 1, sendbuf, recvbuf, cut, datatype, type,
-                          op);
+      reduce_scatter_into(ci, name, decision.answer == kScatterNodeAware, sendbuf, recvbuf, cut,
+                          datatype, type, op);
     }
+  });
+}
+
+// Rosched_Reduce_scatter(_block)_choice.
+int reduce_scatter_choice(const char* name, MPI_Comm comm, const Blocks& blocks,
+                          MPI_Datatype datatype, MPI_Op op, int* algorithm) {
+  return run_collective(name, comm, [&](const CommInfo& ci) {
+    if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
+    const TypeInfo type = check_reduce_scatter(ci, blocks, datatype, op);
+    int commutative = 0;
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    *algorithm = reduce_scatter_decision(ci, Entry::kChoose, blocks, type, commutative).answer;
   });
 }
 
 }  // namespace
 }  // namespace rosched::mpi
+
+extern "C" int Rosched_Reduce_scatter_block_choice(MPI_Comm comm, int recvcount,
+                                                   MPI_Datatype datatype, MPI_Op op,
+                                                   int* algorithm) {
+  return rosched::mpi::reduce_scatter_choice("Rosched_Reduce_scatter_block_choice", comm,
+                                             rosched::mpi::Blocks{false, nullptr, recvcount},
+                                             datatype, op, algorithm);
+}
+
+extern "C" int Rosched_Reduce_scatter_choice(MPI_Comm comm, const int recvcounts[],
+                                             MPI_Datatype datatype, MPI_Op op, int* algorithm) {
+  return rosched::mpi::reduce_scatter_choice("Rosched_Reduce_scatter_choice", comm,
+                                             rosched::mpi::Blocks{true, recvcounts, 0}, datatype,
+                                             op, algorithm);
+}
 
 extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {

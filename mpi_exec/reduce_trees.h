@@ -108,6 +108,23 @@ struct ReduceTree {
 };
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type);
 
+// Rosched_Reduce's decision for a call (reduce.cc; library_choice.h), the answers of
+// Rosched_Reduce_choice. With `choose` (Rosched_Reduce, p > 1): the library's MPI_Reduce where a
+// trial found it faster (or ROSCHED_REDUCE=native), the node-aware reduction where a trial found
+// that faster, else rosched's tree; timed: this call times those three (answer and tree are then
+// the tree's, what runs without a trial). Without it: the tree.
+enum ReduceAnswer {
+  kReduceLibrary = 0, kReduceKnomial = 1, kReduceTwoTree = 2, kReduceNodeAware = 3
+};
+struct ReduceDecision {
+  int answer = kReduceLibrary;
+  bool timed = false;
+  bool node_aware_applies = false;  // asked where timed or where a trial chose it
+  ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1 and 2
+};
+ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
+                               MPI_Op op);
+
 // knomial_reduce or two_tree_reduce, as the tree says, with acc holding this rank's
 // contribution; commutative operations unless sink is 0 (both trees keep rank order then).
 void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,

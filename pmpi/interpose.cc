@@ -166,21 +166,18 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
   return rc;
 }
 
-// Whether every call goes to rosched (ROSCHED_PMPI=force): then Rosched_Allgather(v)'s own
-// choice of the library's collective is not asked either (their _node_aware entries run).
-bool forced() { return state().controls.mode == Mode::kForce; }
-
-// The same for Rosched_Allgather(v), which choose between the library's collective and
-// rosched's: the report names what ran (choice(&algorithm): their _choice query, a cached answer
-// by then; allgather_route).
+// The same for a collective whose entry point chooses (Rosched_Bcast, Rosched_Allgather(v),
+// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block)), where the route is kModel:
+// the report names what it chose (choice(&algorithm): its _choice query, a cached answer by then;
+// chosen_route).
 template <typename Native, typename Rosched, typename Choice>
 int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t report_bytes,
              Native&& native, Rosched&& rosched, Choice&& choice) {
   Route route = decide(c, facts, state().controls);
   const int rc = route == Route::kNative ? native() : rosched(route);
-  if (state().counting && route != Route::kNative && rc == MPI_SUCCESS && !forced()) {
-    int algorithm = 1;
-    if (choice(&algorithm) == MPI_SUCCESS) route = allgather_route(algorithm);
+  if (state().counting && route == Route::kModel && rc == MPI_SUCCESS) {
+    int algorithm = -1;
+    if (choice(&algorithm) == MPI_SUCCESS) route = chosen_route(c, algorithm);
   }
   record_if_counting(c, route, report_bytes, start);
   return rc;
@@ -197,20 +194,17 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
   using namespace rosched::pmpi;
   const double start = clock_if_counting();
   const CallFacts f = count_facts(comm, count, datatype);
-  Route route = decide(Collective::kBcast, f, state().controls);
-  int rc = MPI_SUCCESS;
-  if (route == Route::kNative) {
-    rc = PMPI_Bcast(buffer, count, datatype, root, comm);
-  } else if (route == Route::kCirculant) {
-    rc = Rosched_Bcast_node_aware(buffer, count, datatype, root, comm);
-  } else {  // kModel: Rosched_Bcast chooses (and times both at a size's first call)
-    rc = Rosched_Bcast(buffer, count, datatype, root, comm);
-    int algorithm = 0;  // for the report, what it chose (a cached answer now)
-    if (state().counting && rc == MPI_SUCCESS) Rosched_Bcast_choice(comm, count, datatype, &algorithm);
-    route = bcast_route(algorithm);
-  }
-  record_if_counting(Collective::kBcast, route, f.bytes, start);
-  return rc;
+  return dispatch(
+      start, Collective::kBcast, f, f.bytes,
+      [&] { return PMPI_Bcast(buffer, count, datatype, root, comm); },
+      [&](Route route) {
+        // kModel: Rosched_Bcast chooses (and times its broadcasts against the library's at a
+        // size's first call); kCirculant (forced, or a threshold set): the node-aware broadcast
+        return route == Route::kModel ? Rosched_Bcast(buffer, count, datatype, root, comm)
+                                      : Rosched_Bcast_node_aware(buffer, count, datatype, root,
+                                                                 comm);
+      },
+      [&](int* algorithm) { return Rosched_Bcast_choice(comm, count, datatype, algorithm); });
 }
 
 extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -224,11 +218,14 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
   return dispatch(
       start, Collective::kAllgather, f, f.bytes,
       [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
-      [&](Route) {
-        return forced() ? Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
-                                                       recvcount, recvtype, comm)
-                        : Rosched_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                            recvtype, comm);
+      [&](Route route) {
+        // kModel: Rosched_Allgather's own choice; kCirculant (forced, or a threshold set):
+        // Algorithm 7 (node-aware on several multicore nodes)
+        return route == Route::kModel
+                   ? Rosched_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       comm)
+                   : Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
+                                                  recvcount, recvtype, comm);
       },
       [&](int* algorithm) {
         return Rosched_Allgather_choice(comm, recvcount, recvtype, algorithm);
@@ -250,11 +247,14 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
         return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                recvtype, comm);
       },
-      [&](Route) {
-        return forced() ? Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
-                                                        recvcounts, displs, recvtype, comm)
-                        : Rosched_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                             displs, recvtype, comm);
+      [&](Route route) {
+        // kModel: Rosched_Allgatherv's own choice; kCirculant (forced, or a threshold set):
+        // Algorithm 9 (node-aware on several multicore nodes)
+        return route == Route::kModel
+                   ? Rosched_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, comm)
+                   : Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
+                                                   recvcounts, displs, recvtype, comm);
       },
       [&](int* algorithm) {
         return Rosched_Allgatherv_choice(comm, recvcounts, recvtype, algorithm);
@@ -275,7 +275,8 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
         return route == Route::kModel
                    ? Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
                    : Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm);
-      });
+      },
+      [&](int* algorithm) { return Rosched_Reduce_choice(comm, count, datatype, op, algorithm); });
 }
 
 extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
@@ -297,6 +298,9 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
                    // kNodeAware, and kTwoTree (forced): the lanes on equal multicore nodes,
                    // else the two-tree all-reduce
                    : Rosched_Allreduce_node_aware(sendbuf, recvbuf, count, datatype, op, comm);
+      },
+      [&](int* algorithm) {
+        return Rosched_Allreduce_choice(comm, count, datatype, op, algorithm);
       });
 }
 
@@ -314,6 +318,9 @@ extern "C" int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int 
                    ? Rosched_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm)
                    : Rosched_Reduce_scatter_block_circulant(sendbuf, recvbuf, recvcount, datatype,
                                                             op, comm);
+      },
+      [&](int* algorithm) {
+        return Rosched_Reduce_scatter_block_choice(comm, recvcount, datatype, op, algorithm);
       });
 }
 
@@ -331,6 +338,9 @@ extern "C" int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int 
                    ? Rosched_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm)
                    : Rosched_Reduce_scatter_circulant(sendbuf, recvbuf, recvcounts, datatype, op,
                                                       comm);
+      },
+      [&](int* algorithm) {
+        return Rosched_Reduce_scatter_choice(comm, recvcounts, datatype, op, algorithm);
       });
 }
 

@@ -92,26 +92,37 @@ const char* collective_name(Collective c) { return kNames[static_cast<std::size_
 const char* route_name(Route r) {
   static constexpr std::array<const char*, kRoutes> names = {
       "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest",
-      "karytree", "nodeaware"};
+      "karytree", "nodeaware", "knomial", "census", "rsag"};
   return names[static_cast<std::size_t>(r)];
 }
 
-Route bcast_route(int algorithm) {
-  switch (algorithm) {
-    case 0: return Route::kNative;
-    case 2: return Route::kHypercube;
-    case 3: return Route::kTwoTree;
-    case 4: return Route::kKaryTree;
-    default: return Route::kCirculant;
+Route chosen_route(Collective c, int algorithm) {
+  using R = Route;
+  static constexpr std::array<R, 5> bcast = {R::kNative, R::kCirculant, R::kHypercube,
+                                             R::kTwoTree, R::kKaryTree};
+  static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kLargest};
+  static constexpr std::array<R, 4> reduce = {R::kNative, R::kKnomial, R::kTwoTree,
+                                              R::kNodeAware};
+  static constexpr std::array<R, 5> allreduce = {R::kNative, R::kCensus, R::kScatterGather,
+                                                 R::kNodeAware, R::kNway};
+  static constexpr std::array<R, 4> reduce_scatter = {R::kNative, R::kCirculant, R::kNodeAware,
+                                                      R::kNway};
+  const auto pick = [algorithm](const auto& answers) {
+    return algorithm >= 0 && algorithm < static_cast<int>(answers.size()) ? answers[algorithm]
+                                                                           : R::kModel;
+  };
+  switch (c) {
+    case Collective::kBcast: return pick(bcast);
+    case Collective::kAllgather:
+    case Collective::kAllgatherv: return pick(allgather);
+    case Collective::kReduce: return pick(reduce);
+    case Collective::kAllreduce: return pick(allreduce);
+    case Collective::kReduceScatterBlock:
+    case Collective::kReduceScatter: return pick(reduce_scatter);
+    case Collective::kAlltoall:
+    case Collective::kAlltoallv: break;
   }
-}
-
-Route allgather_route(int algorithm) {
-  switch (algorithm) {
-    case 0: return Route::kNative;
-    case 2: return Route::kLargest;
-    default: return Route::kCirculant;
-  }
+  return R::kModel;
 }
 
 std::string parse_controls(const char* mode, const char* only, const char* threshold,

@@ -79,24 +79,28 @@ inline constexpr int kCollectives = 9;
 // "bcast", "allgather", ...: the names of ROSCHED_PMPI_ONLY and of the report.
 const char* collective_name(Collective c);
 
-// Where a call goes. kModel: Rosched_Bcast, Rosched_Allreduce or Rosched_Reduce_scatter(_block)
-// chooses. kLargest: in the report only,
-// what Rosched_Allgatherv chose (the largest block's broadcast, then Algorithm 9). kNodeAware:
-// an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's lanes.
+// Where a call goes. kModel: the entry point's own choice (Rosched_Bcast, Rosched_Allgather(v),
+// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block)); the report names what it
+// chose instead (chosen_route). In the report only: kLargest, what Rosched_Allgatherv chose (the
+// largest block's broadcast, then Algorithm 9); kKnomial, kCensus, kScatterGather, what
+// Rosched_Reduce or Rosched_Allreduce chose (the k-nomial tree, the census, the reduce-scatter +
+// all-gather). kNodeAware: an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's
+// lanes (also in the report: a node-aware choice of an entry point).
 enum class Route {
   kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree,
-  kNodeAware
+  kNodeAware, kKnomial, kCensus, kScatterGather
 };
-inline constexpr int kRoutes = 10;
+inline constexpr int kRoutes = 13;
 const char* route_name(Route r);
 
-// The route a Rosched_Bcast_choice answer names, for the report: 0 native, 1 circulant, 2 Bin
-// Jia's hypercube, 3 two-tree, 4 k-ary tree.
-Route bcast_route(int algorithm);
-
-// The route a Rosched_Allgather_choice or Rosched_Allgatherv_choice answer names, for the
-// report: 0 native, 1 circulant (rosched's all-gather, node-aware where it applies), 2 largest.
-Route allgather_route(int algorithm);
+// The route an entry point's _choice answer names, for the report (rosched_mpi.h):
+//   bcast: 0 native, 1 circulant, 2 Bin Jia's hypercube, 3 two-tree, 4 k-ary tree;
+//   allgather, allgatherv: 0 native, 1 circulant (node-aware where it applies), 2 largest;
+//   reduce: 0 native, 1 k-nomial, 2 two-tree, 3 node-aware;
+//   allreduce: 0 native, 1 census, 2 reduce-scatter + all-gather, 3 node-aware (lanes), 4 n-way;
+//   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way.
+// kModel for an answer out of range or a collective without a _choice query.
+Route chosen_route(Collective c, int algorithm);
 
 enum class Mode { kAuto, kOff, kForce };
 

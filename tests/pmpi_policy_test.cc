@@ -6,6 +6,10 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace rosched::pmpi {
 namespace {
@@ -264,29 +268,39 @@ RC_GTEST_PROP(PmpiPolicy, AutoIsMonotoneInTheSize, ()) {
 
 }  // namespace
 
-// The report names what Rosched_Bcast chose (Rosched_Bcast_choice's answer), not "circulant"
-// for every one of rosched's broadcasts.
-TEST(PmpiPolicy, TheReportNamesTheBroadcastRoschedChose) {
-  EXPECT_EQ(bcast_route(0), Route::kNative);
-  EXPECT_EQ(bcast_route(1), Route::kCirculant);
-  EXPECT_EQ(bcast_route(2), Route::kHypercube);
-  EXPECT_EQ(bcast_route(3), Route::kTwoTree);
-  EXPECT_EQ(bcast_route(4), Route::kKaryTree);
-  EXPECT_STREQ(route_name(bcast_route(4)), "karytree");
-  EXPECT_STREQ(route_name(bcast_route(2)), "hypercube");
-  EXPECT_STREQ(route_name(bcast_route(3)), "twotree");
-  EXPECT_STREQ(route_name(Route::kModel), "model");
-  EXPECT_STREQ(route_name(Route::kNodeAware), "nodeaware");
-}
-
-// And what Rosched_Allgather(v) chose (their _choice answers): the library's collective is
-// "native" in the report, not "circulant".
-TEST(PmpiPolicy, TheReportNamesTheAllgatherRoschedChose) {
-  EXPECT_EQ(allgather_route(0), Route::kNative);
-  EXPECT_EQ(allgather_route(1), Route::kCirculant);
-  EXPECT_EQ(allgather_route(2), Route::kLargest);
-  EXPECT_STREQ(route_name(allgather_route(0)), "native");
-  EXPECT_STREQ(route_name(allgather_route(2)), "largest");
+// The report names what an entry point chose (its _choice query's answer, rosched_mpi.h), not
+// "circulant" for every one of rosched's broadcasts or "model" for every reduction; an answer
+// out of range, or a collective without a query, stays "model".
+TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
+  using C = Collective;
+  using R = Route;
+  const std::vector<std::pair<C, std::vector<R>>> answers = {
+      {C::kBcast, {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree}},
+      {C::kAllgather, {R::kNative, R::kCirculant, R::kLargest}},
+      {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest}},
+      {C::kReduce, {R::kNative, R::kKnomial, R::kTwoTree, R::kNodeAware}},
+      {C::kAllreduce, {R::kNative, R::kCensus, R::kScatterGather, R::kNodeAware, R::kNway}},
+      {C::kReduceScatterBlock, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
+      {C::kReduceScatter, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}}};
+  for (const auto& [c, routes] : answers) {
+    for (int a = 0; a < static_cast<int>(routes.size()); ++a) {
+      EXPECT_EQ(chosen_route(c, a), routes[a]) << collective_name(c) << " answer " << a;
+    }
+    EXPECT_EQ(chosen_route(c, -1), R::kModel) << collective_name(c);
+    EXPECT_EQ(chosen_route(c, static_cast<int>(routes.size())), R::kModel) << collective_name(c);
+  }
+  EXPECT_EQ(chosen_route(C::kAlltoall, 0), R::kModel);
+  EXPECT_EQ(chosen_route(C::kAlltoallv, 1), R::kModel);
+  // The report's names: distinct, one per route.
+  std::set<std::string> names;
+  for (int r = 0; r < kRoutes; ++r) names.insert(route_name(static_cast<R>(r)));
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(kRoutes));
+  EXPECT_STREQ(route_name(R::kKaryTree), "karytree");
+  EXPECT_STREQ(route_name(R::kKnomial), "knomial");
+  EXPECT_STREQ(route_name(R::kCensus), "census");
+  EXPECT_STREQ(route_name(R::kScatterGather), "rsag");
+  EXPECT_STREQ(route_name(R::kModel), "model");
+  EXPECT_STREQ(route_name(R::kNodeAware), "nodeaware");
 }
 
 }  // namespace rosched::pmpi

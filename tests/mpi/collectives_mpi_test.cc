@@ -688,6 +688,7 @@ int main(int argc, char** argv) {
     test_allgathervs();
     test_node_aware_reductions();
     test_reduce_scatters();  // node-aware on nodes of equal size (ROSCHED_REDUCE_SCATTER=rosched)
+    test_choice_queries(false, std::atoi(nodes.c_str()));
     return finish("nodes of " + nodes);
   }
   test_cost_model();
@@ -702,6 +703,7 @@ int main(int argc, char** argv) {
   test_allgathervs();
   test_allgather_circulant();
   if (many_blocks) test_reduce_scatters();  // their rounds streamed in parts of 24 B
+  test_choice_queries(many_blocks, 0);  // many blocks: ROSCHED_REDUCE=rosched
   if (!many_blocks) {
     test_allgather();
     test_allreduce();

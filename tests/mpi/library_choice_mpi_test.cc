@@ -17,9 +17,7 @@
 #include "tests/mpi/mpi_test_util.h"
 
 namespace rosched_mpi_test {
-namespace {
 
-// Element i of rank r's contribution, and the sum over all ranks.
 int value(int r, int i) { return pattern(r, i) % 1000 - 500; }
 int sum_of(int i) {
   int s = 0;
@@ -54,6 +52,12 @@ void allreduce_once(MPI_Comm comm, int count, MPI_Op op, bool in_place, const st
   for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
   expect(ok, what);
 }
+
+void sum_ints(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] += static_cast<int*>(in)[i];
+}
+
+namespace {
 
 // One Rosched_Allgather of `count` ints per rank on comm, in place or not.
 void allgather_once(MPI_Comm comm, int count, bool in_place, const std::string& what) {
@@ -95,10 +99,6 @@ void allgatherv_once(MPI_Comm comm, int count, bool one, bool in_place, const st
   for (int j = 0; j < size && ok; ++j)
     for (int i = 0; i < counts[j] && ok; ++i) ok = recv[displs[j] + i] == pattern(j, i);
   expect(ok, what);
-}
-
-void sum_ints(void* in, void* inout, int* len, MPI_Datatype*) {
-  for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] += static_cast<int*>(in)[i];
 }
 
 // A fresh communicator, so that no earlier call has decided its size classes: sizes of several

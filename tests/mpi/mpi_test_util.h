@@ -35,6 +35,23 @@ void test_allmerge();
 // cases if errors).
 void test_nway_allreduce(bool errors);
 
+// tests/mpi/library_choice_mpi_test.cc: element i of rank r's contribution to the reductions,
+// and its sum over all ranks; one Rosched_Reduce of `count` ints to `root` on comm (in place at
+// the root or not) and one Rosched_Allreduce with op (MPI_SUM or a user-defined sum), each
+// checked (also that recvbuf past the vector is untouched).
+int value(int r, int i);
+int sum_of(int i);
+void reduce_once(MPI_Comm comm, int count, int root, bool in_place, const std::string& what);
+void allreduce_once(MPI_Comm comm, int count, MPI_Op op, bool in_place, const std::string& what);
+// The MPI_User_function of a sum of ints (MPI_Op_create: commutative or not).
+void sum_ints(void* in, void* inout, int* len, MPI_Datatype*);
+
+// tests/mpi/choice_query_mpi_test.cc: Rosched_Reduce_choice, Rosched_Allreduce_choice and
+// Rosched_Reduce_scatter(_block)_choice against what the calls do; reduce_forced: run with
+// ROSCHED_REDUCE=rosched; scatter_nodes: run with ROSCHED_REDUCE_SCATTER=rosched on nodes of
+// that many consecutive ranks (0: neither).
+void test_choice_queries(bool reduce_forced, int scatter_nodes);
+
 // tests/mpi/library_choice_mpi_test.cc: Rosched_Reduce's and Rosched_Allreduce's choice of the
 // library's collective or rosched's, their short way for repeats, and the census itself.
 void test_library_choices();

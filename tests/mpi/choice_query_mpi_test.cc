@@ -1,0 +1,176 @@
+// Rosched_Reduce_choice, Rosched_Allreduce_choice and Rosched_Reduce_scatter(_block)_choice
+// (mpi_exec/rosched_mpi.h) say what the choosing entry points run: the same answer on every
+// rank, one of the collective's answers, and after a size class's first (timed) call the answer
+// that call stored, which later calls keep; the library's collective wherever rosched's cannot
+// run the operation (non-commutative: the all-reduce and the reduce-scatters; the node-aware
+// reduction never); where a setting forces rosched's (ROSCHED_REDUCE=rosched, or
+// ROSCHED_REDUCE_SCATTER=rosched on nodes), exactly the algorithm that runs then. Bad arguments
+// are errors. The calls between the questions are checked as well.
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "mpi_exec/rosched_mpi.h"
+#include "tests/mpi/mpi_test_util.h"
+
+namespace rosched_mpi_test {
+namespace {
+
+bool same_on_all(MPI_Comm comm, int answer) {
+  int low = 0, high = 0;
+  MPI_Allreduce(&answer, &low, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Allreduce(&answer, &high, 1, MPI_INT, MPI_MAX, comm);
+  return low == high;
+}
+
+// One Rosched_Reduce_scatter_block (irregular: Rosched_Reduce_scatter with block b of
+// block + b % 3 elements) of the ints value(rank, i) with op, checked.
+void reduce_scatter_once(MPI_Comm comm, int block, bool irregular, MPI_Op op,
+                         const std::string& what) {
+  std::vector<int> counts(p), starts(p + 1, 0);
+  for (int b = 0; b < p; ++b) {
+    counts[b] = irregular ? block + b % 3 : block;
+    starts[b + 1] = starts[b] + counts[b];
+  }
+  std::vector<int> send(starts[p]), recv(counts[rank] + 1, -7);
+  for (int i = 0; i < starts[p]; ++i) send[i] = value(rank, i);
+  const int rc =
+      irregular ? Rosched_Reduce_scatter(send.data(), recv.data(), counts.data(), MPI_INT, op, comm)
+                : Rosched_Reduce_scatter_block(send.data(), recv.data(), block, MPI_INT, op, comm);
+  bool ok = rc == MPI_SUCCESS && recv[counts[rank]] == -7;
+  for (int i = 0; i < counts[rank] && ok; ++i) ok = recv[i] == sum_of(starts[rank] + i);
+  expect(ok, what + ": data");
+}
+
+// A collective under test: its query for `count` with op, a checked call, and its last answer.
+struct Queried {
+  const char* name;
+  int answers;  // answers 0 .. answers - 1
+  int (*query)(MPI_Comm comm, int count, MPI_Op op, int* algorithm);
+  void (*call)(MPI_Comm comm, int count, MPI_Op op, const std::string& what);
+};
+
+int reduce_query(MPI_Comm comm, int count, MPI_Op op, int* algorithm) {
+  return Rosched_Reduce_choice(comm, count, MPI_INT, op, algorithm);
+}
+int allreduce_query(MPI_Comm comm, int count, MPI_Op op, int* algorithm) {
+  return Rosched_Allreduce_choice(comm, count, MPI_INT, op, algorithm);
+}
+int scatter_block_query(MPI_Comm comm, int count, MPI_Op op, int* algorithm) {
+  return Rosched_Reduce_scatter_block_choice(comm, count, MPI_INT, op, algorithm);
+}
+int scatter_query(MPI_Comm comm, int count, MPI_Op op, int* algorithm) {
+  std::vector<int> counts(p);
+  for (int b = 0; b < p; ++b) counts[b] = count + b % 3;
+  return Rosched_Reduce_scatter_choice(comm, counts.data(), MPI_INT, op, algorithm);
+}
+
+void reduce_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) {
+  if (op == MPI_SUM) {
+    reduce_once(comm, count, count % p, false, what);
+  } else {  // user-defined: the root's result only
+    std::vector<int> send(count), recv(count, -7);
+    for (int i = 0; i < count; ++i) send[i] = value(rank, i);
+    bool ok = Rosched_Reduce(send.data(), recv.data(), count, MPI_INT, op, 0, comm) == MPI_SUCCESS;
+    for (int i = 0; i < count && ok && rank == 0; ++i) ok = recv[i] == sum_of(i);
+    expect(ok, what + ": data");
+  }
+}
+void allreduce_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) {
+  allreduce_once(comm, count, op, false, what);
+}
+void scatter_block_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) {
+  reduce_scatter_once(comm, count, false, op, what);
+}
+void scatter_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) {
+  reduce_scatter_once(comm, count, true, op, what);
+}
+
+const Queried kQueried[] = {{"reduce", 4, reduce_query, reduce_call},
+                            {"allreduce", 5, allreduce_query, allreduce_call},
+                            {"reduce_scatter_block", 4, scatter_block_query, scatter_block_call},
+                            {"reduce_scatter", 4, scatter_query, scatter_call}};
+
+// Asks q for (count, op) on comm, checks the answer is one of q's and the same on every rank.
+int ask(const Queried& q, MPI_Comm comm, int count, MPI_Op op, const std::string& what) {
+  int answer = -1;
+  const int rc = q.query(comm, count, op, &answer);
+  expect(rc == MPI_SUCCESS && answer >= 0 && answer < q.answers,
+         what + ": one of its answers (" + std::to_string(answer) + ")");
+  expect(same_on_all(comm, answer), what + ": the same answer on every rank");
+  return answer;
+}
+
+}  // namespace
+
+void test_choice_queries(bool reduce_forced, int scatter_nodes) {
+  MPI_Comm comm;  // fresh: no size class decided yet
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Op noncommutative;
+  MPI_Op_create(sum_ints, 0, &noncommutative);
+  // Counts of distinct size classes (for the reduce-scatters, per block).
+  for (int count : {3, 700, 20000}) {
+    for (const Queried& q : kQueried) {
+      const std::string what = std::string(q.name) + " choice, count " + std::to_string(count);
+      const int before = ask(q, comm, count, MPI_SUM, what + ", before its first call");
+      q.call(comm, count, MPI_SUM, what + ", first call");
+      const int after = ask(q, comm, count, MPI_SUM, what + ", after it");
+      q.call(comm, count, MPI_SUM, what + ", second call");
+      expect(ask(q, comm, count, MPI_SUM, what + ", later") == after,
+             what + ": the class's answer stands");
+      const bool reduce = q.query == reduce_query, scatter = q.query == scatter_block_query ||
+                                                             q.query == scatter_query;
+      // ROSCHED_REDUCE=rosched: rosched's tree, the k-nomial one at p <= 2 and the two trees
+      // beyond the model's largest eager size (20,000 ints), at every moment.
+      if (reduce && reduce_forced) {
+        for (int a : {before, after}) {
+          expect(a != 0 && a != 3, what + ": forced to rosched's tree (" + std::to_string(a) + ")");
+          if (p <= 2) expect(a == 1, what + ": the k-nomial tree at p <= 2");
+          if (p > 2 && count == 20000) expect(a == 2, what + ": the two trees for long vectors");
+        }
+      }
+      // ROSCHED_REDUCE_SCATTER=rosched on nodes (no trial): node-aware where the nodes are
+      // equal, else circulant.
+      if (scatter && scatter_nodes > 0) {
+        const int want = p % scatter_nodes == 0 ? 2 : 1;
+        expect(before == want && after == want,
+               what + ": forced, on nodes of " + std::to_string(scatter_nodes) + ": " +
+                   std::to_string(want) + " (" + std::to_string(before) + ", " +
+                   std::to_string(after) + ")");
+      }
+      if (p == 1 && q.query == allreduce_query) {
+        expect(after == 1, what + ": p = 1, the census (a copy)");
+      }
+      // A non-commutative operation: the library's all-reduce and reduce-scatters (for p > 1),
+      // never the node-aware reduction.
+      const std::string nc = what + ", non-commutative";
+      q.call(comm, count, noncommutative, nc);
+      const int answer = ask(q, comm, count, noncommutative, nc);
+      if (reduce) {
+        expect(answer != 3, nc + ": not the node-aware reduction");
+      } else if (p > 1) {
+        expect(answer == 0, nc + ": the library's (" + std::to_string(answer) + ")");
+      }
+    }
+  }
+  MPI_Op_free(&noncommutative);
+  MPI_Comm_free(&comm);
+  // Bad arguments, under MPI_ERRORS_RETURN.
+  MPI_Comm bad = errors_return_comm();
+  int answer = 0, cls = 0;
+  for (const Queried& q : kQueried) {
+    const std::string name = std::string(q.name) + " choice: ";
+    MPI_Error_class(q.query(bad, 4, MPI_SUM, nullptr), &cls);
+    expect(cls == MPI_ERR_ARG, name + "a NULL answer pointer gives MPI_ERR_ARG");
+    MPI_Error_class(q.query(bad, -3, MPI_SUM, &answer), &cls);
+    expect(cls == MPI_ERR_COUNT, name + "a negative count gives MPI_ERR_COUNT");
+    MPI_Error_class(q.query(bad, 4, MPI_OP_NULL, &answer), &cls);
+    expect(cls == MPI_ERR_OP, name + "MPI_OP_NULL gives MPI_ERR_OP");
+  }
+  MPI_Error_class(Rosched_Reduce_scatter_choice(bad, nullptr, MPI_INT, MPI_SUM, &answer), &cls);
+  expect(cls == MPI_ERR_ARG, "reduce_scatter choice: NULL recvcounts give MPI_ERR_ARG");
+  MPI_Comm_free(&bad);
+}
+
+}  // namespace rosched_mpi_test
