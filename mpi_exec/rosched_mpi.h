@@ -84,12 +84,12 @@ int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
 
 /* What Rosched_Allreduce(sendbuf, recvbuf, count, datatype, op, comm) would run: *algorithm = 0
  * the MPI library's MPI_Allreduce, 1 the census (Algorithm 8), 2 the reduce-scatter +
- * all-gather, 3 the lane all-reduces of Rosched_Allreduce_node_aware, 4 the n-way all-reduce. Before a trial of the size class
- * on comm, the answer is what runs without one (the next call times the library's collective
- * against it and its other candidates and keeps the fastest); after it, the size class's
- * decision. The same answer on every rank; collective over comm the first time it is asked
- * (the cost model is measured then) and in debug mode (the arguments are agreed), like the
- * call. */
+ * all-gather, 3 the lane all-reduces of Rosched_Allreduce_node_aware, 4 the n-way all-reduce.
+ * Before a trial of the size class on comm, the answer is what runs without one (the next call
+ * times the library's collective against it and its other candidates and keeps the fastest);
+ * after it, the size class's decision. The same answer on every rank; collective over comm the
+ * first time it is asked (the cost model is measured then) and in debug mode (the arguments
+ * are agreed), like the call. */
 int Rosched_Allreduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
                              int* algorithm);
 
@@ -121,12 +121,12 @@ int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf, const i
 /* What Rosched_Reduce_scatter_block(..., recvcount, datatype, op, comm) and
  * Rosched_Reduce_scatter(..., recvcounts, datatype, op, comm) would run: *algorithm = 0 the MPI
  * library's collective, 1 the circulant reduce-scatter, 2 the node-aware reduce-scatter, 3 the
- * n-way all-reduce of the vector, then the rank's block. Before a trial of the size class
- * on comm, the answer is what runs without one (the next call times the library's collective
- * against it and its other candidates and keeps the fastest); after it, the size class's
- * decision. The same answer on every rank; collective over comm the first time it is asked
- * (the cost model is measured then) and in debug mode (the arguments are agreed), like the
- * call. */
+ * n-way all-reduce of the vector, then the rank's block.
+ * Before a trial of the size class on comm, the answer is what runs without one (the next call
+ * times the library's collective against it and its other candidates and keeps the fastest);
+ * after it, the size class's decision. The same answer on every rank; collective over comm the
+ * first time it is asked (the cost model is measured then) and in debug mode (the arguments
+ * are agreed), like the call. */
 int Rosched_Reduce_scatter_block_choice(MPI_Comm comm, int recvcount, MPI_Datatype datatype,
                                         MPI_Op op, int* algorithm);
 int Rosched_Reduce_scatter_choice(MPI_Comm comm, const int recvcounts[], MPI_Datatype datatype,
@@ -184,12 +184,12 @@ int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
 
 /* What Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm) would run (for any
  * root): *algorithm = 0 the MPI library's MPI_Reduce, 1 the k-nomial tree, 2 the two trees, 3 the
- * node-aware reduction. Before a trial of the size class
- * on comm, the answer is what runs without one (the next call times the library's collective
- * against it and its other candidates and keeps the fastest); after it, the size class's
- * decision. The same answer on every rank; collective over comm the first time it is asked
- * (the cost model is measured then) and in debug mode (the arguments are agreed), like the
- * call. */
+ * node-aware reduction.
+ * Before a trial of the size class on comm, the answer is what runs without one (the next call
+ * times the library's collective against it and its other candidates and keeps the fastest);
+ * after it, the size class's decision. The same answer on every rank; collective over comm the
+ * first time it is asked (the cost model is measured then) and in debug mode (the arguments
+ * are agreed), like the call. */
 int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
                           int* algorithm);
 
