@@ -124,9 +124,7 @@ bool lanes_apply(const CommInfo& ci, bool commutative) {
 // by the model (answer 1 without a trial): the census where it can pay, else the lane
 // all-reduces where they apply, else the reduce-scatter/all-gather.
 AllreduceDecision allreduce_decision(const CommInfo& ci, int count, const TypeInfo& type,
-                                     MPI_Op op) {
-  int commutative = 0;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+                                     bool commutative) {
   const double bytes = static_cast<double>(count) * type.size;
   int answer = 1;
   const Verdict verdict =
@@ -162,7 +160,7 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     }
     nway_allreduce_on(ci, input, recvbuf, count, datatype, type, op, n);
   };
-  const AllreduceDecision decision = allreduce_decision(ci, count, type, op);
+  const AllreduceDecision decision = allreduce_decision(ci, count, type, commutative);
   if (decision.answer == kAllreduceLibrary) {
     tell_choice(ci, name, "native MPI_Allreduce", 0, 0, bytes);
     check_on(ci.user, PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, ci.user),
@@ -249,6 +247,8 @@ extern "C" int Rosched_Allreduce_choice(MPI_Comm comm, int count, MPI_Datatype d
   using namespace rosched::mpi;
   return reduction_choice("Rosched_Allreduce_choice", comm, count, datatype, op, algorithm,
                           [&](const CommInfo& ci, const TypeInfo& type) {
-                            return allreduce_decision(ci, count, type, op).answer;
+                            int commutative = 0;
+                            check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+                            return allreduce_decision(ci, count, type, commutative).answer;
                           });
 }

@@ -47,9 +47,10 @@ struct Blocks {
 thread_local std::vector<int> last_library_counts;
 
 // The argument rules of MPI_Reduce_scatter(_block) (the counts agreed in debug mode, each >= 0,
-// the local rules of a reduction, their sum <= INT_MAX); returns the type.
+// the local rules of a reduction, their sum <= INT_MAX); returns the type, and the sum in
+// *total if given.
 TypeInfo check_reduce_scatter(const CommInfo& ci, const Blocks& blocks, MPI_Datatype datatype,
-                              MPI_Op op) {
+                              MPI_Op op, int* total_out = nullptr) {
   Agreement agreement;
   if (blocks.irregular) {
     agreement.same_entries("recvcounts", blocks.recvcounts, ci.p, MPI_ERR_COUNT);
@@ -75,6 +76,7 @@ TypeInfo check_reduce_scatter(const CommInfo& ci, const Blocks& blocks, MPI_Data
                       " = " + std::to_string(total) + " elements exceeds INT_MAX, the limit of " +
                       kReduceScatter);
     }
+    if (total_out != nullptr) *total_out = static_cast<int>(total);
     return type;
   });
 }
@@ -131,15 +133,13 @@ void nway_reduce_scatter(const CommInfo& ci, const char* name, const void* in, v
 enum class Entry { kChoose, kNodeAware, kFlat };
 
 // The memo of a reduce-scatter's decision (library_choice.h): one for each entry point, keyed by
-// the block's count, or by the whole vector's for irregular blocks (checked: at most INT_MAX).
+// the block's count, or by the whole vector's (`total` elements, checked: at most INT_MAX) for
+// irregular blocks.
 Decided decided(const Blocks& blocks) {
   return blocks.irregular ? Decided::kReduceScatterV : Decided::kReduceScatter;
 }
-int memo_count(const Blocks& blocks, int p) {
-  if (!blocks.irregular) return blocks.recvcount;
-  long long total = 0;
-  for (int b = 0; b < p; ++b) total += blocks.recvcounts[b];
-  return static_cast<int>(total);
+int memo_count(const Blocks& blocks, int total) {
+  return blocks.irregular ? total : blocks.recvcount;
 }
 
 // The decision of a reduce-scatter entry point, the answers of
@@ -160,11 +160,9 @@ struct ReduceScatterDecision {
 // where the n-way all-reduce can pay (short vectors, p > 2). The library's collective for a
 // non-commutative operation; _circulant: the circulant one; _node_aware: the node-aware one
 // where it applies, else the circulant one.
-ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry,
-                                              const Blocks& blocks, const TypeInfo& type,
-                                              bool commutative) {
-  const Decided which = decided(blocks);
-  const int count = memo_count(blocks, ci.p);
+// `which` and `count`: the memo and its key (decided, memo_count).
+ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry, Decided which,
+                                              int count, const TypeInfo& type, bool commutative) {
   int answer = 1;
   const Verdict verdict =
       entry != Entry::kChoose ? Verdict::kRosched
@@ -210,9 +208,9 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       }
     };
     const Decided which = decided(blocks);
-    const int count = memo_count(blocks, ci.p);
+    const int count = memo_count(blocks, total);
     const ReduceScatterDecision decision =
-        reduce_scatter_decision(ci, entry, blocks, type, commutative);
+        reduce_scatter_decision(ci, entry, which, count, type, commutative);
     const bool nodes = decision.nodes;
     if (decision.answer == kScatterLibrary) {
       tell_choice(ci, name, "native", 0, 0, static_cast<double>(total) * type.size);
@@ -261,10 +259,13 @@ int reduce_scatter_choice(const char* name, MPI_Comm comm, const Blocks& blocks,
                           MPI_Datatype datatype, MPI_Op op, int* algorithm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
-    const TypeInfo type = check_reduce_scatter(ci, blocks, datatype, op);
+    int total = 0;
+    const TypeInfo type = check_reduce_scatter(ci, blocks, datatype, op, &total);
     int commutative = 0;
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    *algorithm = reduce_scatter_decision(ci, Entry::kChoose, blocks, type, commutative).answer;
+    *algorithm = reduce_scatter_decision(ci, Entry::kChoose, decided(blocks),
+                                         memo_count(blocks, total), type, commutative)
+                     .answer;
   });
 }
 
