@@ -25,6 +25,7 @@
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
@@ -89,11 +90,6 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
 bool census_can_pay(const CostModel& model, int p, double bytes) {
   return ceil_log2(p) * model.time(bytes) <= 2 * ideal_allreduce(model, p, bytes);
 }
-
-enum AllreduceAnswer {
-  kAllreduceLibrary = 0, kAllreduceCensus = 1, kAllreduceScatterGather = 2, kAllreduceLanes = 3,
-  kAllreduceNway = 4
-};
 
 // The decision, the answers of Rosched_Allreduce_choice; timed: this call times the candidates
 // (answer: what runs without a trial).

@@ -14,6 +14,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -97,11 +98,21 @@ void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatyp
 
 namespace {
 
+// What Rosched_Allreduce_node_aware runs, the answer of its query: for a commutative operation
+// on several multicore nodes, where the nodes are equal, the lane all-reduces of
+// allreduce_lanes.h (n-way in the node and the lane for short vectors, multi-lane for long
+// ones), else the node-aware reduction to rank 0 and the node-aware broadcast from it, one
+// after the other; else the two-tree all-reduce.
+int node_aware_allreduce_answer(const rosched::mpi::CommInfo& ci, MPI_Op op) {
+  using namespace rosched::mpi;
+  int commutative = 0;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  if (commutative && lane_allreduce_applies(ci)) return kAllreduceLanes;
+  return node_aware_reduce_applies(ci, op) ? kAllreduceNodeAware : kAllreduceTwoTree;
+}
+
 // Rosched_Allreduce_two_tree (always the doubly pipelined two-tree all-reduce) and
-// Rosched_Allreduce_node_aware (for a commutative operation on several multicore nodes: where
-// the nodes are equal, the lane all-reduces of allreduce_lanes.h (n-way in the node and the
-// lane for short vectors, multi-lane for long ones), else the node-aware reduction to rank 0
-// and the node-aware broadcast from it, one after the other; else the two-tree all-reduce).
+// Rosched_Allreduce_node_aware (node_aware_allreduce_answer).
 int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
@@ -114,13 +125,12 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
         check_arguments(c, agreement, [&] { return check_reduction(count, datatype, op); });
     if (count == 0) return;
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    int commutative = 0;
-    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-    if (node_aware && commutative && lane_allreduce_applies(ci)) {
+    const int answer = node_aware ? node_aware_allreduce_answer(ci, op) : kAllreduceTwoTree;
+    if (answer == kAllreduceLanes) {
       lane_allreduce_on(ci, name, input, recvbuf, count, datatype, type, op);
       return;
     }
-    if (node_aware && p > 1 &&
+    if (answer == kAllreduceNodeAware &&
         node_aware_reduce_on(ci, rank == 0 && input == recvbuf ? nullptr : input, recvbuf, count,
                              datatype, type, op, 0)) {
       node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
@@ -147,4 +157,13 @@ extern "C" int Rosched_Allreduce_node_aware(const void* sendbuf, void* recvbuf, 
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return allreduce("Rosched_Allreduce_node_aware", true, sendbuf, recvbuf, count, datatype, op,
                    comm);
+}
+
+extern "C" int Rosched_Allreduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype datatype,
+                                                   MPI_Op op, int* algorithm) {
+  using namespace rosched::mpi;
+  return reduction_choice("Rosched_Allreduce_node_aware_choice", comm, count, datatype, op,
+                          algorithm, [&](const CommInfo& ci, const TypeInfo&) {
+                            return node_aware_allreduce_answer(ci, op);
+                          });
 }

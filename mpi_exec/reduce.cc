@@ -88,6 +88,11 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
   return d;
 }
 
+int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type, MPI_Op op) {
+  return node_aware_reduce_applies(ci, op) ? kReduceNodeAware
+                                           : reduce_decision(ci, false, count, type, op).answer;
+}
+
 }  // namespace rosched::mpi
 
 namespace {
@@ -220,5 +225,14 @@ extern "C" int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype data
   return reduction_choice("Rosched_Reduce_choice", comm, count, datatype, op, algorithm,
                           [&](const CommInfo& ci, const TypeInfo& type) {
                             return reduce_decision(ci, true, count, type, op).answer;
+                          });
+}
+
+extern "C" int Rosched_Reduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype datatype,
+                                                MPI_Op op, int* algorithm) {
+  using namespace rosched::mpi;
+  return reduction_choice("Rosched_Reduce_node_aware_choice", comm, count, datatype, op,
+                          algorithm, [&](const CommInfo& ci, const TypeInfo& type) {
+                            return node_aware_reduce_answer(ci, count, type, op);
                           });
 }

@@ -125,6 +125,19 @@ struct ReduceDecision {
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
                                MPI_Op op);
 
+// What Rosched_Reduce_node_aware runs, the answer of Rosched_Reduce_node_aware_choice: the
+// node-aware reduction where it applies (node_aware_reduce_applies), else the tree of
+// reduce_decision without a choice (kReduceKnomial or kReduceTwoTree).
+int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type, MPI_Op op);
+
+// The answers of Rosched_Allreduce_choice (allreduce_census.cc: allreduce_decision) and, the last
+// two only, of Rosched_Allreduce_node_aware_choice (allreduce_two_tree.cc), which also answers
+// kAllreduceLanes.
+enum AllreduceAnswer {
+  kAllreduceLibrary = 0, kAllreduceCensus = 1, kAllreduceScatterGather = 2, kAllreduceLanes = 3,
+  kAllreduceNway = 4, kAllreduceTwoTree = 5, kAllreduceNodeAware = 6
+};
+
 // knomial_reduce or two_tree_reduce, as the tree says, with acc holding this rank's
 // contribution; commutative operations unless sink is 0 (both trees keep rank order then).
 void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,

@@ -198,9 +198,17 @@ int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_O
  * Rosched_Reduce would choose for that communicator (k-nomial or two trees); on nodes of equal
  * size from 12 KiB (and one element per rank) the node-aware reduce-scatter, then a gather of
  * the blocks to the root through its node (Rabenseifner's scheme); elsewhere (one node, one rank
- * per node, a non-commutative operation) Rosched_Reduce. Same semantics as MPI_Reduce. */
+ * per node, a non-commutative operation) the tree Rosched_Reduce takes where it does not run the
+ * library's. Same semantics as MPI_Reduce. */
 int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+
+/* What Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm) runs (for any
+ * root), in Rosched_Reduce_choice's numbers: *algorithm = 1 the k-nomial tree, 2 the two trees,
+ * 3 the node-aware reduction. The same answer on every rank; collective over comm the first
+ * time it is asked (the node layout and the cost model are measured then). */
+int Rosched_Reduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
+                                     int* algorithm);
 
 /* The all-reduce for a commutative operation on several multicore nodes: where the nodes hold
  * equally many ranks c, for vectors under 48 KiB (or of fewer than c elements) one lane: the
@@ -217,6 +225,14 @@ int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
  * Rosched_Allreduce_two_tree. Same semantics as MPI_Allreduce. */
 int Rosched_Allreduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/* What Rosched_Allreduce_node_aware(sendbuf, recvbuf, count, datatype, op, comm) runs, in
+ * Rosched_Allreduce_choice's numbers and two of its own: *algorithm = 3 the lane all-reduces
+ * (equal multicore nodes), 6 the node-aware reduction to rank 0, then the node-aware broadcast
+ * (unequal multicore nodes), 5 the two-tree all-reduce (elsewhere). The same answer on every
+ * rank; collective over comm the first time it is asked, like the call. */
+int Rosched_Allreduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype datatype,
+                                        MPI_Op op, int* algorithm);
 
 int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);

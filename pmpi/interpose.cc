@@ -167,17 +167,19 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
 }
 
 // The same for a collective whose entry point chooses (Rosched_Bcast, Rosched_Allgather(v),
-// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block)), where the route is kModel:
-// the report names what it chose (choice(&algorithm): its _choice query, a cached answer by then;
-// chosen_route).
+// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block)), where the route is kModel,
+// or whose rosched route runs an entry point that decides for itself (Rosched_Reduce_node_aware,
+// Rosched_Allreduce_node_aware): the report names what ran (choice(route, &algorithm): the entry
+// point's _choice query, MPI_SUCCESS, or kNoQuery where the route names what ran; chosen_route).
+constexpr int kNoQuery = -1;
 template <typename Native, typename Rosched, typename Choice>
 int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t report_bytes,
              Native&& native, Rosched&& rosched, Choice&& choice) {
   Route route = decide(c, facts, state().controls);
   const int rc = route == Route::kNative ? native() : rosched(route);
-  if (state().counting && route == Route::kModel && rc == MPI_SUCCESS) {
+  if (state().counting && route != Route::kNative && rc == MPI_SUCCESS) {
     int algorithm = -1;
-    if (choice(&algorithm) == MPI_SUCCESS) route = chosen_route(c, algorithm);
+    if (choice(route, &algorithm) == MPI_SUCCESS) route = chosen_route(c, algorithm);
   }
   record_if_counting(c, route, report_bytes, start);
   return rc;
@@ -204,7 +206,10 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
                                       : Rosched_Bcast_node_aware(buffer, count, datatype, root,
                                                                  comm);
       },
-      [&](int* algorithm) { return Rosched_Bcast_choice(comm, count, datatype, algorithm); });
+      [&](Route route, int* algorithm) {
+        return route == Route::kModel ? Rosched_Bcast_choice(comm, count, datatype, algorithm)
+                                      : kNoQuery;
+      });
 }
 
 extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -227,8 +232,10 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
                    : Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                   recvcount, recvtype, comm);
       },
-      [&](int* algorithm) {
-        return Rosched_Allgather_choice(comm, recvcount, recvtype, algorithm);
+      [&](Route route, int* algorithm) {
+        return route == Route::kModel
+                   ? Rosched_Allgather_choice(comm, recvcount, recvtype, algorithm)
+                   : kNoQuery;
       });
 }
 
@@ -256,8 +263,10 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                    : Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                    recvcounts, displs, recvtype, comm);
       },
-      [&](int* algorithm) {
-        return Rosched_Allgatherv_choice(comm, recvcounts, recvtype, algorithm);
+      [&](Route route, int* algorithm) {
+        return route == Route::kModel
+                   ? Rosched_Allgatherv_choice(comm, recvcounts, recvtype, algorithm)
+                   : kNoQuery;
       });
 }
 
@@ -276,7 +285,12 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
                    ? Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
                    : Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm);
       },
-      [&](int* algorithm) { return Rosched_Reduce_choice(comm, count, datatype, op, algorithm); });
+      [&](Route route, int* algorithm) {
+        // kTwoTree runs Rosched_Reduce_node_aware, which picks its own tree
+        return route == Route::kModel
+                   ? Rosched_Reduce_choice(comm, count, datatype, op, algorithm)
+                   : Rosched_Reduce_node_aware_choice(comm, count, datatype, op, algorithm);
+      });
 }
 
 extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
@@ -299,8 +313,13 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
                    // else the two-tree all-reduce
                    : Rosched_Allreduce_node_aware(sendbuf, recvbuf, count, datatype, op, comm);
       },
-      [&](int* algorithm) {
-        return Rosched_Allreduce_choice(comm, count, datatype, op, algorithm);
+      [&](Route route, int* algorithm) {
+        return route == Route::kModel
+                   ? Rosched_Allreduce_choice(comm, count, datatype, op, algorithm)
+               : route == Route::kNway
+                   ? kNoQuery
+                   // kNodeAware, kTwoTree: Rosched_Allreduce_node_aware decides
+                   : Rosched_Allreduce_node_aware_choice(comm, count, datatype, op, algorithm);
       });
 }
 
@@ -319,8 +338,10 @@ extern "C" int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int 
                    : Rosched_Reduce_scatter_block_circulant(sendbuf, recvbuf, recvcount, datatype,
                                                             op, comm);
       },
-      [&](int* algorithm) {
-        return Rosched_Reduce_scatter_block_choice(comm, recvcount, datatype, op, algorithm);
+      [&](Route route, int* algorithm) {
+        return route == Route::kModel
+                   ? Rosched_Reduce_scatter_block_choice(comm, recvcount, datatype, op, algorithm)
+                   : kNoQuery;
       });
 }
 
@@ -339,8 +360,10 @@ extern "C" int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int 
                    : Rosched_Reduce_scatter_circulant(sendbuf, recvbuf, recvcounts, datatype, op,
                                                       comm);
       },
-      [&](int* algorithm) {
-        return Rosched_Reduce_scatter_choice(comm, recvcounts, datatype, op, algorithm);
+      [&](Route route, int* algorithm) {
+        return route == Route::kModel
+                   ? Rosched_Reduce_scatter_choice(comm, recvcounts, datatype, op, algorithm)
+                   : kNoQuery;
       });
 }
 

@@ -103,8 +103,9 @@ Route chosen_route(Collective c, int algorithm) {
   static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kLargest};
   static constexpr std::array<R, 4> reduce = {R::kNative, R::kKnomial, R::kTwoTree,
                                               R::kNodeAware};
-  static constexpr std::array<R, 5> allreduce = {R::kNative, R::kCensus, R::kScatterGather,
-                                                 R::kNodeAware, R::kNway};
+  static constexpr std::array<R, 7> allreduce = {R::kNative, R::kCensus, R::kScatterGather,
+                                                 R::kNodeAware, R::kNway, R::kTwoTree,
+                                                 R::kNodeAware};
   static constexpr std::array<R, 4> reduce_scatter = {R::kNative, R::kCirculant, R::kNodeAware,
                                                       R::kNway};
   const auto pick = [algorithm](const auto& answers) {

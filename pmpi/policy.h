@@ -93,11 +93,14 @@ enum class Route {
 inline constexpr int kRoutes = 13;
 const char* route_name(Route r);
 
-// The route an entry point's _choice answer names, for the report (rosched_mpi.h):
+// The route an entry point's _choice answer names, for the report (rosched_mpi.h; for reduce and
+// allreduce also the answers of the _node_aware_choice queries, which the interposer asks where
+// it runs Rosched_Reduce_node_aware or Rosched_Allreduce_node_aware):
 //   bcast: 0 native, 1 circulant, 2 Bin Jia's hypercube, 3 two-tree, 4 k-ary tree;
 //   allgather, allgatherv: 0 native, 1 circulant (node-aware where it applies), 2 largest;
 //   reduce: 0 native, 1 k-nomial, 2 two-tree, 3 node-aware;
-//   allreduce: 0 native, 1 census, 2 reduce-scatter + all-gather, 3 node-aware (lanes), 4 n-way;
+//   allreduce: 0 native, 1 census, 2 reduce-scatter + all-gather, 3 node-aware (lanes), 4 n-way,
+//              5 two-tree, 6 node-aware (reduction, then broadcast);
 //   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way.
 // kModel for an answer out of range or a collective without a _choice query.
 Route chosen_route(Collective c, int algorithm);

@@ -269,8 +269,10 @@ RC_GTEST_PROP(PmpiPolicy, AutoIsMonotoneInTheSize, ()) {
 }  // namespace
 
 // The report names what an entry point chose (its _choice query's answer, rosched_mpi.h), not
-// "circulant" for every one of rosched's broadcasts or "model" for every reduction; an answer
-// out of range, or a collective without a query, stays "model".
+// "circulant" for every one of rosched's broadcasts or "model" for every reduction, and for an
+// all-reduce also what Rosched_Allreduce_node_aware ran (5 two trees, 6 the node-aware reduction
+// and broadcast), not "twotree" for both; an answer out of range, or a collective without a
+// query, stays "model".
 TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
   using C = Collective;
   using R = Route;
@@ -279,7 +281,9 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
       {C::kAllgather, {R::kNative, R::kCirculant, R::kLargest}},
       {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest}},
       {C::kReduce, {R::kNative, R::kKnomial, R::kTwoTree, R::kNodeAware}},
-      {C::kAllreduce, {R::kNative, R::kCensus, R::kScatterGather, R::kNodeAware, R::kNway}},
+      {C::kAllreduce,
+       {R::kNative, R::kCensus, R::kScatterGather, R::kNodeAware, R::kNway, R::kTwoTree,
+        R::kNodeAware}},
       {C::kReduceScatterBlock, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
       {C::kReduceScatter, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}}};
   for (const auto& [c, routes] : answers) {

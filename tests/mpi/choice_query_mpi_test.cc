@@ -5,7 +5,11 @@
 // run the operation (non-commutative: the all-reduce and the reduce-scatters; the node-aware
 // reduction never); where a setting forces rosched's (ROSCHED_REDUCE=rosched, or
 // ROSCHED_REDUCE_SCATTER=rosched on nodes), exactly the algorithm that runs then. Bad arguments
-// are errors. The calls between the questions are checked as well.
+// are errors. The calls between the questions are checked as well. Rosched_Reduce_node_aware_choice
+// and Rosched_Allreduce_node_aware_choice name what the node-aware entry points run: the
+// node-aware forms exactly where the ranks sit on several multicore nodes (the lanes only on
+// equal ones) and the operation is commutative, else the tree Rosched_Reduce would run without
+// the library's, or the two-tree all-reduce.
 #include <mpi.h>
 
 #include <string>
@@ -102,6 +106,65 @@ int ask(const Queried& q, MPI_Comm comm, int count, MPI_Op op, const std::string
   return answer;
 }
 
+int reduce_node_aware_query(MPI_Comm comm, int count, MPI_Op op, int* algorithm) {
+  return Rosched_Reduce_node_aware_choice(comm, count, MPI_INT, op, algorithm);
+}
+int allreduce_node_aware_query(MPI_Comm comm, int count, MPI_Op op, int* algorithm) {
+  return Rosched_Allreduce_node_aware_choice(comm, count, MPI_INT, op, algorithm);
+}
+
+// The node-aware entry points' queries on comm, whose ranks sit on nodes of `nodes` consecutive
+// ranks (0: on this machine's one node), with a reduction of each answer's kind run after it.
+void test_node_aware_queries(MPI_Comm comm, bool reduce_forced, int nodes, MPI_Op noncommutative) {
+  const bool several = nodes > 1 && p > nodes, equal = several && p % nodes == 0;
+  for (int count : {3, 700, 20000}) {
+    const std::string what = "node-aware choices, count " + std::to_string(count) +
+                             (nodes > 0 ? ", nodes of " + std::to_string(nodes) : "");
+    int reduce = -1, allreduce = -1, nc_reduce = -1, nc_allreduce = -1;
+    expect(reduce_node_aware_query(comm, count, MPI_SUM, &reduce) == MPI_SUCCESS &&
+               allreduce_node_aware_query(comm, count, MPI_SUM, &allreduce) == MPI_SUCCESS &&
+               reduce_node_aware_query(comm, count, noncommutative, &nc_reduce) == MPI_SUCCESS &&
+               allreduce_node_aware_query(comm, count, noncommutative, &nc_allreduce) ==
+                   MPI_SUCCESS,
+           what + ": answered");
+    for (int a : {reduce, allreduce, nc_reduce, nc_allreduce}) {
+      expect(same_on_all(comm, a), what + ": the same answer on every rank");
+    }
+    const std::string got = " (" + std::to_string(reduce) + ", " + std::to_string(allreduce) +
+                            "; non-commutative " + std::to_string(nc_reduce) + ", " +
+                            std::to_string(nc_allreduce) + ")";
+    // The reduction: node-aware exactly on several nodes with a commutative operation; else a
+    // tree, the k-nomial one at p <= 2 and the two trees for long vectors.
+    expect(several ? reduce == 3 : reduce == 1 || reduce == 2, what + ": reduce" + got);
+    expect(nc_reduce == 1 || nc_reduce == 2, what + ": non-commutative reduce, a tree" + got);
+    for (int tree : {several ? nc_reduce : reduce, nc_reduce}) {
+      if (p <= 2) expect(tree == 1, what + ": the k-nomial tree at p <= 2" + got);
+      if (p > 2 && count == 20000) expect(tree == 2, what + ": the two trees, long" + got);
+    }
+    // With ROSCHED_REDUCE=rosched, Rosched_Reduce runs the same tree off nodes.
+    int forced = -1;
+    if (reduce_forced && !several &&
+        Rosched_Reduce_choice(comm, count, MPI_INT, MPI_SUM, &forced) == MPI_SUCCESS) {
+      expect(forced == reduce, what + ": Rosched_Reduce's tree, forced" + got);
+    }
+    // The all-reduce: the lanes on equal nodes, node-aware reduction + broadcast on unequal
+    // ones, the two trees elsewhere and for a non-commutative operation.
+    expect(allreduce == (equal ? 3 : several ? 6 : 5), what + ": allreduce" + got);
+    expect(nc_allreduce == 5, what + ": non-commutative allreduce, the two trees" + got);
+    // And they run: the reductions they name, checked.
+    std::vector<int> send(count), recv(count, -7);
+    for (int i = 0; i < count; ++i) send[i] = value(rank, i);
+    bool ok = Rosched_Reduce_node_aware(send.data(), recv.data(), count, MPI_INT, MPI_SUM,
+                                        p - 1, comm) == MPI_SUCCESS;
+    for (int i = 0; i < count && ok && rank == p - 1; ++i) ok = recv[i] == sum_of(i);
+    expect(ok, what + ": Rosched_Reduce_node_aware to rank p - 1, data");
+    ok = Rosched_Allreduce_node_aware(send.data(), recv.data(), count, MPI_INT, MPI_SUM, comm) ==
+         MPI_SUCCESS;
+    for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
+    expect(ok, what + ": Rosched_Allreduce_node_aware, data");
+  }
+}
+
 }  // namespace
 
 void test_choice_queries(bool reduce_forced, int scatter_nodes) {
@@ -154,6 +217,7 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
       }
     }
   }
+  test_node_aware_queries(comm, reduce_forced, scatter_nodes, noncommutative);
   MPI_Op_free(&noncommutative);
   MPI_Comm_free(&comm);
   // Bad arguments, under MPI_ERRORS_RETURN.
@@ -166,6 +230,16 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
     MPI_Error_class(q.query(bad, -3, MPI_SUM, &answer), &cls);
     expect(cls == MPI_ERR_COUNT, name + "a negative count gives MPI_ERR_COUNT");
     MPI_Error_class(q.query(bad, 4, MPI_OP_NULL, &answer), &cls);
+    expect(cls == MPI_ERR_OP, name + "MPI_OP_NULL gives MPI_ERR_OP");
+  }
+  for (auto query : {reduce_node_aware_query, allreduce_node_aware_query}) {
+    const std::string name = query == reduce_node_aware_query ? "reduce node-aware choice: "
+                                                              : "allreduce node-aware choice: ";
+    MPI_Error_class(query(bad, 4, MPI_SUM, nullptr), &cls);
+    expect(cls == MPI_ERR_ARG, name + "a NULL answer pointer gives MPI_ERR_ARG");
+    MPI_Error_class(query(bad, -3, MPI_SUM, &answer), &cls);
+    expect(cls == MPI_ERR_COUNT, name + "a negative count gives MPI_ERR_COUNT");
+    MPI_Error_class(query(bad, 4, MPI_OP_NULL, &answer), &cls);
     expect(cls == MPI_ERR_OP, name + "MPI_OP_NULL gives MPI_ERR_OP");
   }
   MPI_Error_class(Rosched_Reduce_scatter_choice(bad, nullptr, MPI_INT, MPI_SUM, &answer), &cls);

@@ -5,7 +5,8 @@
 # be identical without the library and with it: LD_PRELOAD with ROSCHED_PMPI=force, auto, auto
 # with low thresholds (a mix of both implementations), off, and the program linked against the
 # library. The report (TSV) must show where the calls went: all to rosched under force, none
-# under off, some of each under the low thresholds. Invalid arguments under MPI_ERRORS_RETURN
+# under off, some of each under the low thresholds; forced reductions under what ran (k-nomial on
+# one node, node-aware on nodes of 2 or 3). Invalid arguments under MPI_ERRORS_RETURN
 # return the same class. A bad control is a clear error.
 # Args: plain_mpi_program plain_mpi_program_linked librosched_pmpi.so
 set -u
@@ -33,6 +34,8 @@ run() {
 
 # Sums of the report's calls over rows that went to rosched and to the MPI library.
 routed() { awk -F'\t' 'NR > 1 { if ($2 == "native") n += $3; else r += $3 } END { print r + 0, n + 0 }' "$1"; }
+# calls_of COLLECTIVE IMPLEMENTATION REPORT.tsv: the report's calls of that collective there.
+calls_of() { awk -F'\t' -v c="$1" -v i="$2" '$1 == c && $2 == i { n += $3 } END { print n + 0 }' "$3"; }
 
 threshold="bcast=4096,allgather=4096,allgatherv=4096,reduce=4096,allreduce=4096,alltoall=256"
 for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
@@ -67,10 +70,16 @@ for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
     esac
     if [ "$want" = y ]; then ok "p=$np $mode: identical output; report: $rosched calls to rosched, $native native"
     else fail "p=$np $mode: report says $rosched calls to rosched, $native native"; cat "$tmp/$mode.tsv"; fi
+    # Forced, the program's last reduction (one long, MPI_SUM) is Rosched_Reduce_node_aware's
+    # k-nomial tree on this one node, and the report says so (it said "twotree" for every one).
+    if [ "$mode" = force ] && [ "$np" -gt 1 ]; then
+      if [ "$(calls_of reduce knomial "$tmp/$mode.tsv")" -gt 0 ]; then ok "p=$np force: the k-nomial reductions named"
+      else fail "p=$np force: no reduction reported as knomial"; cat "$tmp/$mode.tsv"; fi
+    fi
   done
 done
 
-# Auto on nodes of 2 or 3 ranks (ROSCHED_NODE_SIZE, equal nodes): all-reduces of any size with
+# Auto (and force) on nodes of 2 or 3 ranks (ROSCHED_NODE_SIZE, equal nodes): all-reduces of any size with
 # a commutative operation go to the lane all-reduces (the report's "nodeaware" route of allreduce,
 # Rosched_Allreduce_node_aware; the sub-communicators' may not sit on equal nodes); the output
 # must still be identical.
@@ -85,9 +94,19 @@ for np in 4 6 9; do
     fail "p=$np auto on nodes of $size: output differs from the run without the library (exit $rc)"
     diff "$tmp/native.out" "$tmp/nodes.out" | head -5; tail -5 "$tmp/nodes.err"; continue
   fi
-  lanes=$(awk -F'\t' '$1 == "allreduce" && $2 == "nodeaware" { n += $3 } END { print n + 0 }' "$tmp/nodes.tsv")
+  lanes=$(calls_of allreduce nodeaware "$tmp/nodes.tsv")
   if [ "$lanes" -gt 0 ]; then ok "p=$np auto on nodes of $size: identical output; $lanes all-reduces in lanes"
   else fail "p=$np auto on nodes of $size: no all-reduce went to the lane all-reduces"; cat "$tmp/nodes.tsv"; fi
+  # Forced on the same nodes: identical output, and the program's last reduction (MPI_SUM) is
+  # Rosched_Reduce_node_aware's node-aware one, reported as such (it was "twotree").
+  run force_nodes "$np" "$bin" LD_PRELOAD="$lib" ROSCHED_PMPI=force ROSCHED_NODE_SIZE="$size" -- "${args[@]}"
+  rc=$?
+  if [ $rc -ne 0 ] || ! cmp -s "$tmp/native.out" "$tmp/force_nodes.out"; then
+    fail "p=$np force on nodes of $size: output differs from the run without the library (exit $rc)"
+    diff "$tmp/native.out" "$tmp/force_nodes.out" | head -5; tail -5 "$tmp/force_nodes.err"
+  elif [ "$(calls_of reduce nodeaware "$tmp/force_nodes.tsv")" -gt 0 ]; then
+    ok "p=$np force on nodes of $size: identical output; node-aware reductions named"
+  else fail "p=$np force on nodes of $size: no reduction reported as nodeaware"; cat "$tmp/force_nodes.tsv"; fi
 done
 
 # Error classes under MPI_ERRORS_RETURN (plain_mpi_program --errors: twelve invalid calls).
