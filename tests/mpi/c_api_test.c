@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
     }
     /* Rosched_Bcast_choice answers 0 (MPI_Bcast) to 4 (rosched's broadcasts), the same on every
      * rank; a null answer pointer is an error. The reductions' queries answer within their
-     * ranges (0..3, 0..4, 0..3). */
+     * ranges (0..3, 0..4, 0..3); the node-aware entry points' on this one node name a tree (1 or
+     * 2) and the two-tree all-reduce (5). */
     if (Rosched_Bcast_choice(MPI_COMM_WORLD, 1000, MPI_INT, &circulant) != MPI_SUCCESS) ok = 0;
     if (circulant < 0 || circulant > 4) ok = 0;
     {
@@ -65,6 +66,11 @@ int main(int argc, char** argv) {
         ok = 0;
       }
       if (reduce < 0 || reduce > 3 || allreduce < 0 || allreduce > 4 || scatter < 0 || scatter > 3) ok = 0;
+      if (Rosched_Reduce_node_aware_choice(MPI_COMM_WORLD, 1000, MPI_INT, MPI_SUM, &reduce) != MPI_SUCCESS ||
+          Rosched_Allreduce_node_aware_choice(MPI_COMM_WORLD, 1000, MPI_INT, MPI_SUM, &allreduce) != MPI_SUCCESS) {
+        ok = 0;
+      }
+      if ((reduce != 1 && reduce != 2) || allreduce != 5) ok = 0;
     }
     {
       int lo = 0, hi = 0;
