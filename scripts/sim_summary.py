@@ -34,7 +34,8 @@ import os
 import sys
 from collections import OrderedDict
 
-from sim_merge import HEADER, read_rows  # the TSVs' format, read as sim_merge.py reads it
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+from sim_merge import HEADER, read_rows  # noqa: E402  (the TSVs' format, as sim_merge.py reads it)
 
 SELECTORS = ("ompi", "mpich", "mvapich2", "impi")
 COLUMNS = ("collective", "op", "platform", "p", "bytes", "impl", "files")
