@@ -418,29 +418,30 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   if (!settings().verbose || comm.rank != 0) return;
   // Only rank 0 gets here, so the model is shown only if made already (making it is collective).
   const CommModel* record = comm.cache != nullptr ? comm.cache->model : nullptr;
-  static_assert(kModelSizes[0] == 8 && kModelSizes[1] == 4096 && kModelSizes[2] == 32768 &&
-                    kModelSizes[3] == 61440 && kModelSizes[4] == 131072 &&
-                    kModelSizes[5] == 1048576,
+  static_assert(kModelSizes[0] == 8 && kModelSizes[1] == 4096 && kModelSizes[2] == 8192 &&
+                    kModelSizes[3] == 16384 && kModelSizes[4] == 32768 &&
+                    kModelSizes[5] == 61440 && kModelSizes[6] == 131072 &&
+                    kModelSizes[7] == 1048576,
                 "the sizes named below");
   static_assert(kStreamSizes[0] == 4096 && kStreamSizes[1] == 8192 &&
                     kStreamSizes[2] == 16384 && kStreamSizes[3] == 32768 &&
                     kStreamSizes[4] == 61440 && kStreamSizes[5] == 131072,
                 "the stream sizes named below");
-  char figures[480] = " (no model made)";
+  char figures[560] = " (no model made)";
   if (record != nullptr) {
     const CostModel& model = record->model;
     std::snprintf(figures, sizeof figures,
-                  " (model%s: 8 B %.3g s, 4 KiB %.3g s, 32 KiB %.3g s, 60 KiB %.3g s,"
-                  " 128 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
+                  " (model%s: 8 B %.3g s, 4 KiB %.3g s, 8 KiB %.3g s, 16 KiB %.3g s,"
+                  " 32 KiB %.3g s, 60 KiB %.3g s, 128 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
                   " synchronous send %.3g s more, crowding %.3g, fanout %.3g; streamed 4 / 8 /"
                   " 16 / 32 / 60 / 128 KiB: %.3g / %.3g / %.3g / %.3g / %.3g / %.3g s)",
                   model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.seconds[0],
                   model.seconds[1], model.seconds[2], model.seconds[3], model.seconds[4],
-                  model.seconds[5], model.per_message, model.sync_extra, model.crowding,
+                  model.seconds[5], model.seconds[6], model.seconds[7], model.per_message, model.sync_extra, model.crowding,
                   model.fanout, model.stream[0], model.stream[1], model.stream[2],
                   model.stream[3], model.stream[4], model.stream[5]);
   }
-  char line[640];
+  char line[720];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",
                 name, comm.p, bytes, algorithm, static_cast<long long>(n), window, figures);
   static std::map<std::string, std::string> last;  // per collective, under verbose only

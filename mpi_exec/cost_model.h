@@ -15,8 +15,10 @@
 //  - else measured: every rank exchanges messages with rank + p / 2 and rank - p / 2 at once
 //    (sends to one, receives from the other, as in a round of a circulant schedule, so the
 //    figures include what all ranks' traffic together costs: node links shared by the ranks of
-//    a node, a backbone narrower than all links), 8 B, 4 KiB, 32 KiB, 60 KiB, 128 KiB and
-//    1 MiB, the shortest of a few trips (each after a barrier and an untimed exchange that
+//    a node, a backbone narrower than all links), 8 B, 4, 8, 16, 32, 60 and 128 KiB and 1 MiB
+//    (8 and 16 KiB since 2026-11-29: SMPI's calibrated model moves 5,776-9,375 B at 1.09 of a
+//    link's bandwidth and 15,424-65,471 B at 0.70, so a line from 4 to 32 KiB made 16 KiB
+//    blocks look cheaper than 8 KiB ones), the shortest of a few trips (each after a barrier and an untimed exchange that
 //    absorbs the barrier's uneven release); the slowest rank's figures, by
 //    one MPI_Allreduce, so every rank computes the same block counts. Also per_message: every
 //    rank sends four messages of 8 B to rank + p / 2 and receives four from rank - p / 2 at
@@ -41,7 +43,7 @@
 namespace rosched::mpi {
 
 struct CostModel {
-  static constexpr int kPoints = 6;
+  static constexpr int kPoints = 8;
   // Message sizes (bytes, increasing) and their times (seconds, not decreasing).
   std::array<double, kPoints> bytes{}, seconds{};
   // What each further message costs when a rank sends and receives several small ones at once
@@ -81,10 +83,10 @@ struct CostModel {
 // The sizes the model is measured at.
 // 60 KiB sits below the eager limit of many transports (64 KiB for Open MPI's TCP and SimGrid
 // SMPI), 128 KiB above it, so the model sees the step to the rendezvous protocol.
-inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {8,     4096,   32768,
-                                                                       61440, 131072, 1048576};
+inline constexpr std::array<double, CostModel::kPoints> kModelSizes = {
+    8, 4096, 8192, 16384, 32768, 61440, 131072, 1048576};
 // The index of 60 KiB, the largest size measured below that eager limit.
-inline constexpr int kEagerPoint = 3;
+inline constexpr int kEagerPoint = 5;
 // The most blocks a pipeline splits a message into: more are never better.
 inline constexpr std::int64_t kMaxPipelineBlocks = 1 << 20;
 // The sizes streamed (8 of each fit in the 1 MiB the model's buffers hold).

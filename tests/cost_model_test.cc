@@ -66,14 +66,17 @@ RC_GTEST_PROP(CostModel, BlocksMinimiseTheModelledTime, ()) {
 }
 
 // A measured model: interpolated between its points (also across a steep step, as at an eager
-// limit), extrapolated beyond the last with the last slope, the first point's time below it.
+// limit, or as SMPI's calibrated model has between 8 and 16 KiB), extrapolated beyond the last
+// with the last slope, the first point's time below it.
 TEST(CostModel, PiecewiseLinear) {
   CostModel model;
-  model.bytes = {8, 4096, 32768, 61440, 131072, 1048576};
-  model.seconds = {1e-6, 2e-6, 10e-6, 12e-6, 40e-6, 100e-6};
+  model.bytes = {8, 4096, 8192, 16384, 32768, 61440, 131072, 1048576};
+  model.seconds = {1e-6, 2e-6, 2.5e-6, 6e-6, 10e-6, 12e-6, 40e-6, 100e-6};
   EXPECT_DOUBLE_EQ(model.time(1), 1e-6);
   EXPECT_DOUBLE_EQ(model.time(4096), 2e-6);
-  EXPECT_NEAR(model.time((4096 + 32768) / 2.0), 6e-6, 1e-15);
+  EXPECT_NEAR(model.time((4096 + 8192) / 2.0), 2.25e-6, 1e-15);
+  EXPECT_NEAR(model.time((8192 + 16384) / 2.0), 4.25e-6, 1e-15);
+  EXPECT_NEAR(model.time((16384 + 32768) / 2.0), 8e-6, 1e-15);
   EXPECT_NEAR(model.time(2 * 1048576.0), 100e-6 + 60e-6 / 917504 * 1048576, 1e-12);
   EXPECT_NEAR(model.per_byte(100000), 28e-6 / (131072 - 61440), 1e-18);
   EXPECT_NEAR(model.time(100000), 12e-6 + 28e-6 * (100000 - 61440) / (131072 - 61440), 1e-15);
@@ -238,7 +241,8 @@ TEST(DecisionMemo, LastCountAndSizeOnly) {
 // stream fastest per byte.
 TEST(KaryTreePlan, DegreeWindowAndBlocksFromTheModel) {
   CostModel model = CostModel::linear(4e-6, 1e-10);
-  model.seconds = {4.04e-6, 4.9e-6, 3.03e-5, 5.44e-5, 8.67e-5, 6.73e-4};
+  // (8 and 16 KiB: interpolated; measured before the model had those points)
+  model.seconds = {4.04e-6, 4.9e-6, 8.53e-6, 1.579e-5, 3.03e-5, 5.44e-5, 8.67e-5, 6.73e-4};
   model.stream = {2.87e-6, 4.45e-6, 1.4e-5, 2.85e-5, 5.33e-5, 8.44e-5};
   model.crowding = 5.76;
   const KaryTreePlan plan = kary_tree_plan(model, 288, 1 << 20, 1 << 18);
@@ -287,7 +291,8 @@ TEST(StreamParts, LeastPredictedTimeOverTheStreamedSizes) {
   EXPECT_EQ(stream_parts(linear, 1 << 24, 3, 1, 1 << 30), (1 << 24) / 4096);  // over 3 edges
   EXPECT_EQ(stream_parts(linear, 0, 3, 1, 1 << 30), 1);
   CostModel model = CostModel::linear(4e-6, 1e-10);
-  model.seconds = {4.04e-6, 4.9e-6, 3.03e-5, 5.44e-5, 8.67e-5, 6.73e-4};
+  // (8 and 16 KiB: interpolated; measured before the model had those points)
+  model.seconds = {4.04e-6, 4.9e-6, 8.53e-6, 1.579e-5, 3.03e-5, 5.44e-5, 8.67e-5, 6.73e-4};
   model.stream = {2.87e-6, 4.45e-6, 1.4e-5, 2.85e-5, 5.33e-5, 8.44e-5};
   EXPECT_EQ(stream_parts(model, 1 << 21, 1, 1, 1 << 30), (1 << 21) / 8192);
   EXPECT_EQ(stream_parts(model, 1 << 21, 1, 1, 100), 100);  // whole elements only
@@ -316,11 +321,12 @@ TEST(StreamParts, LeastPredictedTimeOverTheStreamedSizes) {
 // (each part's latency 14 times its step: 64) and `flat` 1,152 ranks (0.9 times: 8).
 TEST(StreamWindow, CoversThePartsLatency) {
   CostModel paper = CostModel::linear(4e-6, 1e-10);
-  paper.seconds = {3.99e-6, 3.99e-6, 8.96e-6, 1.07e-5, 2.92e-5, 7.01e-5};
+  paper.seconds = {3.99e-6, 3.99e-6, 4.7e-6, 7.97e-6, 8.96e-6, 1.07e-5, 2.92e-5, 7.01e-5};
   paper.stream = {2.23e-7, 3.17e-7, 9.87e-7, 1.97e-6, 3.7e-6, 5.85e-6};
   EXPECT_EQ(stream_window(paper, 8192), 64);
   CostModel flat = CostModel::linear(4e-6, 1e-10);
-  flat.seconds = {4.04e-6, 4.76e-6, 3e-5, 5.42e-5, 8.38e-5, 6.73e-4};
+  // (8 and 16 KiB: interpolated; measured before the model had those points)
+  flat.seconds = {4.04e-6, 4.76e-6, 8.37e-6, 1.558e-5, 3e-5, 5.42e-5, 8.38e-5, 6.73e-4};
   flat.stream = {2.88e-6, 4.37e-6, 1.45e-5, 2.97e-5, 5.33e-5, 8.5e-5};
   EXPECT_EQ(stream_window(flat, 8192), kStreamInFlight);
   // Between the bounds: a latency of 2 steps gives 18.

@@ -181,7 +181,7 @@ void test_settings_and_rule() {
   // 67.5 KiB each: 120 us) that extrapolating from one 2 KiB message along its flat segment picks.
   rosched::mpi::CostModel shared;
   shared.bytes = rosched::mpi::kModelSizes;
-  shared.seconds = {2e-6, 2.1e-6, 30e-6, 55e-6, 110e-6, 900e-6};
+  shared.seconds = {2e-6, 2.1e-6, 6.09e-6, 14.06e-6, 30e-6, 55e-6, 110e-6, 900e-6};
   shared.measured = true;
   expect(rosched::mpi::nway_ports_for(shared, 1152, 2048) == 2,
          "nway cost rule reads the model at n m bytes: n=" +
