@@ -24,6 +24,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the non-interactive backend)
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+from sim_table import size_label  # noqa: E402  (the size names of sim_table.py's tables)
+
 
 def read_rows(path):
     with open(path, newline="") as f:
@@ -32,13 +35,6 @@ def read_rows(path):
     if rows and not want <= set(rows[0]):
         raise ValueError(f"{path}: columns must be {sorted(want)}")
     return rows
-
-
-def size_label(b):
-    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= scale and b % scale == 0:
-            return f"{b // scale} {unit}"
-    return f"{b} B"
 
 
 def plot_group(key, rows, outdir, tag):

@@ -38,6 +38,18 @@ def read_rows(path):
     return rows
 
 
+def fastest_natives(rows):
+    """(op, platform, p, bytes) -> (usec, selector) of the fastest native row (the first of equals):
+    the baseline of every ratio, here and in sim_summary.py."""
+    best = {}
+    for r in rows:
+        if r[1] == "native":
+            k = (r[0], r[3], r[4], r[5])
+            if k not in best or float(r[6]) < best[k][0]:
+                best[k] = (float(r[6]), r[2])
+    return best
+
+
 def merge(paths):
     rows, seen = [], {}
     for path in paths:
@@ -47,12 +59,7 @@ def merge(paths):
                 raise ValueError(f"{path}: {' '.join(key)} also measured in {seen[key]}")
             seen[key] = path
             rows.append(r)
-    best = {}  # (op, platform, p, bytes) -> (usec, selector)
-    for r in rows:
-        if r[1] == "native":
-            k = (r[0], r[3], r[4], r[5])
-            if k not in best or float(r[6]) < best[k][0]:
-                best[k] = (float(r[6]), r[2])
+    best = fastest_natives(rows)
     out = list(rows)
     for r in rows:
         k = (r[0], r[3], r[4], r[5])

@@ -35,7 +35,9 @@ import sys
 from collections import OrderedDict
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
-from sim_merge import HEADER, read_rows  # noqa: E402  (the TSVs' format, as sim_merge.py reads it)
+# The TSVs' format and the fastest-selector rule of sim_merge.py; sim_table.py's size names.
+from sim_merge import fastest_natives, read_rows  # noqa: E402
+from sim_table import size_label  # noqa: E402
 
 SELECTORS = ("ompi", "mpich", "mvapich2", "impi")
 COLUMNS = ("collective", "op", "platform", "p", "bytes", "impl", "files")
@@ -64,35 +66,36 @@ def read_manifest(path):
 
 
 def read_tsv(path, cache):
-    """The measured rows of a simulate.sh TSV (its ratio rows dropped), as dicts."""
+    """The measured rows of a simulate.sh TSV (its ratio rows dropped): op, impl, selector,
+    platform, p, bytes, usec."""
     if path not in cache:
-        cache[path] = [dict(zip(HEADER, r)) for r in read_rows(path)]
+        cache[path] = read_rows(path)
     return cache[path]
 
 
 def summarise(row, root, cache):
     """The summary row of one manifest row."""
     key = (row["op"], row["platform"], row["p"], row["bytes"])
-    natives, ours = {}, None
+    natives, ours = [], None  # ours: (the first file that has it, {selector: usec})
     for name in row["files"]:
         for r in read_tsv(os.path.join(root, name), cache):
-            if (r["op"], r["platform"], r["p"], r["bytes"]) != key:
+            op, impl, selector, platform, p, nbytes, usec = r
+            if (op, platform, p, nbytes) != key:
                 continue
-            if r["impl"] == "native":
-                usec = float(r["usec"])
-                natives[r["selector"]] = min(usec, natives.get(r["selector"], usec))
-            elif r["impl"] == row["impl"] and ours is None:
-                ours = (name, [])
-            if r["impl"] == row["impl"] and ours is not None and ours[0] == name:
-                ours[1].append((r["selector"], float(r["usec"])))
+            if impl == "native":
+                natives.append(r)
+            elif impl == row["impl"] and (ours is None or ours[0] == name):
+                ours = ours or (name, {})
+                ours[1][selector] = float(usec)
     where = f"manifest line {row['line']} ({row['collective']}, {row['platform']} p={row['p']}, " \
             f"{row['bytes']} B, {row['impl']})"
     if not natives:
         raise SummaryError(f"{where}: no native rows in {', '.join(row['files'])}")
     if ours is None:
         raise SummaryError(f"{where}: not in {', '.join(row['files'])}")
-    best_selector = min(natives, key=natives.get)
-    runs = dict(ours[1])
+    best, best_selector = fastest_natives(natives)[key]
+    seen = {r[2] for r in natives}
+    runs = ours[1]
     if best_selector in runs:
         selector = best_selector
     elif len(runs) == 1:
@@ -101,28 +104,20 @@ def summarise(row, root, cache):
         raise SummaryError(f"{where}: run under {', '.join(sorted(runs))} in {ours[0]}, none the "
                            f"fastest selector ({best_selector}): which one to show is the "
                            "manifest's choice (name one file with one run)")
-    usec, best = runs[selector], natives[best_selector]
+    usec = runs[selector]
     return OrderedDict([
         ("collective", row["collective"]), ("op", row["op"]), ("platform", row["platform"]),
         ("p", row["p"]), ("bytes", row["bytes"]), ("impl", row["impl"]), ("selector", selector),
         ("usec", f"{usec:.2f}"), ("best_selector", best_selector), ("best_usec", f"{best:.2f}"),
         ("ratio", f"{usec / best:.2f}" if best > 0 else "-"),
-        ("selectors", ",".join(s for s in SELECTORS if s in natives)),
+        ("selectors", ",".join(s for s in SELECTORS if s in seen)),
     ])
-
-
-def size_label(b):
-    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= scale and b % scale == 0:
-            return f"{b // scale} {unit}"
-    return f"{b} B"
 
 
 def configuration(platform, p):
     """The name of a simulated cluster, as the README calls it."""
-    if platform == "paper":
-        return "paper 36 x 1" if p == "36" else f"paper 36 x {int(p) // 36}" if int(p) % 36 == 0 \
-            else f"paper, p = {p}"
+    if platform == "paper" and int(p) % 36 == 0:
+        return f"paper 36 x {int(p) // 36}"
     return f"{platform}, p = {int(p):,}"
 
 
