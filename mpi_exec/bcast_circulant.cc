@@ -30,7 +30,11 @@
 //     with 1,152 ranks it took 0.66 of Open MPI's selector's time at 1 MiB (the fastest of
 //     the four there) where the two trees took 0.82 (docs/simulation.md, "The k-ary tree"); on
 //     several multicore nodes
-//     the node-aware circulant broadcast alone, and at p = 2 the three are one message.
+//     the node-aware circulant broadcast alone, and at p = 2 the three are one message. Where
+//     the circulant pipeline sends synchronously, it is also timed with 1, 3 and 4 rounds in
+//     flight: the best window depends on the schedule and the network more than the model
+//     tells (on SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us with 4 where the model's 2 took
+//     49.5; on `flatnb` at p = 256, 256 KiB 157.1 us with 1 where 2 took 200.2).
 //     A call's time is the slowest rank's from a
 //     barrier or, where MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed
 //     on: ranks leave a barrier in an order that can suit one tree more than another (on 36 x 32
@@ -55,7 +59,9 @@
 //
 // A call that repeats this thread's last call handed to MPI_Bcast goes straight to it
 // (library_choice.h, LibraryRepeat; the root is checked again).
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "mpi_exec/args.h"
@@ -88,8 +94,24 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
   return phase_plan(ci, count, type).seconds <= gain * q * model.time(bytes);
 }
 
-// Rosched's broadcasts in the choice, as answers of library_verdict (0 is MPI_Bcast).
-enum Family { kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4 };
+// Rosched's broadcasts in the choice, as answers of library_verdict (0 is MPI_Bcast). The last
+// three are the circulant broadcast with 1, 3 or 4 rounds in flight instead of the cost model's
+// (synchronous_window): which is fastest depends on how the schedule's rounds pass blocks on
+// and on the network, more than the model's figures tell (docs/simulation.md, "Rounds in
+// flight of the synchronous circulant broadcast, timed").
+enum Family {
+  kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4,
+  kCirculantWindow1 = 5, kCirculantWindow3 = 6, kCirculantWindow4 = 7
+};
+static_assert(kCirculantWindow4 <= kMaxAnswer, "every family is an answer");
+constexpr std::array<int, 3> kTrialWindows = {1, 3, 4};
+constexpr std::array<const char*, 3> kTrialWindowNames = {
+    "circulant, 1 round in flight", "circulant, 3 rounds in flight",
+    "circulant, 4 rounds in flight"};
+
+bool is_window_variant(int family) {
+  return family >= kCirculantWindow1 && family <= kCirculantWindow4;
+}
 
 // Where the k-ary tree is a candidate: the model's crowding from this on (a flow gets half a
 // link or less when all ranks send).
@@ -114,10 +136,24 @@ Verdict verdict(const CommInfo& ci, int count, const TypeInfo& type, int* family
 }
 
 // Runs rosched's broadcast `family` (the circulant one: node-aware where the layout has it) for
-// Rosched_Bcast (`name`; ROSCHED_VERBOSE names the other two families).
+// Rosched_Bcast (`name`; ROSCHED_VERBOSE names the other families).
 void run_family(int family, const CommInfo& ci, const char* name, void* buffer, int count,
                 MPI_Datatype datatype, const TypeInfo& type, int root) {
   const Settings& s = settings();
+  if (is_window_variant(family)) {
+    // The circulant pipeline over all ranks (its variants are timed only there) with the
+    // trial's window, also where the model would take a one-block tree instead.
+    Pipeline pipe = phase_plan(ci, count, type).pipe;
+    if (pipe.n > 0) {
+      pipe.window = kTrialWindows[family - kCirculantWindow1];
+      tell_choice(ci, "Rosched_Bcast (circulant)", kTrialWindowNames[family - kCirculantWindow1],
+                  pipe.n, pipe.window, static_cast<double>(count) * type.size);
+      walk_bcast(BcastSchedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
+                 ci.rank == root, pipe, ci.c);
+      return;
+    }
+    family = kCirculant;
+  }
   switch (family) {
     case kHypercube:
       pipelined_bcast_on<HypercubeBcastSchedule>(ci, "Rosched_Bcast (hypercube)", s.hypercube_f,
@@ -136,10 +172,13 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 }
 
 // The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
-// nodes, else against the circulant, hypercube and two-tree broadcasts and, where the model's
-// crowding is at least kKaryCrowding, the k-ary tree (at p = 2 all are one message: the
-// circulant alone). A broadcast is idempotent: the later calls deliver the
-// bytes the first did.
+// nodes, else against the circulant, hypercube and two-tree broadcasts, where the model's
+// crowding is at least kKaryCrowding the k-ary tree, and where the circulant pipeline sends
+// synchronously, that pipeline with 1, 3 and 4 rounds in flight (those of them that are not
+// already timed: the model's window, unless the model takes a one-block tree instead of the
+// pipeline; none where ROSCHED_WINDOW sets the window); at p = 2 all are one message: the
+// circulant alone. A
+// broadcast is idempotent: the later calls deliver the bytes the first did.
 void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
                    MPI_Datatype datatype, const TypeInfo& type, int root) {
   node_aware_bcast_prepare(ci, root);
@@ -155,8 +194,17 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   if (ci.p > 2 && !node_layout(ci).hierarchical()) {
     candidates.push_back({"hypercube", family(kHypercube), 1});
     candidates.push_back({"two-tree", family(kTwoTree), 1});
-    if (cost_model(ci).crowding >= kKaryCrowding) {
-      candidates.push_back({"k-ary tree", family(kKaryTree), 1});
+    const bool kary = cost_model(ci).crowding >= kKaryCrowding;
+    candidates.push_back({"k-ary tree", kary ? family(kKaryTree) : std::function<void()>(), 1});
+    const PhasePlan plan = phase_plan(ci, count, type);
+    if (plan.pipe.n > 0 && plan.pipe.synchronous && settings().window == 0) {
+      for (int f = kCirculantWindow1; f <= kCirculantWindow4; ++f) {
+        const int k = f - kCirculantWindow1;
+        // The model's own window is timed as "circulant" unless that is a one-block tree.
+        const bool timed = plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window;
+        candidates.push_back({kTrialWindowNames[k], timed ? family(f) : std::function<void()>(),
+                              1});
+      }
     }
   }
   time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
@@ -241,6 +289,6 @@ extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datat
     int family = 0;
     const bool ours =
         rosched::mpi::verdict(ci, count, type, &family) != rosched::mpi::Verdict::kLibrary;
-    *algorithm = ours ? family : 0;
+    *algorithm = !ours ? 0 : rosched::mpi::is_window_variant(family) ? 1 : family;
   });
 }

@@ -97,10 +97,10 @@ inline constexpr std::array<double, CostModel::kStreamPoints> kStreamSizes = {
 const CostModel& cost_model(const CommInfo& comm);
 
 // An answer of a decision between the MPI library's collective and rosched's (library_choice.h):
-// 0 the library's, k >= 1 rosched's candidate k (the broadcast has four: the circulant, the
-// hypercube, the two-tree and the k-ary tree broadcast; the all-gather of one large block two;
-// the others one), at most kMaxAnswer.
-inline constexpr int kMaxAnswer = 4;
+// 0 the library's, k >= 1 rosched's candidate k (the broadcast has seven: the circulant, the
+// hypercube, the two-tree and the k-ary tree broadcast, and the circulant one with three other
+// windows; the all-gather of one large block two; the others one), at most kMaxAnswer.
+inline constexpr int kMaxAnswer = 7;
 
 // The last answer of a decision that depends only on the communicator and (count, element
 // size), such as Rosched_Bcast's choice. It is kept with the communicator's model, so it goes
@@ -250,7 +250,9 @@ bool synchronous_sends(const CostModel& model, double block_bytes);
 // in 4 blocks at p = 36, paper (1.17): 61.3 with 2, 71.5 with 1; on flatnb at p = 1,152: 105.0
 // with 2, 108.8 with 1, at p = 256 (6 blocks, 1.27) the other way: 96.9 with 2, 87.2 with 1.
 // Where a rank's messages do not share its bandwidth (fanout at most 1.25): 4, as
-// window_rounds. ROSCHED_WINDOW overrides.
+// window_rounds. ROSCHED_WINDOW overrides. Rosched_Bcast's trial also times the circulant
+// pipeline with 1, 3 and 4 rounds in flight (bcast_circulant.cc): no rule from the model's
+// figures found the best of them on both of SMPI's `paper` 36 x 1 and `flatnb`.
 int synchronous_window(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message

@@ -64,12 +64,14 @@ int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int
                              MPI_Comm comm);
 
 /* What Rosched_Bcast(buffer, count, datatype, root, comm) would run: *algorithm = 0 the MPI
- * library's MPI_Bcast, 1 the circulant broadcast (node-aware on several multicore nodes), 2 Bin
- * Jia's hypercube broadcast, 3 the two-tree broadcast, 4 the k-ary tree broadcast; by ROSCHED_BCAST, the cost model and the
- * timing of count's size class if Rosched_Bcast has timed it on comm (before that, 1 means: the
- * next Rosched_Bcast of this size times MPI_Bcast against rosched's broadcasts and keeps the
- * fastest); the same answer on every rank. Collective over comm the first time it is asked for
- * comm (the model is measured then), like the first Rosched_Bcast. */
+ * library's MPI_Bcast, 1 the circulant broadcast (node-aware on several multicore nodes; also
+ * where the trial found its pipeline fastest with other rounds in flight than the model's), 2
+ * Bin Jia's hypercube broadcast, 3 the two-tree broadcast, 4 the k-ary tree broadcast; by
+ * ROSCHED_BCAST, the cost model and the timing of count's size class if Rosched_Bcast has
+ * timed it on comm (before that, 1 means: the next Rosched_Bcast of this size times MPI_Bcast
+ * against rosched's broadcasts and keeps the fastest); the same answer on every rank.
+ * Collective over comm the first time it is asked for comm (the model is measured then), like
+ * the first Rosched_Bcast. */
 int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype, int* algorithm);
 
 int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
