@@ -31,10 +31,11 @@
 //     the four there) where the two trees took 0.82 (docs/simulation.md, "The k-ary tree"); on
 //     several multicore nodes
 //     the node-aware circulant broadcast alone, and at p = 2 the three are one message. Where
-//     the circulant pipeline sends synchronously, it is also timed with 1, 3 and 4 rounds in
-//     flight: the best window depends on the schedule and the network more than the model
-//     tells (on SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us with 4 where the model's 2 took
-//     49.5; on `flatnb` at p = 256, 256 KiB 157.1 us with 1 where 2 took 200.2).
+//     the circulant pipeline sends synchronously (on several nodes: between the nodes), it is
+//     also timed with 1, 3 and 4 rounds in flight: the best window depends on the schedule and
+//     the network more than the model tells (on SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us
+//     with 4 where the model's 2 took 49.5, on 36 x 32 47.7 us where it took 60.0; on `flatnb`
+//     at p = 256, 256 KiB 157.1 us with 1 where 2 took 200.2).
 //     A call's time is the slowest rank's from a
 //     barrier or, where MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed
 //     on: ranks leave a barrier in an order that can suit one tree more than another (on 36 x 32
@@ -95,10 +96,11 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 }
 
 // Rosched's broadcasts in the choice, as answers of library_verdict (0 is MPI_Bcast). The last
-// three are the circulant broadcast with 1, 3 or 4 rounds in flight instead of the cost model's
-// (synchronous_window): which is fastest depends on how the schedule's rounds pass blocks on
-// and on the network, more than the model's figures tell (docs/simulation.md, "Rounds in
-// flight of the synchronous circulant broadcast, timed").
+// three are the circulant broadcast (node-aware: its phase between the nodes) with 1, 3 or 4
+// rounds in flight instead of the cost model's (synchronous_window): which is fastest depends
+// on how the schedule's rounds pass blocks on and on the network, more than the model's
+// figures tell (docs/simulation.md, "Rounds in flight of the synchronous circulant broadcast,
+// timed").
 enum Family {
   kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4,
   kCirculantWindow1 = 5, kCirculantWindow3 = 6, kCirculantWindow4 = 7
@@ -141,18 +143,10 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
                 MPI_Datatype datatype, const TypeInfo& type, int root) {
   const Settings& s = settings();
   if (is_window_variant(family)) {
-    // The circulant pipeline over all ranks (its variants are timed only there) with the
-    // trial's window, also where the model would take a one-block tree instead.
-    Pipeline pipe = phase_plan(ci, count, type).pipe;
-    if (pipe.n > 0) {
-      pipe.window = kTrialWindows[family - kCirculantWindow1];
-      tell_choice(ci, "Rosched_Bcast (circulant)", kTrialWindowNames[family - kCirculantWindow1],
-                  pipe.n, pipe.window, static_cast<double>(count) * type.size);
-      walk_bcast(BcastSchedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
-                 ci.rank == root, pipe, ci.c);
-      return;
-    }
-    family = kCirculant;
+    // The circulant pipeline over all ranks, or between the nodes, with the trial's window.
+    node_aware_bcast_on(ci, name, buffer, count, datatype, type, root,
+                        kTrialWindows[family - kCirculantWindow1]);
+    return;
   }
   switch (family) {
     case kHypercube:
@@ -172,17 +166,19 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 }
 
 // The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
-// nodes, else against the circulant, hypercube and two-tree broadcasts, where the model's
-// crowding is at least kKaryCrowding the k-ary tree, and where the circulant pipeline sends
-// synchronously, that pipeline with 1, 3 and 4 rounds in flight (those of them that are not
-// already timed: the model's window, unless the model takes a one-block tree instead of the
-// pipeline; none where ROSCHED_WINDOW sets the window); at p = 2 all are one message: the
-// circulant alone. A
+// nodes, else against the circulant, hypercube and two-tree broadcasts and, where the model's
+// crowding is at least kKaryCrowding, the k-ary tree; at p = 2 all are one message: the
+// circulant alone. Unless ROSCHED_WINDOW sets the window, also the circulant pipeline with 1, 3
+// and 4 rounds in flight: over all ranks where it sends synchronously (those windows that are
+// not timed already: the model's, unless the model takes a one-block tree instead of the
+// pipeline); on several nodes, the node-aware broadcast with that window between the nodes
+// (all three: only the ranks of a lane have the model that tells whether the lane's pipeline
+// sends synchronously; where it does not, the variant runs as the node-aware broadcast). A
 // broadcast is idempotent: the later calls deliver the bytes the first did.
 void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
                    MPI_Datatype datatype, const TypeInfo& type, int root) {
   node_aware_bcast_prepare(ci, root);
-  const auto family = [&](int f) {
+  const auto family = [&](int f) -> std::function<void()> {
     return [&, f] { run_family(f, ci, name, buffer, count, datatype, type, root); };
   };
   std::vector<Candidate> candidates = {
@@ -191,20 +187,23 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
          check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
        }},
       {"circulant", family(kCirculant), 1}};
-  if (ci.p > 2 && !node_layout(ci).hierarchical()) {
-    candidates.push_back({"hypercube", family(kHypercube), 1});
-    candidates.push_back({"two-tree", family(kTwoTree), 1});
-    const bool kary = cost_model(ci).crowding >= kKaryCrowding;
-    candidates.push_back({"k-ary tree", kary ? family(kKaryTree) : std::function<void()>(), 1});
-    const PhasePlan plan = phase_plan(ci, count, type);
-    if (plan.pipe.n > 0 && plan.pipe.synchronous && settings().window == 0) {
-      for (int f = kCirculantWindow1; f <= kCirculantWindow4; ++f) {
-        const int k = f - kCirculantWindow1;
-        // The model's own window is timed as "circulant" unless that is a one-block tree.
-        const bool timed = plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window;
-        candidates.push_back({kTrialWindowNames[k], timed ? family(f) : std::function<void()>(),
-                              1});
-      }
+  const bool hierarchical = node_layout(ci).hierarchical();
+  if (ci.p <= 2) {
+    time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
+    return;
+  }
+  const bool kary = !hierarchical && cost_model(ci).crowding >= kKaryCrowding;
+  candidates.push_back({"hypercube", hierarchical ? nullptr : family(kHypercube), 1});
+  candidates.push_back({"two-tree", hierarchical ? nullptr : family(kTwoTree), 1});
+  candidates.push_back({"k-ary tree", kary ? family(kKaryTree) : nullptr, 1});
+  const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, count, type);
+  if (settings().window == 0 && (hierarchical || (plan.pipe.n > 0 && plan.pipe.synchronous))) {
+    for (int f = kCirculantWindow1; f <= kCirculantWindow4; ++f) {
+      const int k = f - kCirculantWindow1;
+      // The model's own window is timed as "circulant" unless that is a one-block tree.
+      const bool timed =
+          hierarchical || plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window;
+      candidates.push_back({kTrialWindowNames[k], timed ? family(f) : nullptr, 1});
     }
   }
   time_choices(ci, name, Decided::kBcast, count, type.size, candidates);

@@ -32,10 +32,16 @@
 namespace rosched::mpi {
 namespace {
 
-// sub_bcast_on on ci, returning what it ran.
+// sub_bcast_on on ci, returning what it ran; window > 0: where the pipeline sends
+// synchronously, that pipeline with `window` rounds in flight, also where the plan is a
+// one-block tree (node_aware_bcast_on).
 PhasePlan phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
-                   const TypeInfo& type, int root) {
-  const PhasePlan phase = phase_plan(ci, count, type);
+                   const TypeInfo& type, int root, int window = 0) {
+  PhasePlan phase = phase_plan(ci, count, type);
+  if (window > 0 && phase.pipe.n > 0 && phase.pipe.synchronous) {
+    phase.degree = 0;
+    phase.pipe.window = window;
+  }
   if (phase.degree >= 2) {
     one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, phase.degree);
   } else if (phase.pipe.n > 0) {
@@ -82,10 +88,10 @@ void node_aware_bcast_prepare(const CommInfo& ci, int root) {
 }
 
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
-                         MPI_Datatype datatype, const TypeInfo& type, int root) {
+                         MPI_Datatype datatype, const TypeInfo& type, int root, int window) {
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) {  // one phase over all ranks
-    const PhasePlan all = phase_on(ci, buffer, count, datatype, type, root);
+    const PhasePlan all = phase_on(ci, buffer, count, datatype, type, root, window);
     if (all.pipe.n > 0 && settings().verbose) {
       tell_choice(ci, name,
                   (all.degree > 0           ? phase_name(all)
@@ -111,7 +117,8 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
   }
   if (layout.node_rank == lane) {
     // In a lane every node has a member, so the root's node number is its rank there.
-    const PhasePlan between = phase_on(comm_info(layout.lane), buffer, count, datatype, type, home);
+    const PhasePlan between =
+        phase_on(comm_info(layout.lane), buffer, count, datatype, type, home, window);
     if (settings().verbose) {
       const std::string what = "node-aware: " + phase_name(between) + " between " +
                                std::to_string(layout.nodes) + " nodes (lane " +

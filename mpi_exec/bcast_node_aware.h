@@ -25,9 +25,12 @@ PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
 // Broadcasts count elements of datatype from root over ci (arguments already checked): where
 // the node layout is hierarchical (node_layout.h), the broadcast among the nodes, then within
 // every node; else one phase over all ranks; each phase as sub_bcast_on chooses (the circulant
-// pipeline or a k-ary tree of one block). Reported as `name`.
+// pipeline or a k-ary tree of one block). Reported as `name`. window > 0 (Rosched_Bcast's trial):
+// where the phase over all ranks, or between the nodes, is a pipeline with synchronous sends,
+// it keeps `window` rounds in flight instead of the model's (synchronous_window) and runs also
+// where the model would take a one-block tree; otherwise that phase runs as without it.
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
-                         MPI_Datatype datatype, const TypeInfo& type, int root);
+                         MPI_Datatype datatype, const TypeInfo& type, int root, int window = 0);
 
 // The broadcast of one phase on the communicator sub (a node or a lane of node_layout.h): the
 // pipelined circulant broadcast (Träff 2022, Alg. 6), its blocks and window from sub's cost
