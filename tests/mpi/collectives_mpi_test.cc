@@ -3,7 +3,8 @@
 // irregular counts with zeros and one rank holding almost everything, MPI_IN_PLACE, derived
 // datatypes, user-defined operations, bad arguments and debug-mode mismatches; the broadcasts
 // (circulant, node-aware, two-tree, hypercube) through the same checks, and with --nodes=K the
-// node-aware one on nodes of K ranks. Every rank checks its own result; rank 0 prints
+// node-aware one on nodes of K ranks; with --one-block the allgathervs with one block per
+// contribution and rounds streamed in parts. Every rank checks its own result; rank 0 prints
 // "p=P[ mode]: N passed, M failed".
 #include <mpi.h>
 
@@ -645,6 +646,14 @@ int main(int argc, char** argv) {
   const std::string nodes = argc > 1 && std::string(argv[1]).rfind("--nodes=", 0) == 0
                                 ? std::string(argv[1]).substr(8)
                                 : "";
+  // With --one-block: the allgathervs only, every contribution one block (ROSCHED_ALLGATHERV_G
+  // so large that Algorithm 9 takes n = 1) and each round streamed in parts of 24 B
+  // (ROSCHED_STREAM_PART), so that parts cut across the pieces of several roots in a round.
+  const bool one_block = argc > 1 && std::string(argv[1]) == "--one-block";
+  if (one_block) {
+    setenv("ROSCHED_ALLGATHERV_G", "1e12", 1);
+    setenv("ROSCHED_STREAM_PART", "24", 1);
+  }
   if (!nodes.empty()) {
     setenv("ROSCHED_NODE_SIZE", nodes.c_str(), 1);
     setenv("ROSCHED_BCAST", "circulant", 1);
@@ -690,6 +699,10 @@ int main(int argc, char** argv) {
     test_reduce_scatters();  // node-aware on nodes of equal size (ROSCHED_REDUCE_SCATTER=rosched)
     test_choice_queries(false, std::atoi(nodes.c_str()));
     return finish("nodes of " + nodes);
+  }
+  if (one_block) {
+    test_allgathervs();
+    return finish("one block");
   }
   test_cost_model();
   test_one_block_tree_degree();

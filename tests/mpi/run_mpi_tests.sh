@@ -2,7 +2,8 @@
 # Runs the MPI collectives test program under Open MPI's mpirun for p = 1..9 processes (more
 # than the 2 cores here: oversubscribed), once with the default block sizes and once with many
 # blocks (--many-blocks), and from p = 4 the broadcasts on nodes of 2 and 3 ranks (--nodes=K);
-# at p = 6 and 9 (nodes of 3) also with the multi-lane all-reduce pipelined in 3 chunks.
+# at p = 6 and 9 (nodes of 3) also with the multi-lane all-reduce pipelined in 3 chunks; at
+# p = 3 and 8 the allgathervs with one block per contribution, rounds streamed (--one-block).
 # ROSCHED_MPI_TEST_P, if set, lists other process counts (the sanitized
 # run of scripts/test.sh takes fewer). Ends with the summed "N passed, M failed" line.
 set -u
@@ -16,11 +17,13 @@ for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
   # The node-aware broadcast on nodes of 2 and 3 consecutive ranks (short last nodes at odd p).
   [ "$np" -ge 4 ] && modes+=(--nodes=2 --nodes=3)
   [ $((np % 3)) -eq 0 ] && [ "$np" -ge 6 ] && modes+=(chunks)
+  [ "$np" -eq 3 ] || [ "$np" -eq 8 ] && modes+=(--one-block)
   for mode in "${modes[@]}"; do
     chunks=
     case $mode in
       "") name="p=$np" ;;
       --many-blocks) name="p=$np many blocks" ;;
+      --one-block) name="p=$np one block" ;;
       --nodes=*) name="p=$np nodes of ${mode#--nodes=}" ;;
       chunks) name="p=$np nodes of 3"; mode=--nodes=3; chunks=3 ;;
     esac
