@@ -134,12 +134,8 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   // One block per root: round k carries the blocks of skips[k+1] - skips[k] roots, streamed in
   // parts where the cost model says that is faster for the round's nominal size (those roots'
   // share of the data, the same on every rank, as the all-gather's rounds in
-  // circulant_rounds.cc); the model only where the largest round, about half the data, could
-  // be (at most the smallest streamed size: no model, as before).
-  const CostModel* round_model =
-      blocking && (settings().stream_part > 0 || total_bytes / 2 > kStreamSizes[0])
-          ? &cost_model(ci)
-          : nullptr;
+  // circulant_rounds.cc).
+  const CostModel* round_model = blocking ? round_stream_model(ci, total_bytes) : nullptr;
   if (!blocking) {
     const CostModel& model = cost_model(ci);
     const double round_bytes = total_bytes / static_cast<double>(n);
@@ -179,16 +175,16 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
     char *send_at = nullptr, *recv_at = nullptr;
     int send_elements = 0, recv_elements = 0;
     MPI_Datatype send_type = recvtype, recv_type = recvtype;
-    if (round_model != nullptr) {
-      const StreamPlan round_plan =
-          stream_plan(*round_model, total_bytes * static_cast<double>(s[k + 1] - s[k]) / p);
-      if (round_plan.streamed()) {
-        stream_round(send, base, recv, base, recvtype, rtype, round_plan, to, from,
-                     tag::kAllgathervRound, c);
-        continue;
-      }
-    }
     if (blocking) {
+      if (round_model != nullptr) {
+        const StreamPlan round_plan =
+            stream_plan(*round_model, total_bytes * static_cast<double>(s[k + 1] - s[k]) / p);
+        if (round_plan.streamed()) {
+          stream_round(send, base, recv, base, recvtype, rtype, round_plan, to, from,
+                       tag::kAllgathervRound, c);
+          continue;
+        }
+      }
       OwnedType send_owned, recv_owned;
       if (!send.empty()) send.describe(base, recvtype, send_owned, &send_at, &send_elements, &send_type);
       if (!recv.empty()) recv.describe(base, recvtype, recv_owned, &recv_at, &recv_elements, &recv_type);

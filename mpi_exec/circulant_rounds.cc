@@ -11,7 +11,6 @@
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/round_stream.h"
-#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/circulant/allgather_schedule.h"
 #include "sched/circulant/reduce_scatter_schedule.h"
@@ -118,12 +117,7 @@ void CirculantRounds::combine(std::int64_t lo, std::int64_t hi) {
 void CirculantRounds::run() {
   const double bytes = static_cast<double>(cut_.n) * type_.size;
   const std::int64_t p = skips_.p();
-  // The largest round carries at most half of the vector; below the smallest streamed size no
-  // round is cut (and the cost model, collective at its first use, is not asked).
-  const CostModel* model = p > 1 &&
-                                   (settings().stream_part > 0 || bytes / 2 > kStreamSizes[0])
-                               ? &cost_model(comm_)
-                               : nullptr;
+  const CostModel* model = round_stream_model(comm_, bytes);
   while (round_ < skips_.q()) {
     const RoundBlocks b = round_blocks();
     if (model != nullptr) {

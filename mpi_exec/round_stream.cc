@@ -84,6 +84,12 @@ StreamPlan stream_plan(const CostModel& model, double round_bytes) {
   return plan;
 }
 
+const CostModel* round_stream_model(const CommInfo& comm, double bytes) {
+  return comm.p > 1 && (settings().stream_part > 0 || bytes / 2 > kStreamSizes[0])
+             ? &cost_model(comm)
+             : nullptr;
+}
+
 void stream_round(const RoundMessage& send, char* send_base, const RoundMessage& recv,
                   char* recv_base, MPI_Datatype element, const TypeInfo& type,
                   const StreamPlan& plan, int to, int from, int tag, MPI_Comm c,

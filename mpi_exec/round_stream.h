@@ -59,6 +59,12 @@ struct StreamPlan {
 // stream_window), whole where it predicts one part.
 StreamPlan stream_plan(const CostModel& model, double round_bytes);
 
+// The cost model of comm for a walk of one-block rounds over `bytes` in all (Algorithms 7 and 9
+// with one block per contribution; the largest round carries about half of them), where a
+// round could be streamed: ROSCHED_STREAM_PART set, or half of `bytes` above the smallest
+// streamed size; else nullptr, and the model, collective at its first use, is not asked.
+const CostModel* round_stream_model(const CommInfo& comm, double bytes);
+
 // One round whose messages go as streams of parts of plan.part_bytes (part k of a message of E
 // elements, cut into K = ceil(E size / part_bytes) parts, is elements k E / K .. (k + 1) E / K -
 // 1, so sender and receiver, which see the same message, cut it alike): every send posted at

@@ -153,7 +153,6 @@ if bash "$sim" --p 36 --platform paper --op bcast --sizes 4,1024,65536 --selecto
   [ -z "$diff_rows" ] && ok "pmpi bcast times auto's at every size (trial untimed)" || bad "pmpi bcast: $diff_rows"
 else bad "pmpi bcast run on paper p = 36"; tail -20 "$tmp/pmpi_bcast.err"; fi
 
-
 # Rosched_Bcast on the paper's nodes, one rank each, where the circulant pipeline sends
 # synchronously: the trial of 64 KiB also times that pipeline with 1, 3 and 4 rounds in flight
 # (the model's 2 is "circulant"), and the broadcasts, whichever won, deliver exactly (bench
@@ -170,6 +169,7 @@ for w in "1 round" "3 rounds" "4 rounds"; do
   echo "$timed" | grep -q "circulant, $w in flight [0-9.e-]* s" && ok "trial timed the circulant pipeline, $w in flight" ||
     bad "trial did not time '$w in flight': $timed"
 done
+
 # scripts/backbone_probe.sh: 64 ranks of flat288 (a 500 GB/s backbone, 800 GB/s of links): one
 # 4 MiB message per rank takes longer than the backbone's nominal bound (SMPI gives large
 # transfers 0.94 of a link's bandwidth and adds 5% of reverse traffic), a stream of 64 messages
