@@ -116,17 +116,32 @@ std::vector<long> parse_sizes(const std::string& list) {
   return out;
 }
 
+// The share of the data rank 0 holds under --dist one (99%), half or rank0=F (0 < F < 1, the
+// others sharing the rest evenly); 0 for the other distributions, -1 for a malformed rank0=.
+double rank0_share(const std::string& dist) {
+  if (dist == "one") return 0.99;
+  if (dist == "half") return 0.5;
+  if (dist.rfind("rank0=", 0) != 0) return 0;
+  try {
+    std::size_t used = 0;
+    const double f = std::stod(dist.substr(6), &used);
+    return used == dist.size() - 6 && f > 0 && f < 1 ? f : -1;
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
 // Per-rank counts of allgatherv for m MPI_INT in all: Träff 2022, Sec. 3.2 (m_r = (r mod 3) m',
-// the last rank takes the rest), uniform, or one (rank 0 holds nearly everything: the others
-// share 1% of the elements evenly, rank 0 the rest).
+// the last rank takes the rest), uniform, or rank 0 holding a share (rank0_share: the others
+// share the rest of the elements evenly, rank 0 the rest).
 std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   std::vector<int> counts(p, 0);
   if (dist == "uniform") {
     for (int j = 0; j < p; ++j) counts[j] = static_cast<int>(m / p + (j < m % p ? 1 : 0));
     return counts;
   }
-  if (dist == "one") {
-    const long rest = p > 1 ? m / 100 : 0;
+  if (const double share = rank0_share(dist); share > 0) {
+    const long rest = p > 1 ? (dist == "one" ? m / 100 : static_cast<long>(m * (1 - share))) : 0;
     counts[0] = static_cast<int>(m - rest);
     for (int j = 1; j < p; ++j) {
       counts[j] = static_cast<int>(rest / (p - 1) + (j - 1 < rest % (p - 1) ? 1 : 0));
@@ -147,12 +162,7 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
 // (Träff 2022's (r mod 3) counts of the m p elements, as allgatherv) or half (rank 0 holds half
 // of them, the others share the rest evenly: the case where merging a large run early costs).
 std::vector<int> allmerge_counts(long m, const std::string& dist) {
-  if (dist != "half") return allgatherv_counts(m * p, dist);
-  std::vector<int> counts(p, 0);
-  const long total = m * p, rest = p > 1 ? total / 2 : 0;
-  counts[0] = static_cast<int>(total - rest);
-  for (int j = 1; j < p; ++j) counts[j] = static_cast<int>(rest / (p - 1) + (j - 1 < rest % (p - 1) ? 1 : 0));
-  return counts;
+  return allgatherv_counts(m * p, dist);
 }
 
 enum Impl {
@@ -437,7 +447,8 @@ int run(int argc, char** argv) {
       "calls back to back per repetition, time divided by it (small messages: a single call "
       "after a barrier is timed within the barrier's noise)")(
       "dist", po::value(&o.dist)->default_value(o.dist),
-      "allgatherv counts: irregular (default), uniform or one (rank 0 holds 99%); allmerge "
+      "allgatherv and reduce_scatter counts: irregular (default), uniform, one (rank 0 holds 99%), "
+      "half or rank0=F (rank 0 holds the share F, 0 < F < 1, the others the rest evenly); allmerge "
       "block sizes: uniform (default), irregular or half (rank 0 holds half); alltoallv sizes: "
       "uniform, powerlaw or normal")(
       "check", po::bool_switch(&o.check), "verify the result of every repetition")(
@@ -487,11 +498,12 @@ int run(int argc, char** argv) {
     if (o.op == "allmerge" && vm["dist"].defaulted()) o.dist = "uniform";
     const bool dist_ok = o.op == "alltoallv" || o.dist == "irregular" || o.dist == "uniform" ||
                          (o.op == "allmerge" && o.dist == "half") ||
-                         ((o.op == "allgatherv" || o.op == "reduce_scatter") && o.dist == "one");
+                         ((o.op == "allgatherv" || o.op == "reduce_scatter") &&
+                          rank0_share(o.dist) > 0);
     if (!dist_ok) {
       const char* allowed = o.op == "allmerge"     ? "irregular, uniform or half"
                             : o.op == "allgatherv" || o.op == "reduce_scatter"
-                                ? "irregular, uniform or one"
+                                ? "irregular, uniform, one, half or rank0=F (0 < F < 1)"
                                                    : "irregular or uniform";
       throw std::invalid_argument(std::string("--dist must be ") + allowed + ", not " + o.dist);
     }

@@ -21,6 +21,13 @@ for dist in half irregular; do
   if [ $rc -ne 0 ] || [ "$rows" != 40 ]; then echo "FAIL allmerge --dist $dist (exit $rc, $rows rows)"; echo "$out"; fail=1
   else echo "ok   allmerge --dist $dist"; fi
 done
+# allgatherv with rank 0 holding half and a fifth of the data (--dist half, rank0=F), checked.
+for dist in half rank0=0.2; do
+  out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op allgatherv --dist $dist --sizes 0,1,7,1000 --reps 2 --check 2>&1)
+  rc=$?; rows=$(echo "$out" | grep -c "^allgatherv	")
+  if [ $rc -ne 0 ] || [ "$rows" != 36 ]; then echo "FAIL allgatherv --dist $dist (exit $rc, $rows rows)"; echo "$out"; fail=1
+  else echo "ok   allgatherv --dist $dist"; fi
+done
 # --batch: calls back to back, every one checked (Rosched_Bcast's repeat of a native call);
 # without the untimed first call (--warmup 0).
 out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op bcast --impl native,auto --sizes 1,256 \
@@ -49,12 +56,15 @@ for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist we
            "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
            "extra:too many positional" "--measure fast:--measure must be slowest, span or sync" \
            "--measure sync:needs a global clock" "--dist half:--dist must be irregular or uniform, not half" \
+           "--op allgatherv --dist rank0=1:--dist must be irregular, uniform, one, half or rank0=F" \
+           "--op allgatherv --dist rank0=0.5x:--dist must be irregular, uniform, one, half or rank0=F" \
            "--batch 0:--batch must be in 1..1000000" "--warmup=-1:--warmup must be in 0..1000" \
            "--rewarm sometimes:--rewarm must be every or until-setup" \
            "--rewarm until-setup:needs --measure span or sync"; do
   args=${bad%%:*}; want=${bad#*:}
   # shellcheck disable=SC2086
-  out=$(timeout 60 mpirun -np 1 "$bin" --op bcast $args 2>&1); rc=$?
+  op=(--op bcast); [[ "$args" == --op* ]] && op=()  # an item may name its own --op
+  out=$(timeout 60 mpirun -np 1 "$bin" "${op[@]}" $args 2>&1); rc=$?
   if [ $rc -ne 0 ] && echo "$out" | grep -q -- "$want"; then echo "ok   reject $args"
   else echo "FAIL reject $args (exit $rc)"; echo "$out"; fail=1; fi
 done
