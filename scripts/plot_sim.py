@@ -22,6 +22,7 @@ from collections import defaultdict
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["svg.hashsalt"] = "rosched"  # the same SVG for the same figure
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the non-interactive backend)
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
@@ -84,7 +85,7 @@ def finish(ax, title, ylabel):
 def save(fig, stem):
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(f"{stem}.{ext}", dpi=110)
+        fig.savefig(f"{stem}.{ext}", dpi=110, metadata={"Date": None} if ext == "svg" else None)
     plt.close(fig)
     print(f"plot_sim: wrote {stem}.png and .svg", file=sys.stderr)
 

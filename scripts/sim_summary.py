@@ -156,6 +156,7 @@ def markdown(rows):
 def plot(rows, outdir):
     import matplotlib
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "rosched"  # the same SVG for the same figure
     import matplotlib.pyplot as plt
 
     written = []
@@ -177,7 +178,8 @@ def plot(rows, outdir):
         fig.tight_layout()
         stem = os.path.join(outdir, f"summary_{platform}_p{p}")
         for ext in ("png", "svg"):
-            fig.savefig(f"{stem}.{ext}", dpi=110 if ext == "png" else None)
+            fig.savefig(f"{stem}.{ext}", dpi=110 if ext == "png" else None,
+                        metadata={"Date": None} if ext == "svg" else None)
             written.append(f"{stem}.{ext}")
         plt.close(fig)
     return written
