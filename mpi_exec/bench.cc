@@ -141,7 +141,7 @@ std::vector<int> allgatherv_counts(long m, const std::string& dist) {
     return counts;
   }
   if (const double share = rank0_share(dist); share > 0) {
-    const long rest = p > 1 ? (dist == "one" ? m / 100 : static_cast<long>(m * (1 - share))) : 0;
+    const long rest = p > 1 ? static_cast<long>(m * (1 - share)) : 0;  // "one": m / 100 exactly
     counts[0] = static_cast<int>(m - rest);
     for (int j = 1; j < p; ++j) {
       counts[j] = static_cast<int>(rest / (p - 1) + (j - 1 < rest % (p - 1) ? 1 : 0));
