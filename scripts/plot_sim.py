@@ -82,11 +82,20 @@ def finish(ax, title, ylabel):
     ax.legend(fontsize=8)
 
 
-def save(fig, stem):
+def save_figure(fig, stem):
+    """Writes fig as STEM.png and STEM.svg (the SVG without a date: with the fixed hash salt
+    above, an unchanged figure gives the same file) and closes it; returns the two paths."""
     fig.tight_layout()
+    paths = []
     for ext in ("png", "svg"):
         fig.savefig(f"{stem}.{ext}", dpi=110, metadata={"Date": None} if ext == "svg" else None)
+        paths.append(f"{stem}.{ext}")
     plt.close(fig)
+    return paths
+
+
+def save(fig, stem):
+    save_figure(fig, stem)
     print(f"plot_sim: wrote {stem}.png and .svg", file=sys.stderr)
 
 

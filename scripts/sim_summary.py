@@ -154,9 +154,8 @@ def markdown(rows):
 
 
 def plot(rows, outdir):
-    import matplotlib
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "rosched"  # the same SVG for the same figure
+    # Only here: the summary's tables need no matplotlib. plot_sim sets the backend first.
+    from plot_sim import save_figure
     import matplotlib.pyplot as plt
 
     written = []
@@ -175,13 +174,7 @@ def plot(rows, outdir):
                      "(SimGrid SMPI)", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        stem = os.path.join(outdir, f"summary_{platform}_p{p}")
-        for ext in ("png", "svg"):
-            fig.savefig(f"{stem}.{ext}", dpi=110 if ext == "png" else None,
-                        metadata={"Date": None} if ext == "svg" else None)
-            written.append(f"{stem}.{ext}")
-        plt.close(fig)
+        written += save_figure(fig, os.path.join(outdir, f"summary_{platform}_p{p}"))
     return written
 
 
