@@ -30,7 +30,8 @@ Options:
   --p P             simulated ranks (default 1152; 64 with --quick)
   --platform NAME   flat, flatnb, flat288 or paper (sim/platforms/NAME.xml; default flat)
   --sizes LIST      comma-separated message sizes in bytes, rounded down to whole MPI_INT
-                    (at least one); default 4 B .. 16 MiB in steps of 4x
+                    (at least one; two sizes of the same whole count are an error); default
+                    4 B .. 16 MiB in steps of 4x
   --selectors LIST  comma-separated subset of ompi,mpich,mvapich2,impi, run in this order
                     (default ompi,mvapich2,impi,mpich: our implementations run under the
                     first; MPICH's native runs cost least, last so that --jobs 2 ends together)
@@ -144,9 +145,13 @@ esac
 [ $check -eq 0 ] || [ "$p" -le 64 ] || die_usage "--check runs with real buffers: --p must be <= 64"
 kernels_shared_from=1048576  # --compute kernels: shared malloc from this allocation size only
 ints=""
+declare -A size_of_ints=()  # whole MPI_INTs -> the size given, so that no size runs twice
 for b in ${sizes//,/ }; do
   [[ "$b" =~ ^[0-9]+$ ]] || die_usage "--sizes: '$b' is not a number of bytes"
   n=$((b / 4)); [ $n -ge 1 ] || n=1
+  [ -z "${size_of_ints[$n]:-}" ] ||
+    die_usage "--sizes: ${size_of_ints[$n]} and $b B both run $n MPI_INT ($((n * 4)) B); give each size once"
+  size_of_ints[$n]=$b
   ints="${ints:+$ints,}$n"
   if [ -n "$compute" ] && [ $check -eq 0 ] && [ $((p * b)) -ge $kernels_shared_from ]; then
     say "warning: at $b B per rank the results of $p ranks are shared (not real) buffers; the kernels' charged times there are not meaningful"

@@ -193,7 +193,7 @@ done
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
 for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast" \
-            "--compute all" "--compute kernels --host-speed 1e9" "--overhead 1us"; do
+            "--compute all" "--compute kernels --host-speed 1e9" "--overhead 1us" "--sizes 0,4"; do
   bash "$sim" $args >/dev/null 2>&1; rc=$?
   [ $rc -eq 2 ] && ok "exit 2 for: $args" || bad "exit $rc for: $args (want 2)"
 done
