@@ -22,7 +22,8 @@ Output: --tsv FILE (collective, op, platform, p, bytes, impl, selector, usec, be
 best_usec, ratio, selectors: the selectors whose native rows the baseline saw), --markdown (one
 table per platform and p: a row per collective, a column per size; "*" marks a baseline of
 fewer than the four selectors, "†" a figure of an implementation named in the manifest instead
-of the entry point's own choice), --plot DIR (summary_PLATFORM_pP.png and .svg: the ratio
+of the entry point's own choice, "‡" a size too small for the distribution bench names: see
+coarse()), --plot DIR (summary_PLATFORM_pP.png and .svg: the ratio
 against size, one line per collective).
 
 Usage: /usr/bin/python3 scripts/sim_summary.py MANIFEST [--tsv FILE] [--markdown] [--plot DIR]
@@ -114,6 +115,26 @@ def summarise(row, root, cache):
     ])
 
 
+def coarse(op, p, nbytes):
+    """Whether bench could not cut `nbytes` (as --sizes, whole MPI_INTs) as op's distribution
+    says, so that the cell measured another data set than its column names (mpi_exec/bench.cc):
+    all-gather and reduce_scatter_block give every rank max(1, m / p) of the m elements, so below
+    p elements each rank has one and the whole result is p x 4 B; the (r mod 3) counts of
+    allgatherv and reduce_scatter give rank r < p - 1 (r mod 3) floor(m / w) elements, w the sum
+    of (r mod 3) over r < p - 1, and the last rank the rest: marked where what whole shares
+    leave over, which the last rank holds beside its own share, is more than a tenth of all
+    (below w elements it is all of them)."""
+    p, m = int(p), int(nbytes) // 4
+    if op in ("allgather", "reduce_scatter_block"):
+        return m < p
+    if op in ("allgatherv", "reduce_scatter"):
+        w = sum(r % 3 for r in range(p - 1))
+        if w == 0:
+            return False
+        return 10 * (m - (m // w) * w) > m
+    return False
+
+
 def configuration(platform, p):
     """The name of a simulated cluster, as the README calls it."""
     if platform == "paper" and int(p) % 36 == 0:
@@ -146,7 +167,8 @@ def markdown(rows):
                     out.append("")
                     continue
                 mark = ("*" if len(r["selectors"].split(",")) < len(SELECTORS) else "") + \
-                       ("†" if r["impl"] != "auto" else "")
+                       ("†" if r["impl"] != "auto" else "") + \
+                       ("‡" if coarse(r["op"], p, b) else "")
                 out.append(r["ratio"] + mark)
             lines.append(f"| {collective} | " + " | ".join(out) + " |")
         lines.append("")
