@@ -118,15 +118,16 @@ def summarise(row, root, cache):
 def coarse(op, p, nbytes):
     """Whether bench could not cut `nbytes` (as --sizes, whole MPI_INTs) as op's distribution
     says, so that the cell measured another data set than its column names (mpi_exec/bench.cc):
-    all-gather and reduce_scatter_block give every rank max(1, m / p) of the m elements, so below
-    p elements each rank has one and the whole result is p x 4 B; the (r mod 3) counts of
+    all-gather and reduce_scatter_block give every rank c = max(1, floor(m / p)) of the m
+    elements: marked where the c p elements moved differ from m by more than a tenth (below p
+    elements each rank has one and the whole result is p x 4 B); the (r mod 3) counts of
     allgatherv and reduce_scatter give rank r < p - 1 (r mod 3) floor(m / w) elements, w the sum
     of (r mod 3) over r < p - 1, and the last rank the rest: marked where what whole shares
     leave over, which the last rank holds beside its own share, is more than a tenth of all
     (below w elements it is all of them)."""
     p, m = int(p), int(nbytes) // 4
     if op in ("allgather", "reduce_scatter_block"):
-        return m < p
+        return 10 * abs(max(1, m // p) * p - m) > m
     if op in ("allgatherv", "reduce_scatter"):
         w = sum(r % 3 for r in range(p - 1))
         if w == 0:

@@ -36,8 +36,9 @@ want="1024:auto:mpich:mpich:0.80:ompi,mpich,mvapich2,impi 4096:kary:ompi:mvapich
   bad "rows: $got (want $want)"
 grep -q '^| Bcast | 0.80 | 1.25\*† |$' "$tmp/s.md" && ok "markdown row and marks" ||
   bad "markdown: $(grep Bcast "$tmp/s.md")"
-# Sizes bench cannot cut as named get "‡": an all-gather of fewer elements than ranks (16 B at
-# p = 8: one element each, 32 B in all), the (r mod 3) counts where what whole shares leave over
+# Sizes bench cannot cut as named get "‡": an all-gather whose equal blocks of whole elements
+# hold more than a tenth more or less (16 B at p = 8: one element each, 32 B in all; 64 B: 16
+# elements, two each, as asked), the (r mod 3) counts where what whole shares leave over
 # goes to the last rank and is more than a tenth (p = 8: weights 0 1 2 0 1 2 0, w = 6; 20 B = 5
 # elements: no whole share, all of them left over; 4 KiB = 1,024: shares of 170, 4 left over).
 printf '%s\n' "$h" "$(row allgather native ompi flat 8 16 9.0)" "$(row allgather auto ompi flat 8 16 9.0)" \
