@@ -528,8 +528,8 @@ int run(int argc, char** argv) {
   double last_report = started;
   // One measurement of impl at m: `calls` calls back to back after a barrier (and, for
   // --measure sync, an agreed instant), the time per call by the chosen measure, the same on
-  // every rank; *ok: every rank's check passed.
-  const auto measure_call = [&](Impl impl, long m, int calls, bool check_it, bool* ok) {
+  // every rank; *wrong: how many ranks' checks failed (0 without check_it).
+  const auto measure_call = [&](Impl impl, long m, int calls, bool check_it, int* wrong) {
     double seconds = 0;
     bool mine_ok = true;
     for (bool again = true; again;) {
@@ -562,9 +562,8 @@ int run(int argc, char** argv) {
                                    : "computation charged around the wait, or no global clock");
       }
     }
-    int good = mine_ok, all_good = 0;
-    MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    *ok = all_good != 0;
+    const int mine_wrong = mine_ok ? 0 : 1;
+    MPI_Allreduce(&mine_wrong, wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     return seconds;
   };
   // Warm-up, untimed: the first call of an implementation on a communicator sets it up (the
@@ -589,8 +588,8 @@ int run(int argc, char** argv) {
         if (!first && impl == kNative && setup_seen) continue;
         const double impl_started = real_now();
         if (impl == kNative && until_setup && !setup_seen) {
-          bool ok = true;
-          native_seconds = measure_call(impl, m, 1, false, &ok);
+          int wrong = 0;
+          native_seconds = measure_call(impl, m, 1, false, &wrong);
         } else {
           MPI_Barrier(MPI_COMM_WORLD);
           op(impl, m, false);
@@ -614,9 +613,13 @@ int run(int argc, char** argv) {
       }
       for (Impl impl : impls) {  // interleaved
         const double impl_started = real_now();
-        bool ok = true;
-        const double seconds = measure_call(impl, m, o.batch, o.check, &ok);
-        all_ok = all_ok && ok;
+        int wrong = 0;
+        const double seconds = measure_call(impl, m, o.batch, o.check, &wrong);
+        if (wrong > 0 && rank == 0) {  // which one, so that a failure can be chased
+          std::fprintf(stderr, "bench: --check: %s gave %d of %d ranks a wrong result at %ld B "
+                       "(repetition %d)\n", kImplNames[impl], wrong, p, m * 4, rep + 1);
+        }
+        all_ok = all_ok && wrong == 0;
         best[impl] = std::min(best[impl], seconds);
         real_seconds[impl] += real_now() - impl_started;
       }

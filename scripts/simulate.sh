@@ -326,7 +326,11 @@ status=0
       if [ -f "$work/$i.mem" ]; then
         echo "simulate.sh: $o under $s $(cat "$work/$i.mem"); the sizes it finished are in the TSV" >&2
       else
-        { echo "simulate.sh: $o under $s failed (exit $(cat "$work/$i.rc")):"; tail -5 "$work/$i.err"; } >&2
+        # bench's own messages first (which implementation and size --check found wrong),
+        # then the end of the run's stderr (SimGrid's messages, one per rank that failed)
+        { echo "simulate.sh: $o under $s failed (exit $(cat "$work/$i.rc")):"
+          grep '^bench: ' "$work/$i.err" | grep -v -E '^bench: size [0-9]+ |took .* of real time|was set up' | tail -5
+          tail -3 "$work/$i.err"; } >&2
       fi
     fi
     awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" -v rename="$([ "$impls" = pmpi ] && echo pmpi)" \
