@@ -322,7 +322,7 @@ status=0
   for i in "${!runs[@]}"; do
     read -r o s impls <<<"${runs[$i]}"
     if [ "$(cat "$work/$i.rc")" != 0 ]; then
-      status=1
+      : >"$work/failed"  # this group runs in a subshell (the pipe): status is set below
       if [ -f "$work/$i.mem" ]; then
         echo "simulate.sh: $o under $s $(cat "$work/$i.mem"); the sizes it finished are in the TSV" >&2
       else
@@ -338,6 +338,7 @@ status=0
       "$work/$i.out"
   done
 } | awk -F'\t' '!($2 == "native" && seen[$1, $3, $6]++)' >"$work/rows.tsv"  # native once per selector
+[ ! -e "$work/failed" ] || status=1
 # The ratio rows against the fastest selector: sim_merge.py's rule, on this run's rows alone. If it
 # refuses them (a row measured twice), the rows are kept without ratios.
 if ! /usr/bin/python3 "$root/scripts/sim_merge.py" "$work/rows.tsv" >"$out" 2>"$work/merge.err"; then

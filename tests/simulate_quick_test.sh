@@ -3,7 +3,7 @@
 # columns and rows, its ratio rows divide by the best selector, --check verifies real results,
 # the interposition library, the synchronised start, allmerge with unequal blocks and the
 # node-aware collectives on simulated multicore nodes run under SMPI, the backbone probe measures
-# flat288's backbone, and bad options fail with
+# flat288's backbone, a run whose bench fails makes simulate.sh exit 1, and bad options fail with
 # exit status 2. Runs on
 # the source tree (tag "local": smpicxx builds outside Bazel), into the test's temporary
 # directory.
@@ -190,6 +190,24 @@ for args in "--messages 0" "--platform moon" "--sizes 1,x" "--p 1"; do
   bash "$probe" $args >/dev/null 2>&1; rc=$?
   [ $rc -eq 2 ] && ok "probe exit 2 for: $args" || bad "probe exit $rc for: $args (want 2)"
 done
+
+# A run whose bench fails (a stand-in that reports a wrong result and exits 1, built with smpicc
+# into a build directory of its own, which smpi_build.sh then finds current): exit 1, with
+# bench's own message shown (the failure status was lost in a subshell before 2026-11-29).
+fake="$tmp/fake_build"
+mkdir -p "$fake"
+printf '%s\n' '#include <mpi.h>' '#include <stdio.h>' \
+  'int main(int argc, char** argv) { MPI_Init(&argc, &argv); int r = 0;' \
+  '  MPI_Comm_rank(MPI_COMM_WORLD, &r);' \
+  '  if (r == 0) fprintf(stderr, "bench: --check: stand-in gave 1 of 2 ranks a wrong result\n");' \
+  '  MPI_Finalize(); return 1; }' >"$fake/fail.c"
+if smpicc -o "$fake/bench" "$fake/fail.c" 2>"$tmp/fake.err" && cp "$fake/bench" "$fake/bench_pmpi"; then
+  ROSCHED_SMPI_BUILD="$fake" bash "$sim" --p 2 --op bcast --sizes 4 --selectors ompi --impls circulant \
+    --out "$tmp/fake.tsv" 2>"$tmp/fake_run.err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "stand-in gave 1 of 2 ranks a wrong result" "$tmp/fake_run.err" &&
+    ok "a failing bench: exit 1, its message shown" ||
+    bad "a failing bench: exit $rc (want 1); $(tail -3 "$tmp/fake_run.err")"
+else bad "smpicc builds the stand-in bench: $(tail -3 "$tmp/fake.err")"; fi
 
 bash "$sim" --help | grep -q "^Usage: bash scripts/simulate.sh" && ok "--help" || bad "--help"
 for args in "--op scatter" "--check --p 128" "--platform moon" "--selectors ompi,foo" "--sizes 1,x" "--host-speed fast" \
