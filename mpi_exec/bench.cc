@@ -133,7 +133,9 @@ double rank0_share(const std::string& dist) {
 
 // Per-rank counts of allgatherv for m MPI_INT in all: Träff 2022, Sec. 3.2 (m_r = (r mod 3) m',
 // the last rank takes the rest), uniform, or rank 0 holding a share (rank0_share: the others
-// share the rest of the elements evenly, rank 0 the rest).
+// share the rest of the elements evenly, rank 0 the rest). scripts/sim_summary.py (coarse)
+// repeats the (r mod 3) rule and the all-gather's max(1, m / p) to mark the sizes they cannot
+// cut as named: change them together.
 std::vector<int> allgatherv_counts(long m, const std::string& dist) {
   std::vector<int> counts(p, 0);
   if (dist == "uniform") {

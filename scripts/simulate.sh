@@ -253,6 +253,8 @@ for o in $ops; do
     fi
   done
 done
+# bench's progress lines on stderr: passed on as they come, left out of a failed run's report
+progress_lines='^bench: (size|MPI_COMM_WORLD)'
 pass_progress() {  # bench's progress, the real time each size took and where SimGrid set
   # MPI_COMM_WORLD up (--rewarm until-setup), as they come (run_one's); where bench has said
   # nothing for 5 minutes (one call of a large broadcast can take an hour), a line that the
@@ -266,7 +268,7 @@ pass_progress() {  # bench's progress, the real time each size took and where Si
     fi
     return 0
   fi
-  sed -n "$((seen + 1)),${n}p" "$work/$i.err" | grep -E '^bench: (size|MPI_COMM_WORLD)' |
+  sed -n "$((seen + 1)),${n}p" "$work/$i.err" | grep -E "$progress_lines" |
     while IFS= read -r line; do say "$o $s ($impls): ${line#bench: }"; done
   seen=$n told=$SECONDS
 }
@@ -329,7 +331,7 @@ status=0
         # bench's own messages first (which implementation and size --check found wrong),
         # then the end of the run's stderr (SimGrid's messages, one per rank that failed)
         { echo "simulate.sh: $o under $s failed (exit $(cat "$work/$i.rc")):"
-          grep '^bench: ' "$work/$i.err" | grep -v -E '^bench: size [0-9]+ |took .* of real time|was set up' | tail -5
+          grep '^bench: ' "$work/$i.err" | grep -v -E "$progress_lines" | tail -5
           tail -3 "$work/$i.err"; } >&2
       fi
     fi
