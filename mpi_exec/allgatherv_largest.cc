@@ -8,7 +8,7 @@
 // in effect a broadcast of that block, and on a network whose links all ranks share a
 // broadcast tree can move it faster than the circulant graph: at 1,152 ranks on SimGrid SMPI's
 // `flat` platform the two-tree broadcast of 1 MiB took 904 us where the circulant broadcast took
-// 1,280 and Algorithm 9 with rank 0 holding 99% of 1 MiB 1,190 (docs/simulation.md). The other
+// 1,280 and Algorithm 9 with rank 0 holding 99% of 1 MiB 1,190 (docs/sim/flat_1152.md). The other
 // blocks are then a short all-gather, latency-bound. Rosched_Allgatherv times this against
 // Algorithm 9 and the library's MPI_Allgatherv where the largest block is at least half of the
 // data (allgatherv.cc); Rosched_Allgatherv_largest always runs it.

@@ -10,7 +10,8 @@
 // rank of the node. Commutative operations only (contributions are combined in schedule order).
 // This replaced (2026-11-27) ring steps within the node (c - 1 of them per chunk) and an n-way
 // or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /
-// 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/simulation.md).
+// 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/sim/paper_1152.md, "Circulant
+// steps").
 //
 // For short and mid-sized vectors, whose time is rounds more than bytes, one lane carries the
 // whole vector: the k-nomial reduction of each node into node rank 0 (Träff's lecture notes,

@@ -21,7 +21,7 @@ bool lane_allreduce_applies(const CommInfo& ci);
 // geometric middle of 32 KiB, where the first was measured faster (36 x 32 simulated ranks:
 // 53.2 us against 70.7), and 64 KiB, where it was slower (96.9 against 87.3); at 4 B / 1 / 4 / 16
 // KiB 5.4 / 10.2 / 12.0 / 30.7 us, 0.16 / 0.28 / 0.33 / 0.46 of the best selector
-// (docs/simulation.md, "Short all-reduces on multicore nodes").
+// (docs/sim/reductions_1152.md, "Short all-reduces on multicore nodes").
 inline constexpr double kLaneLeaderBelow = 48 * 1024;
 
 // The reduction over all ranks of ci of their count elements at input (recvbuf itself for

@@ -28,7 +28,7 @@
 //     k-ary tree (bcast_kary_tree.cc), whose k sends at once cost a rank no more than one
 //     there and which pays a block's latency once per level, not once per round: on `flat`
 //     with 1,152 ranks it took 0.66 of Open MPI's selector's time at 1 MiB (the fastest of
-//     the four there) where the two trees took 0.82 (docs/simulation.md, "The k-ary tree"); on
+//     the four there) where the two trees took 0.82 (docs/sim/first_runs.md, "The k-ary tree"); on
 //     several multicore nodes
 //     the node-aware circulant broadcast alone, and at p = 2 the three are one message. Where
 //     the circulant pipeline sends synchronously (on several nodes: between the nodes), it is
@@ -99,7 +99,7 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 // three are the circulant broadcast (node-aware: its phase between the nodes) with 1, 3 or 4
 // rounds in flight instead of the cost model's (synchronous_window): which is fastest depends
 // on how the schedule's rounds pass blocks on and on the network, more than the model's
-// figures tell (docs/simulation.md, "Rounds in flight of the synchronous circulant broadcast,
+// figures tell (docs/sim/refinements.md, "Rounds in flight of the synchronous circulant broadcast,
 // timed").
 enum Family {
   kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4,

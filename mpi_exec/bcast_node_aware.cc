@@ -18,7 +18,7 @@
 // model, takes the tree: where a rank's messages have paths of their own (SimGrid's loopback
 // within a node) or cost little beside a latency (a few bytes between nodes), one level of up to
 // 31 or 35 sends where the circulant broadcast takes ceil(log2 p) + n - 1 rounds (36 x 32
-// simulated ranks: docs/simulation.md, "One lane for short and mid-sized all-reduces on
+// simulated ranks: docs/sim/reductions_1152.md, "One lane for short and mid-sized all-reduces on
 // multicore nodes").
 #include "mpi_exec/bcast_node_aware.h"
 

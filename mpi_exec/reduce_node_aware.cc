@@ -23,9 +23,9 @@ namespace rosched::mpi {
 namespace {
 
 // From this many bytes (and one element per rank) the reduction on equal nodes is the
-// reduce-scatter + gather: measured on the paper's 36 x 32 simulated ranks (docs/simulation.md),
-// 35.0 / 37.2 / 42.7 / 52.5 us at 8 / 16 / 32 / 64 KiB against the trees' 18.8 / 45.4 / 46.1 /
-// 86.9.
+// reduce-scatter + gather: measured on the paper's 36 x 32 simulated ranks
+// (docs/sim/reductions_1152.md), 35.0 / 37.2 / 42.7 / 52.5 us at 8 / 16 / 32 / 64 KiB against
+// the trees' 18.8 / 45.4 / 46.1 / 86.9.
 constexpr double kScatterGatherFrom = 12 * 1024;
 
 // Rabenseifner's reduction (2004: a reduce-scatter, then a gather of the blocks to the root) on

@@ -15,7 +15,7 @@
 //                                 reduce_scatter: rosched from `bytes` up;
 //                                 allreduce, alltoall: rosched up to `bytes`. "never" disables.
 //
-// The auto defaults come from the SimGrid SMPI runs of docs/simulation.md (paper platform,
+// The auto defaults come from the SimGrid SMPI runs of docs/sim/cost_model.md (paper platform,
 // 36 x 1, against the best of four MPI libraries' selectors). Where rosched's entry point times
 // its algorithms against the library's collective at the first call of each size class, auto
 // lets it choose (the same answer on every rank); a threshold replaces that by a size rule:

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""sim_table.py: Markdown tables of a scripts/simulate.sh TSV, as docs/simulation.md shows them.
+"""sim_table.py: Markdown tables of a scripts/simulate.sh TSV, as docs/sim/ shows them.
 
 One table per (op, platform, p): a row per message size; columns the native collective under
 each selector (µs), then each implementation of ours (µs) with its ratio to the best selector.
