@@ -15,17 +15,20 @@
 // were 1.3-2x slower than G = 2000's 1-5 at 64 KiB - 16 MiB. Set ROSCHED_ALLGATHERV_G to tune
 // (read once, at the first call). Rounds run nonblocking, a window of them in flight
 // (window_rounds): the receive of round v is posted early, its send once every earlier receive
-// has arrived. The messages go eagerly (MPI_Isend): synchronous ones, as the pipelined broadcasts
-// send where each rank's own link limits (cost_model.h, synchronous_sends), were tried and not
-// kept (SimGrid SMPI, paper platform, 36 x 1, G = 2000's few blocks: the same to 0.1 us from
-// 64 KiB to 16 MiB with bench's three distributions, except 173.1 against 160.8 us eager with
-// the (r mod 3) counts at 1 MiB).
+// has arrived. Whole messages go eagerly (MPI_Isend): synchronous ones, as the pipelined
+// broadcasts send where each rank's own link limits (cost_model.h, synchronous_sends), were
+// tried and not kept (SimGrid SMPI, paper platform, 36 x 1, G = 2000's few blocks: the same to
+// 0.1 us from 64 KiB to 16 MiB with bench's three distributions, except 173.1 against 160.8 us
+// eager with the (r mod 3) counts at 1 MiB).
 // Where the cost model's stream figures say a round's message moves faster as a stream of
 // smaller parts than whole (stream_parts, cost_model.h: SimGrid SMPI moves 5,776-9,375 B
 // messages at 1.09 of a link's bandwidth, large ones at 0.94, and a backbone shared by every rank
 // at 1.03 / 1.12 of its nominal time, scripts/backbone_probe.sh), each round's two messages are
 // cut into parts of whole elements and streamed (stream_round), the rounds then one after the
-// other. ROSCHED_STREAM_PART sets the parts' size.
+// other; with unequal counts the parts go synchronously where the cost model says a rank's own
+// link limits (stream_plan: an eager part sent late shares its sender's link with the next
+// round's and slows the critical path; 36 x 1, 16 MiB in all, (r mod 3) counts: 902.5 against
+// 1,023.4 us). ROSCHED_STREAM_PART sets the parts' size.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -118,7 +121,11 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   if (p == 1 || largest == 0 || rtype.size == 0) return;
 
   double total_bytes = 0;
-  for (int j = 0; j < p; ++j) total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
+  bool counts_differ = false;
+  for (int j = 0; j < p; ++j) {
+    total_bytes += static_cast<double>(recvcounts[j]) * rtype.size;
+    counts_differ = counts_differ || recvcounts[j] != recvcounts[0];
+  }
   const rosched::Skips& s = skips_of(p);
   const int q = s.q();
   const rosched::FullSchedule& schedule = full_schedule_of(s);
@@ -139,17 +146,17 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
   if (!blocking) {
     const CostModel& model = cost_model(ci);
     const double round_bytes = total_bytes / static_cast<double>(n);
-    plan = stream_plan(model, round_bytes);
+    plan = stream_plan(model, round_bytes, counts_differ);
     if (!plan.streamed()) window.emplace(window_rounds(model, round_bytes));
   }
-  char algorithm[64] = "pipelined";
+  char algorithm[96] = "pipelined";
   if (blocking) {
     std::snprintf(algorithm, sizeof algorithm,
                   round_model != nullptr ? "one block, rounds in parts where streamed faster"
                                          : "one block");
   } else if (plan.streamed()) {
-    std::snprintf(algorithm, sizeof algorithm, "pipelined, rounds in parts of %.0f B",
-                  plan.part_bytes);
+    std::snprintf(algorithm, sizeof algorithm, "pipelined, rounds in parts of %.0f B%s",
+                  plan.part_bytes, plan.synchronous ? ", sent synchronously" : "");
   }
   tell_choice(ci, name, algorithm, n,
               window ? window->size() : plan.streamed() ? plan.in_flight : 1, total_bytes);
@@ -178,7 +185,8 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
     if (blocking) {
       if (round_model != nullptr) {
         const StreamPlan round_plan =
-            stream_plan(*round_model, total_bytes * static_cast<double>(s[k + 1] - s[k]) / p);
+            stream_plan(*round_model, total_bytes * static_cast<double>(s[k + 1] - s[k]) / p,
+                        counts_differ);
         if (round_plan.streamed()) {
           stream_round(send, base, recv, base, recvtype, rtype, round_plan, to, from,
                        tag::kAllgathervRound, c);

@@ -122,7 +122,8 @@ void CirculantRounds::run() {
     const RoundBlocks b = round_blocks();
     if (model != nullptr) {
       const double blocks = static_cast<double>(b.send_count);
-      const StreamPlan plan = stream_plan(*model, bytes * blocks / static_cast<double>(p));
+      const StreamPlan plan =
+          stream_plan(*model, bytes * blocks / static_cast<double>(p), cut_.starts != nullptr);
       if (plan.streamed()) {
         stream_next_round(b, plan);
         continue;

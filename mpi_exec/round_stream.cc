@@ -71,7 +71,7 @@ void RoundMessage::describe_part(std::int64_t lo, std::int64_t hi, MPI_Aint exte
   describe_pieces(lengths, offsets, base, element, owned, at, count, type);
 }
 
-StreamPlan stream_plan(const CostModel& model, double round_bytes) {
+StreamPlan stream_plan(const CostModel& model, double round_bytes, bool messages_differ) {
   StreamPlan plan;
   if (settings().stream_part > 0) {
     plan.part_bytes = settings().stream_part;
@@ -80,7 +80,10 @@ StreamPlan stream_plan(const CostModel& model, double round_bytes) {
              k > 1) {
     plan.part_bytes = round_bytes / static_cast<double>(k);
   }
-  if (plan.streamed()) plan.in_flight = stream_window(model, plan.part_bytes);
+  if (plan.streamed()) {
+    plan.in_flight = stream_window(model, plan.part_bytes);
+    plan.synchronous = messages_differ && synchronous_sends(model, plan.part_bytes);
+  }
   return plan;
 }
 
@@ -115,7 +118,11 @@ void stream_round(const RoundMessage& send, char* send_base, const RoundMessage&
     m.describe_part(cut(e, k, parts), cut(e, k + 1, parts), type.extent,
                     is_send ? send_base : recv_base, element, part.type, &at, &count, &t);
     if (is_send) {
-      check(PMPI_Isend(at, count, t, to, tag, c, &part.request), "MPI_Isend");
+      if (plan.synchronous) {
+        check(PMPI_Issend(at, count, t, to, tag, c, &part.request), "MPI_Issend");
+      } else {
+        check(PMPI_Isend(at, count, t, to, tag, c, &part.request), "MPI_Isend");
+      }
     } else {
       check(PMPI_Irecv(at, count, t, from, tag, c, &part.request), "MPI_Irecv");
     }

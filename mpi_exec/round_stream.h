@@ -46,18 +46,27 @@ class RoundMessage {
 };
 
 // How a round's messages go: whole (part_bytes 0) or in parts of about part_bytes, in_flight of
-// them posted ahead by the receiver.
+// them posted ahead by the receiver, sent synchronously (MPI_Issend) or eagerly (MPI_Isend).
 struct StreamPlan {
   double part_bytes = 0;
   int in_flight = 0;
+  bool synchronous = false;
   bool streamed() const { return part_bytes > 0; }
 };
 
 // The plan for a round of round_bytes, the same on every rank for the same figure (the round's
 // nominal size, not one rank's message): ROSCHED_STREAM_PART's parts if set (a message of at
 // most that many bytes is one part), else the cost model's (stream_parts, windowed;
-// stream_window), whole where it predicts one part.
-StreamPlan stream_plan(const CostModel& model, double round_bytes);
+// stream_window), whole where it predicts one part. Where the rounds' messages differ between
+// ranks (messages_differ: Algorithm 9 with unequal contributions, a reduce-scatter with unequal
+// blocks) the parts go synchronously if the cost model says a rank's own link limits and a
+// synchronous send costs little (synchronous_sends; ROSCHED_SENDS): an eager part is sent
+// whenever its receiver is ready for it, also after its sender has gone on to the next round,
+// and then shares the sender's link with that round's parts, which slowed the rounds on the
+// critical path (SimGrid SMPI, paper platform, 36 x 1, Algorithm 9 with 16 MiB in all: (r mod 3)
+// counts 1,023.4 us eager, 902.5 synchronous; rank 0 holding half 1,664.1 and 1,111.5; equal
+// counts 796.0 either way; docs/sim/refinements.md, "Streamed parts sent synchronously").
+StreamPlan stream_plan(const CostModel& model, double round_bytes, bool messages_differ);
 
 // The cost model of comm for a walk of one-block rounds over `bytes` in all (Algorithms 7 and 9
 // with one block per contribution; the largest round carries about half of them), where a

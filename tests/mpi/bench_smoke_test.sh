@@ -107,6 +107,35 @@ for sends in sync eager; do
     echo "$out"; fail=1
   fi
 done
+# Streamed rounds whose messages differ between ranks, parts sent both ways (ROSCHED_SENDS):
+# Algorithm 9 in many blocks (ROSCHED_ALLGATHERV_G small) and in one block per contribution, and
+# the reduce-scatter with (r mod 3) blocks, all in parts of 24 B, results verified; the verbose
+# lines say that the pipelined allgatherv sends its parts synchronously with sync and unequal
+# counts only (equal counts: the rounds' messages are alike, eager either way).
+for sends in sync eager; do
+  out=""; rc=0
+  for g in 3 1e12; do
+    for dist in irregular uniform; do
+      o=$(ROSCHED_VERBOSE=1 ROSCHED_SENDS=$sends ROSCHED_STREAM_PART=24 ROSCHED_ALLGATHERV_G=$g \
+          timeout 120 mpirun -np 5 --oversubscribe "$bin" --op allgatherv --dist $dist \
+          --impl circulant --sizes 1000,30000 --reps 2 --check 2>&1) || rc=1
+      out+="$o"$'\n'
+    done
+  done
+  o=$(ROSCHED_SENDS=$sends ROSCHED_STREAM_PART=24 timeout 120 mpirun -np 5 --oversubscribe \
+      "$bin" --op reduce_scatter --impl circulant --sizes 1000,30000 --reps 2 --check 2>&1) || rc=1
+  out+="$o"
+  sync_lines=$(echo "$out" | grep -c "^rosched Rosched_Allgatherv_circulant: .*rounds in parts of [0-9]* B, sent synchronously")
+  parts_lines=$(echo "$out" | grep -c "^rosched Rosched_Allgatherv_circulant: .*rounds in parts of [0-9]* B")
+  # (r mod 3) and equal counts each report two sizes in many blocks: 4 pipelined lines
+  if [ $rc -eq 0 ] && [ "$parts_lines" = 4 ] &&
+     { { [ $sends = sync ] && [ "$sync_lines" = 2 ]; } || { [ $sends = eager ] && [ "$sync_lines" = 0 ]; }; }; then
+    echo "ok   streamed rounds, ROSCHED_SENDS=$sends"
+  else
+    echo "FAIL streamed rounds, ROSCHED_SENDS=$sends (exit $rc, $parts_lines streamed, $sync_lines synchronous)"
+    echo "$out"; fail=1
+  fi
+done
 # The k-ary tree in many blocks of a few elements (ROSCHED_KARY_F small), degree 2 and 3, with
 # its receives posted ahead and a window of 2 or 5 rounds; results verified.
 for kw in 2:2 3:5; do
