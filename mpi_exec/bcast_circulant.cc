@@ -28,14 +28,14 @@
 //     k-ary tree (bcast_kary_tree.cc), whose k sends at once cost a rank no more than one
 //     there and which pays a block's latency once per level, not once per round: on `flat`
 //     with 1,152 ranks it took 0.66 of Open MPI's selector's time at 1 MiB (the fastest of
-//     the four there) where the two trees took 0.82 (docs/sim/first_runs.md, "The k-ary tree"); on
-//     several multicore nodes
-//     the node-aware circulant broadcast alone, and at p = 2 the three are one message. Where
-//     the circulant pipeline sends synchronously (on several nodes: between the nodes), it is
-//     also timed with 1, 3 and 4 rounds in flight: the best window depends on the schedule and
-//     the network more than the model tells (on SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us
-//     with 4 where the model's 2 took 49.5, on 36 x 32 47.7 us where it took 60.0; on `flatnb`
-//     at p = 256, 256 KiB 157.1 us with 1 where 2 took 200.2).
+//     the four there) where the two trees took 0.82 (docs/sim/first_runs.md, "The k-ary
+//     tree"); on several multicore nodes the node-aware circulant broadcast alone, and at
+//     p = 2 the three are one message. Where the circulant pipeline sends synchronously (on
+//     several nodes: between the nodes), it is also timed with 1, 3 and 4 rounds in flight:
+//     the best window depends on the schedule and the network more than the model tells (on
+//     SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us with 4 where the model's 2 took 49.5, on
+//     36 x 32 47.7 us where it took 60.0; on `flatnb` at p = 256, 256 KiB 157.1 us with 1
+//     where 2 took 200.2).
 //     A call's time is the slowest rank's from a
 //     barrier or, where MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed
 //     on: ranks leave a barrier in an order that can suit one tree more than another (on 36 x 32
@@ -99,8 +99,8 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 // three are the circulant broadcast (node-aware: its phase between the nodes) with 1, 3 or 4
 // rounds in flight instead of the cost model's (synchronous_window): which is fastest depends
 // on how the schedule's rounds pass blocks on and on the network, more than the model's
-// figures tell (docs/sim/refinements.md, "Rounds in flight of the synchronous circulant broadcast,
-// timed").
+// figures tell (docs/sim/refinements.md, "Rounds in flight of the synchronous circulant
+// broadcast, timed").
 enum Family {
   kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4,
   kCirculantWindow1 = 5, kCirculantWindow3 = 6, kCirculantWindow4 = 7

@@ -39,10 +39,9 @@ enum class LaneSteps { kReduceScatter, kAllreduce };
 // (S + s - 1) (a + b m / S), least at S = sqrt((s - 1) b m / a); a / b = 192 KiB as measured
 // on the paper's 36 x 32 simulated ranks (docs/sim/paper_1152.md, "Circulant steps"): the
 // all-reduce at 1 MiB in 2 / 4 / 8 / 32 chunks 320.9 / 291.8 / 367.6 / 935.4 us, at 4 MiB in
-// 4 / 8 / 16 / 32 chunks 872.6 /
-// 754.7 / 826.8 / 1,260.2; the reduce-scatter at 1 MiB in 1 / 2 / 4 / 8 chunks 209.4 / 188.1 /
-// 201.9 / 298.0, at 4 MiB in 4 / 5 / 8 chunks 582.8 / 587.0 / 599.1); at least 1, at most 64
-// and at most `most`.
+// 4 / 8 / 16 / 32 chunks 872.6 / 754.7 / 826.8 / 1,260.2; the reduce-scatter at 1 MiB in 1 / 2 /
+// 4 / 8 chunks 209.4 / 188.1 / 201.9 / 298.0, at 4 MiB in 4 / 5 / 8 chunks 582.8 / 587.0 /
+// 599.1); at least 1, at most 64 and at most `most`.
 int lane_chunks(LaneSteps steps, double bytes, std::int64_t most);
 
 // Runs the steps for every chunk over node and lane. Each step serves the chunks in order, one
