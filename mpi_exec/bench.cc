@@ -23,9 +23,9 @@
 // allgatherv native|circulant (flat)|node (node-aware where it applies), allgatherv also
 // largest (the largest block's broadcast, then Algorithm 9 for the rest), both also auto
 // (Rosched_Allgather(v): node-aware or flat, for allgatherv also largest where one block is at
-// least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest), reduce native|binomial|twotree|node (node-aware, each phase's tree by
-// the cost model)|auto (Rosched_Reduce: k-nomial or two trees by the cost model, or
-// MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
+// least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest), reduce native|binomial|twotree|circulant (Alg. 6
+// backwards)|node (node-aware, each phase's tree by the cost model)|auto (Rosched_Reduce:
+// k-nomial, circulant or two trees by the cost model, or MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
 // (node-aware)|rsag (reduce-scatter + all-gather, circulant)|auto (Rosched_Allreduce: the
 // census, the reduce-scatter + all-gather or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
@@ -196,7 +196,7 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kNodeAware, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kRsag, kTwoTree, kNway, kNodeAware, kAuto};
-  if (op == "reduce") return {kNative, kBinomial, kTwoTree, kNodeAware, kAuto};
+  if (op == "reduce") return {kNative, kBinomial, kTwoTree, kCirculant, kNodeAware, kAuto};
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
   }
@@ -336,6 +336,7 @@ Op make_op(const Options& o) {
     return [](Impl impl, long m, bool check) {
       rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
       const auto reduce = impl == kTwoTree     ? Rosched_Reduce_two_tree
+                          : impl == kCirculant ? Rosched_Reduce_circulant
                           : impl == kBinomial  ? Rosched_Reduce_binomial
                           : impl == kNodeAware ? Rosched_Reduce_node_aware
                           : impl == kAuto      ? Rosched_Reduce
@@ -429,7 +430,7 @@ int run(int argc, char** argv) {
       "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
       "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
-      "allreduce also nway; reduce: native, binomial, twotree, node, auto; allmerge: "
+      "allreduce also nway; reduce: native, binomial, twotree, circulant, node, auto; allmerge: "
       "native, alg0, alg1, alg2; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
       "twophase, linear), all, or both "
       "(native and circulant); -NAME takes one out again (all,-auto)")(

@@ -10,6 +10,7 @@
 // two trees): for another root the reduction goes to rank 0 and the result is then sent to the
 // root (as MPICH does for non-commutative reductions).
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "mpi_exec/args.h"
@@ -23,28 +24,38 @@
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
+#include "sched/circulant/bcast_schedule.h"
 #include "sched/round.h"
 #include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {
 
-ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type) {
+ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type,
+                           bool commutative) {
   // Two processes: both trees are the one edge between them, and one message is the fewest.
   if (comm.p <= 2) return {ReduceTree::kKnomial, 1};
   const double bytes = static_cast<double>(count) * type.size;
+  // The pipelined reduction: the circulant one takes q - 1 rounds beyond its blocks, the two
+  // trees about 2 log2 p, but only the two trees keep rank order.
+  const ReduceTree pipelined{commutative ? ReduceTree::kCirculant : ReduceTree::kTwoTree, 0};
   // Beyond the largest size the model measured below the eager limit, its time of a whole
   // vector is interpolated across the step to the rendezvous protocol and comes out too low
   // (SMPI, flat platform, p = 64: the binomial tree takes 84 us at 60 KiB and 173 us at 64 KiB,
   // the two trees 69 and 70 us). The k-nomial tree is for short vectors anyway.
-  if (bytes > kModelSizes[kEagerPoint]) return {ReduceTree::kTwoTree, 0};
+  if (bytes > kModelSizes[kEagerPoint]) return pipelined;
   const CostModel& model = cost_model(comm);
   const int ports = settings().reduce_ports > 0 ? settings().reduce_ports
                                                 : nway_ports_for(model, comm.p, bytes);
-  const Pipeline pipe = two_tree_pipeline(comm, count, type);
-  const double two_trees = pipeline_time(
-      model, bytes, extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p), pipe.n);
-  if (nway_time(model, comm.p, ports, bytes) <= two_trees) return {ReduceTree::kKnomial, ports};
-  return {ReduceTree::kTwoTree, 0};
+  const double pipelined_time =
+      commutative
+          ? pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(comm.p),
+                          circulant_reduce_pipeline(comm, count, type).n)
+          : pipeline_time(model, bytes, extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p),
+                          two_tree_pipeline(comm, count, type).n);
+  if (nway_time(model, comm.p, ports, bytes) <= pipelined_time) {
+    return {ReduceTree::kKnomial, ports};
+  }
+  return pipelined;
 }
 
 void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, int count,
@@ -59,6 +70,8 @@ void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype data
                  const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
   if (tree.kind == ReduceTree::kKnomial) {
     knomial_reduce(nullptr, acc, count, datatype, type, op, tree.ports, sink, comm);
+  } else if (tree.kind == ReduceTree::kCirculant) {
+    circulant_reduce(acc, count, datatype, type, op, sink, comm);
   } else {
     two_tree_reduce(acc, count, datatype, type, op, sink, comm);
   }
@@ -83,8 +96,12 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
       return d;
     }
   }
-  d.tree = reduce_tree_for(ci, count, type);
-  d.answer = d.tree.kind == ReduceTree::kKnomial ? kReduceKnomial : kReduceTwoTree;
+  int commutative = 0;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  d.tree = reduce_tree_for(ci, count, type, commutative != 0);
+  d.answer = d.tree.kind == ReduceTree::kKnomial   ? kReduceKnomial
+             : d.tree.kind == ReduceTree::kTwoTree ? kReduceTwoTree
+                                                   : kReduceCirculant;
   return d;
 }
 
@@ -97,7 +114,7 @@ int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type
 
 namespace {
 
-enum class Algorithm { kChosen, kBinomial, kTwoTree, kNodeAware };
+enum class Algorithm { kChosen, kBinomial, kTwoTree, kCirculant, kNodeAware };
 
 int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* recvbuf, int count,
            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
@@ -113,7 +130,13 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       if (in_place && rank != root) {
         throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
       }
-      return check_reduction(count, datatype, op);
+      const TypeInfo checked = check_reduction(count, datatype, op);
+      int commutative = 0;
+      check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+      if (algorithm == Algorithm::kCirculant && !commutative) {
+        throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
+      }
+      return checked;
     });
     if (count == 0) return;
     const void* own = in_place ? nullptr : sendbuf;  // nullptr: in the root's recvbuf
@@ -125,7 +148,9 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     const auto by_tree = [&](const ReduceTree& tree, const void* contribution) {
       int commutative = 0;
       check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-      const bool keeps_order = root == 0 || (tree.kind == ReduceTree::kTwoTree && root == p - 1);
+      const bool keeps_order =
+          tree.kind != ReduceTree::kCirculant &&
+          (root == 0 || (tree.kind == ReduceTree::kTwoTree && root == p - 1));
       const int sink = commutative || keeps_order ? root : 0;
       if (tree.kind == ReduceTree::kKnomial && sink == root) {  // no copy where none is needed
         knomial_reduce(contribution, rank == root ? recvbuf : nullptr, count, datatype, type, op,
@@ -146,6 +171,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     };
     if (algorithm == Algorithm::kBinomial) return by_tree({ReduceTree::kKnomial, 1}, own);
     if (algorithm == Algorithm::kTwoTree) return by_tree({ReduceTree::kTwoTree, 0}, own);
+    if (algorithm == Algorithm::kCirculant) return by_tree({ReduceTree::kCirculant, 0}, own);
     // Rosched_Reduce (and _node_aware where that does not apply): the library's MPI_Reduce, or
     // the node-aware reduction, where a trial found them faster (library_choice.h).
     const ReduceDecision decision =
@@ -210,6 +236,13 @@ extern "C" int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int c
                                        MPI_Comm comm) {
   return reduce("Rosched_Reduce_two_tree", Algorithm::kTwoTree, sendbuf, recvbuf, count, datatype,
                 op, root, comm);
+}
+
+extern "C" int Rosched_Reduce_circulant(const void* sendbuf, void* recvbuf, int count,
+                                        MPI_Datatype datatype, MPI_Op op, int root,
+                                        MPI_Comm comm) {
+  return reduce("Rosched_Reduce_circulant", Algorithm::kCirculant, sendbuf, recvbuf, count,
+                datatype, op, root, comm);
 }
 
 extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,

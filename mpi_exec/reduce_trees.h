@@ -66,6 +66,24 @@ class ReduceWindow {
   std::int64_t combined_ = 0;  // receives of rounds < combined_ are combined into acc
 };
 
+// Walks every round of `schedule` (a reduction schedule of pipe.n blocks: rounds(), round(i)
+// giving a ReduceRound) over acc with pipe.window rounds in flight (ReduceWindow), telling
+// ROSCHED_VERBOSE `what` was run.
+template <typename Schedule>
+void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pipe, void* acc,
+                 int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                 const CommInfo& comm) {
+  tell_choice(comm, "reduction", what, pipe.n, pipe.window,
+              static_cast<double>(count) * type.size);
+  ReduceWindow window(acc, count, pipe.n, datatype, type, op, pipe.window, schedule.rounds(),
+                      comm.c);
+  for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
+    const rosched::ReduceRound round = schedule.round(i);
+    if (round.send || round.recv) window.round(round);
+  }
+  window.finish();
+}
+
 // acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
 // on the communicator's private duplicate: per round at most one block of partial results
 // received (combined into acc on the side the schedule names, so rank order is kept) and one
@@ -74,6 +92,14 @@ class ReduceWindow {
 // and the same with x_sink moved last for another sink (commutative operations only).
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm);
+
+// The n-block reduction over the circulant graph (sched/circulant/reduce_schedule.h: Träff
+// 2022's Alg. 6 broadcast run backwards) into the sink's acc, the same way: n - 1 + ceil(log2 p)
+// rounds, per round at most one block received and one sent. Commutative operations only (the
+// caller's to ensure): partial results are combined in the schedule's order, not rank order.
+// Blocks and window: circulant_reduce_pipeline.
+void circulant_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
+                      MPI_Op op, int sink, const CommInfo& comm);
 
 // The same over KnomialReduceSchedule(p, ports, rank, sink): the whole vector as one block,
 // ceil(log_{ports+1} p) levels (ports = 1: the binomial tree, ceil(log2 p) rounds), a level's
@@ -99,14 +125,16 @@ void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, 
 // is): for vectors up to the largest size the cost model (cost_model.h) measured below the
 // eager limit, the k-nomial tree with the ports of the n-way all-reduce's cost rule
 // (nway_ports_for: ceil(log_{n+1} p) fan_time(n) least, fan_time with the model's fanout;
-// ROSCHED_REDUCE_PORTS overrides), if that estimate is no more than the two-tree schedule's
-// rounds of two_tree_pipeline's blocks (pipeline_time); else the two trees. One port for
-// p <= 2.
+// ROSCHED_REDUCE_PORTS overrides), if that estimate is no more than the pipelined reduction's
+// (pipeline_time); else the pipelined reduction: for a commutative operation the circulant one
+// (circulant_reduce_pipeline's blocks), else the two trees (two_tree_pipeline's), which keep
+// rank order. One port for p <= 2.
 struct ReduceTree {
-  enum Kind { kKnomial, kTwoTree } kind;
+  enum Kind { kKnomial, kTwoTree, kCirculant } kind;
   int ports;  // kKnomial: 1..64
 };
-ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type);
+ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type,
+                           bool commutative);
 
 // Rosched_Reduce's decision for a call (reduce.cc; library_choice.h), the answers of
 // Rosched_Reduce_choice. With `choose` (Rosched_Reduce, p > 1): the library's MPI_Reduce where a
@@ -114,7 +142,8 @@ ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type
 // that faster, else rosched's tree; timed: this call times those three (answer and tree are then
 // the tree's, what runs without a trial). Without it: the tree.
 enum ReduceAnswer {
-  kReduceLibrary = 0, kReduceKnomial = 1, kReduceTwoTree = 2, kReduceNodeAware = 3
+  kReduceLibrary = 0, kReduceKnomial = 1, kReduceTwoTree = 2, kReduceNodeAware = 3,
+  kReduceCirculant = 4
 };
 struct ReduceDecision {
   int answer = kReduceLibrary;
@@ -127,7 +156,7 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
 
 // What Rosched_Reduce_node_aware runs, the answer of Rosched_Reduce_node_aware_choice: the
 // node-aware reduction where it applies (node_aware_reduce_applies), else the tree of
-// reduce_decision without a choice (kReduceKnomial or kReduceTwoTree).
+// reduce_decision without a choice (kReduceKnomial, kReduceTwoTree or kReduceCirculant).
 int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type, MPI_Op op);
 
 // The answers of Rosched_Allreduce_choice (allreduce_census.cc: allreduce_decision) and, the last
@@ -138,8 +167,9 @@ enum AllreduceAnswer {
   kAllreduceNway = 4, kAllreduceTwoTree = 5, kAllreduceNodeAware = 6
 };
 
-// knomial_reduce or two_tree_reduce, as the tree says, with acc holding this rank's
-// contribution; commutative operations unless sink is 0 (both trees keep rank order then).
+// knomial_reduce, two_tree_reduce or circulant_reduce, as the tree says, with acc holding this
+// rank's contribution; commutative operations unless sink is 0 and the tree is not the
+// circulant one (the k-nomial and the two trees keep rank order then).
 void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,
                  const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
 
@@ -153,6 +183,10 @@ void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatyp
 // the two-tree schedule's rounds (pipeline_for), or the rule of block_count with
 // ROSCHED_TWOTREE_F if set.
 Pipeline two_tree_pipeline(const CommInfo& comm, int count, const TypeInfo& type);
+
+// The same for the circulant reduction: the cost model's optimum for its n - 1 + ceil(log2 p)
+// rounds, or the rule of block_count with ROSCHED_BCAST_F (the circulant broadcast's) if set.
+Pipeline circulant_reduce_pipeline(const CommInfo& comm, int count, const TypeInfo& type);
 
 }  // namespace rosched::mpi
 

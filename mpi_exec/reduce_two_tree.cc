@@ -99,19 +99,10 @@ void ReduceWindow::combine_through(std::int64_t k) {
 
 void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                      MPI_Op op, int sink, const CommInfo& comm) {
-  const int p = comm.p, rank = comm.rank;
-  const MPI_Comm c = comm.c;
-  if (p == 1 || count == 0) return;
+  if (comm.p == 1 || count == 0) return;
   const Pipeline pipe = two_tree_pipeline(comm, count, type);
-  tell_choice(comm, "reduction", "two trees, pipelined", pipe.n, pipe.window,
-              static_cast<double>(count) * type.size);
-  const rosched::TwoTreeReduceSchedule schedule(p, pipe.n, rank, sink);
-  ReduceWindow window(acc, count, pipe.n, datatype, type, op, pipe.window, schedule.rounds(), c);
-  for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
-    const rosched::ReduceRound round = schedule.round(i);
-    if (round.send || round.recv) window.round(round);
-  }
-  window.finish();
+  walk_reduce(rosched::TwoTreeReduceSchedule(comm.p, pipe.n, comm.rank, sink),
+              "two trees, pipelined", pipe, acc, count, datatype, type, op, comm);
 }
 
 }  // namespace rosched::mpi

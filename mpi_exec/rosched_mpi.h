@@ -161,6 +161,16 @@ int Rosched_Bcast_kary_tree(void* buffer, int count, MPI_Datatype datatype, int 
 int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm);
 
+/* The n-block reduction over the circulant graph: Träff 2022's Alg. 6 broadcast (the schedule
+ * of Rosched_Bcast_circulant) run backwards, as Träff 2024 runs broadcast schedules backwards
+ * for reductions: n - 1 + ceil(log2 p) rounds, the fewest for n blocks, in each of which every
+ * rank sends one block's partial result and receives one; the blocks and the rounds in flight
+ * from the communicator's cost model (ROSCHED_BCAST_F sets the block size as for the
+ * broadcast). Partial results are combined out of rank order: commutative operations only
+ * (MPI_ERR_OP otherwise). Same semantics as MPI_Reduce. */
+int Rosched_Reduce_circulant(const void* sendbuf, void* recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+
 /* The binomial-tree reduction (Träff's lecture notes, "Binomial tree reduction"): the whole
  * vector in ceil(log2 p) rounds, the fewest any reduction of an unsplit vector can take, and
  * the right tree for short vectors, where the two trees' 2 log2 p rounds cost twice the
@@ -178,15 +188,16 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
  * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
  * results in flight at once, n by the cost rule of Rosched_Allreduce_nway (or
  * ROSCHED_REDUCE_PORTS, 1..64); longer ones, or
- * where the communicator's cost model (see Rosched_Bcast_circulant) predicts them faster, the
- * pipelined two trees. ROSCHED_VERBOSE=1 prints the choice on rank 0. Same semantics as
+ * where the communicator's cost model (see Rosched_Bcast_circulant) predicts them faster, a
+ * pipelined reduction: for a commutative operation the circulant one (Rosched_Reduce_circulant),
+ * else the two trees, which keep rank order. ROSCHED_VERBOSE=1 prints the choice on rank 0. Same semantics as
  * MPI_Reduce. */
 int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm);
 
 /* What Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm) would run (for any
  * root): *algorithm = 0 the MPI library's MPI_Reduce, 1 the k-nomial tree, 2 the two trees, 3 the
- * node-aware reduction.
+ * node-aware reduction, 4 the circulant reduction.
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the
@@ -197,7 +208,7 @@ int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_O
 
 /* The reduction made node-aware for commutative operations on ranks spread over several
  * multicore nodes: within every node, then among one rank per node, each phase over the tree
- * Rosched_Reduce would choose for that communicator (k-nomial or two trees); on nodes of equal
+ * Rosched_Reduce would choose for that communicator (k-nomial or circulant); on nodes of equal
  * size from 12 KiB (and one element per rank) the node-aware reduce-scatter, then a gather of
  * the blocks to the root through its node (Rabenseifner's scheme); elsewhere (one node, one rank
  * per node, a non-commutative operation) the tree Rosched_Reduce takes where it does not run the
@@ -207,7 +218,7 @@ int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
 
 /* What Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm) runs (for any
  * root), in Rosched_Reduce_choice's numbers: *algorithm = 1 the k-nomial tree, 2 the two trees,
- * 3 the node-aware reduction. The same answer on every rank; collective over comm the first
+ * 3 the node-aware reduction, 4 the circulant reduction. The same answer on every rank; collective over comm the first
  * time it is asked (the node layout and the cost model are measured then). */
 int Rosched_Reduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
                                      int* algorithm);
@@ -445,6 +456,10 @@ inline int reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Da
 inline int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                   MPI_Op op, int root, MPI_Comm comm) {
   return Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+inline int reduce_circulant(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm) {
+  return Rosched_Reduce_circulant(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 inline int reduce_binomial(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, int root, MPI_Comm comm) {

@@ -56,6 +56,17 @@ struct ReduceRound {
   bool recv_before_own = false;
 };
 
+// A broadcast's round run backwards as a reduction's (round i of the reduction being round
+// rounds - 1 - i of the broadcast): what the broadcast receives is sent up, what it sends comes
+// in. A rank receives every block once in a broadcast, and sends it on only after that, so
+// backwards it sends each partial result once, after all those of the block that it combines.
+inline ReduceRound reversed(const BcastRound& b) {
+  ReduceRound r;
+  r.send = b.recv;
+  r.recv = b.send;
+  return r;
+}
+
 }  // namespace rosched
 
 #endif  // ROSCHED_SCHED_ROUND_H_

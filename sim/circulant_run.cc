@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "sched/circulant/bcast_schedule.h"
+#include "sched/circulant/reduce_schedule.h"
 #include "sim/round_run.h"
 
 namespace rosched::sim {
@@ -23,6 +24,20 @@ std::optional<Counterexample> run_bcast(const FullSchedule& f, std::int64_t n,
                           run.rounds_used, "n=" + std::to_string(n) + " root=" + std::to_string(root)};
   }
   return run.counterexample;
+}
+
+std::optional<Counterexample> run_reduce(const FullSchedule& f, std::int64_t n,
+                                         std::int64_t root) {
+  const Skips& s = f.skips();
+  const std::int64_t p = s.p();
+  std::vector<ReduceSchedule> ranks;
+  ranks.reserve(p);
+  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(s, n, r, root, f.rank(virtual_rank(r, root, p)));
+  return run_reduce_rounds(
+             "reduction-run", "n=" + std::to_string(n) + " root=" + std::to_string(root), p, n,
+             root, ranks[0].rounds(),
+             [&](std::int64_t r, std::int64_t i) { return ranks[r].round(i); }, nullptr)
+      .counterexample;
 }
 
 }  // namespace rosched::sim

@@ -96,7 +96,8 @@ RunResult run_bcast_rounds(const std::string& check, const std::string& detail, 
 // it again; a received partial result (an interval of the order) is adjacent to the receiver's
 // on the side recv_before_own names. At the end the root holds, for every block, the interval
 // [0, p) and every other rank has sent every block: each contribution combined exactly once,
-// in that order.
+// in that order. An empty `order` is the check for commutative operations: no adjacency, each
+// rank's partial result counts the contributions in it, and the root's must count p.
 RunResult run_reduce_rounds(const std::string& check, const std::string& detail, std::int64_t p,
                             std::int64_t n, std::int64_t root, std::int64_t rounds,
                             const ReduceRoundOf& round_of,

@@ -1,6 +1,7 @@
 // The circulant family (Träff 2022): the broadcast schedules of a construction (built-in or a
 // plugin through verify/construction_abi.h), the first-phase structure, the all-gather, census
-// and reduce-scatter rounds, and broadcast runs over the BcastSchedule the MPI executor walks.
+// and reduce-scatter rounds, and broadcast and reduction runs over the BcastSchedule and
+// ReduceSchedule the MPI executors walk.
 #include <stdexcept>
 
 #include "sched/circulant/baseblock.h"
@@ -22,7 +23,7 @@ class CirculantFamily : public Family {
     return "circulant (Traff 2022, the default): every rank's receive and send schedule of the "
            "construction (--construction, --per-rank or --plugin), baseblock and rangeblocks, "
            "the all-gather, census and reduce-scatter rounds, and (for p <= --run-to) full n-block "
-           "broadcasts "
+           "broadcasts and reductions (the broadcast backwards) "
            "for n = 1, 2, q-1, q, q+1, 3q+2 and roots 0, p/2, p-1";
   }
   std::vector<std::string> check_groups() const override {
@@ -93,6 +94,7 @@ class CirculantFamily : public Family {
       for (std::int64_t n : block_counts(s.q())) {
         for (std::int64_t root : roots(p)) {
           if (!ce) ce = sim::run_bcast(f, n, root);
+          if (!ce) ce = sim::run_reduce(f, n, root);
         }
       }
     }
@@ -105,7 +107,7 @@ class CirculantFamily : public Family {
     return {{"construct", "construct_thread_seconds"},
             {"schedule check", "schedule_check_thread_seconds"},
             {"structure checks", "structure_check_thread_seconds"},
-            {"broadcast runs", "broadcast_run_thread_seconds"}};
+            {"broadcast and reduction runs", "broadcast_run_thread_seconds"}};
   }
   std::string reproduce_options() const override { return source_->command_line(); }
 

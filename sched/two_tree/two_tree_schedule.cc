@@ -55,10 +55,7 @@ ReduceRound TwoTreeReduceSchedule::round(std::int64_t i) const {
     throw std::out_of_range("two-tree reduction round " + std::to_string(i) +
                             " is outside [0, " + std::to_string(rounds()) + ")");
   }
-  const BcastRound b = bcast_.round(rounds() - 1 - i);
-  ReduceRound r;
-  r.send = b.recv;
-  r.recv = b.send;
+  ReduceRound r = reversed(bcast_.round(rounds() - 1 - i));
   if (r.recv) {
     // Subtrees are rank ranges without the root; the root's own value goes first only if it
     // is rank 0.
