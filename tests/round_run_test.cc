@@ -1,7 +1,9 @@
 // The shared round runner (sim/round_run.h) on hand-made broadcasts of p = 4: a correct binomial
-// broadcast passes, and each kind of broken round is caught with the rank and round named.
+// broadcast passes, and each kind of broken round is caught with the rank and round named; the
+// same broadcast backwards as a reduction, with and without rank order.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <utility>
@@ -116,6 +118,51 @@ TEST(RoundRun, HookSeesHeldBlocks) {
       });
   EXPECT_FALSE(result.counterexample.has_value());
   EXPECT_EQ(holders_before_round_1, 2);
+}
+
+// The binomial broadcast run backwards (sched/round.h, reversed) as a reduction to rank 0:
+// round 0: 2 -> 0, 3 -> 1; round 1: 1 -> 0. Rank 0 combines rank 2's value before rank 1's.
+RunResult run_reversed(const Plan& plan, bool rank_order) {
+  return run_reduce_rounds(
+      "test-reduce", "hand-made", 4, 1, 0, 2,
+      [&](std::int64_t r, std::int64_t i) {
+        const auto it = plan.find({1 - i, r});
+        return it == plan.end() ? ReduceRound{} : reversed(it->second);
+      },
+      rank_order ? std::function<std::int64_t(std::int64_t)>([](std::int64_t r) { return r; })
+                 : nullptr);
+}
+
+TEST(RoundRun, ReversedBroadcastIsACommutativeReduction) {
+  EXPECT_FALSE(run_reversed(binomial(), false).counterexample.has_value());
+  // Out of rank order: caught where the order is asked for.
+  const RunResult ordered = run_reversed(binomial(), true);
+  ASSERT_TRUE(ordered.counterexample.has_value());
+  EXPECT_EQ(ordered.counterexample->kind, "out-of-order");
+  EXPECT_EQ(ordered.counterexample->rank, 0);
+  EXPECT_EQ(ordered.counterexample->round, 0);
+}
+
+TEST(RoundRun, CommutativeReductionCountsContributions) {
+  // Rank 3 never sends its value (nor does rank 1 wait for it): the root ends with 3 of 4.
+  Plan plan = binomial();
+  plan.erase({1, 1});
+  plan.erase({1, 3});
+  const RunResult lost = run_reversed(plan, false);
+  ASSERT_TRUE(lost.counterexample.has_value());
+  EXPECT_EQ(lost.counterexample->kind, "incomplete-result");
+  EXPECT_EQ(lost.counterexample->rank, 0);
+  // Rank 1 sends its partial result in both rounds: caught as the second send.
+  plan = binomial();
+  plan[{1, 1}] = BcastRound{std::nullopt, Transfer{0, 0}};  // backwards: 1 -> 0 in round 0
+  plan[{1, 0}] = BcastRound{Transfer{1, 0}, std::nullopt};  // and 0 receives from 1 then
+  plan.erase({1, 2});
+  plan.erase({1, 3});
+  const RunResult twice = run_reversed(plan, false);
+  ASSERT_TRUE(twice.counterexample.has_value());
+  EXPECT_EQ(twice.counterexample->kind, "sent-twice");
+  EXPECT_EQ(twice.counterexample->rank, 1);
+  EXPECT_EQ(twice.counterexample->round, 1);
 }
 
 }  // namespace

@@ -91,7 +91,7 @@ void scatter_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) 
   reduce_scatter_once(comm, count, true, op, what);
 }
 
-const Queried kQueried[] = {{"reduce", 4, reduce_query, reduce_call},
+const Queried kQueried[] = {{"reduce", 5, reduce_query, reduce_call},
                             {"allreduce", 5, allreduce_query, allreduce_call},
                             {"reduce_scatter_block", 4, scatter_block_query, scatter_block_call},
                             {"reduce_scatter", 4, scatter_query, scatter_call}};
@@ -133,13 +133,17 @@ void test_node_aware_queries(MPI_Comm comm, bool reduce_forced, int nodes, MPI_O
     const std::string got = " (" + std::to_string(reduce) + ", " + std::to_string(allreduce) +
                             "; non-commutative " + std::to_string(nc_reduce) + ", " +
                             std::to_string(nc_allreduce) + ")";
-    // The reduction: node-aware exactly on several nodes with a commutative operation; else a
-    // tree, the k-nomial one at p <= 2 and the two trees for long vectors.
-    expect(several ? reduce == 3 : reduce == 1 || reduce == 2, what + ": reduce" + got);
+    // The reduction: node-aware exactly on several nodes with a commutative operation; else the
+    // k-nomial tree (always at p <= 2) or, for long vectors, the circulant reduction (commutative
+    // operations) or the two trees (which keep rank order).
+    expect(several ? reduce == 3 : reduce == 1 || reduce == 4, what + ": reduce" + got);
     expect(nc_reduce == 1 || nc_reduce == 2, what + ": non-commutative reduce, a tree" + got);
     for (int tree : {several ? nc_reduce : reduce, nc_reduce}) {
       if (p <= 2) expect(tree == 1, what + ": the k-nomial tree at p <= 2" + got);
-      if (p > 2 && count == 20000) expect(tree == 2, what + ": the two trees, long" + got);
+    }
+    if (p > 2 && count == 20000) {
+      if (!several) expect(reduce == 4, what + ": the circulant reduction, long" + got);
+      expect(nc_reduce == 2, what + ": the two trees, long, non-commutative" + got);
     }
     // With ROSCHED_REDUCE=rosched, Rosched_Reduce runs the same tree off nodes.
     int forced = -1;
@@ -184,13 +188,16 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
              what + ": the class's answer stands");
       const bool reduce = q.query == reduce_query, scatter = q.query == scatter_block_query ||
                                                              q.query == scatter_query;
-      // ROSCHED_REDUCE=rosched: rosched's tree, the k-nomial one at p <= 2 and the two trees
-      // beyond the model's largest eager size (20,000 ints), at every moment.
+      // ROSCHED_REDUCE=rosched: rosched's tree, the k-nomial one at p <= 2 and the circulant
+      // reduction (MPI_SUM commutes) beyond the model's largest eager size (20,000 ints), at
+      // every moment.
       if (reduce && reduce_forced) {
         for (int a : {before, after}) {
           expect(a != 0 && a != 3, what + ": forced to rosched's tree (" + std::to_string(a) + ")");
           if (p <= 2) expect(a == 1, what + ": the k-nomial tree at p <= 2");
-          if (p > 2 && count == 20000) expect(a == 2, what + ": the two trees for long vectors");
+          if (p > 2 && count == 20000) {
+            expect(a == 4, what + ": the circulant reduction for long vectors");
+          }
         }
       }
       // ROSCHED_REDUCE_SCATTER=rosched on nodes (no trial): node-aware where the nodes are
@@ -211,7 +218,9 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
       q.call(comm, count, noncommutative, nc);
       const int answer = ask(q, comm, count, noncommutative, nc);
       if (reduce) {
-        expect(answer != 3, nc + ": not the node-aware reduction");
+        expect(answer != 3 && answer != 4,
+               nc + ": neither the node-aware nor the circulant reduction (" +
+                   std::to_string(answer) + ")");
       } else if (p > 1) {
         expect(answer == 0, nc + ": the library's (" + std::to_string(answer) + ")");
       }

@@ -1,5 +1,5 @@
-// The tree reductions (two-tree, binomial, Rosched_Reduce's choice) and the two-tree all-reduce
-// against their definitions: every root, sizes with 0,
+// The tree reductions (two-tree, binomial, circulant, Rosched_Reduce's choice) and the two-tree
+// all-reduce against their definitions: every root, sizes with 0,
 // a non-commutative user-defined operation whose result depends on the order (composition of
 // affine maps x -> a x + b modulo 2^32), MPI_SUM and MPI_MAX against Open MPI's own,
 // MPI_IN_PLACE, a derived type with gaps, and bad arguments.
@@ -224,6 +224,19 @@ void test_two_tree_reductions() {
   test_reduce_sum_and_derived(Rosched_Reduce_two_tree, "reduce two-tree");
   test_reduce_non_commutative(pair, op, Rosched_Reduce_binomial, "reduce binomial");
   test_reduce_sum_and_derived(Rosched_Reduce_binomial, "reduce binomial");
+  test_reduce_sum_and_derived(Rosched_Reduce_circulant, "reduce circulant");
+  {  // The circulant reduction combines out of rank order: a non-commutative operation is an error.
+    MPI_Comm comm = errors_return_comm();
+    std::vector<Affine> send(3, Affine{1, 0}), recv(3);
+    int cls = 0;
+    MPI_Error_class(Rosched_Reduce_circulant(send.data(), recv.data(), 3, pair, op, 0, comm), &cls);
+    expect(cls == MPI_ERR_OP, "reduce circulant, non-commutative operation gives MPI_ERR_OP");
+    MPI_Error_class(Rosched_Reduce_circulant(send.data(), recv.data(), -1, MPI_INT, MPI_SUM, 0,
+                                             comm),
+                    &cls);
+    expect(cls == MPI_ERR_COUNT, "reduce circulant negative count gives MPI_ERR_COUNT");
+    MPI_Comm_free(&comm);
+  }
   test_reduce_non_commutative(pair, op, Rosched_Reduce, "reduce chosen");
   test_reduce_sum_and_derived(Rosched_Reduce, "reduce chosen");
   test_allreduce(pair, op, Rosched_Allreduce_two_tree, "allreduce two-tree");
