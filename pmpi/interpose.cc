@@ -280,7 +280,8 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); },
       [&](Route route) {
         // kModel: Rosched_Reduce's own choice (timed at a size class's first call); kTwoTree
-        // (forced, or a threshold set): the node-aware reduction, two trees on one rank per node
+        // (forced, or a threshold set): the node-aware reduction, on one rank per node the tree
+        // Rosched_Reduce takes (the circulant reduction for a commutative operation, long vectors)
         return route == Route::kModel
                    ? Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
                    : Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm);

@@ -280,7 +280,7 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
       {C::kBcast, {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree}},
       {C::kAllgather, {R::kNative, R::kCirculant, R::kLargest}},
       {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest}},
-      {C::kReduce, {R::kNative, R::kKnomial, R::kTwoTree, R::kNodeAware}},
+      {C::kReduce, {R::kNative, R::kKnomial, R::kTwoTree, R::kNodeAware, R::kCirculant}},
       {C::kAllreduce,
        {R::kNative, R::kCensus, R::kScatterGather, R::kNodeAware, R::kNway, R::kTwoTree,
         R::kNodeAware}},
