@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
+#include <utility>
 
 namespace rosched {
 
@@ -66,6 +68,35 @@ inline ReduceRound reversed(const BcastRound& b) {
   r.recv = b.send;
   return r;
 }
+
+// Throws std::out_of_range "<what> round <i> is outside [0, <rounds>)" unless 0 <= i < rounds.
+void check_round(std::int64_t i, std::int64_t rounds, const char* what);
+
+// The reduction schedule that runs the broadcast schedule Bcast (rounds(), round(i) giving a
+// BcastRound, p(), n(), rank(), root()) backwards, constructed from Bcast's arguments: round i
+// is reversed(Bcast's round rounds() - 1 - i), recv_before_own false (a family whose subtrees
+// are rank ranges sets it in a schedule of its own on top of this one).
+template <typename Bcast>
+class BackwardsReduce {
+ public:
+  template <typename... Args,
+            typename = std::enable_if_t<std::is_constructible_v<Bcast, Args&&...>>>
+  explicit BackwardsReduce(Args&&... args) : bcast_(std::forward<Args>(args)...) {}
+
+  std::int64_t p() const { return bcast_.p(); }
+  std::int64_t n() const { return bcast_.n(); }
+  std::int64_t rank() const { return bcast_.rank(); }
+  std::int64_t root() const { return bcast_.root(); }
+  std::int64_t rounds() const { return bcast_.rounds(); }
+  // What this rank does in round i, 0 <= i < rounds(); throws std::out_of_range otherwise.
+  ReduceRound round(std::int64_t i) const {
+    check_round(i, rounds(), "reduction");
+    return reversed(bcast_.round(rounds() - 1 - i));
+  }
+
+ private:
+  Bcast bcast_;
+};
 
 }  // namespace rosched
 

@@ -20,29 +20,11 @@
 
 namespace rosched {
 
-class ReduceSchedule {
- public:
-  // Throws std::invalid_argument unless 1 <= p <= 2^31 - 1, 0 <= rank, root < p and n >= 1.
-  ReduceSchedule(std::int64_t p, std::int64_t n, std::int64_t rank, std::int64_t root,
-                 Construction c = kDefaultConstruction)
-      : bcast_(p, n, rank, root, c) {}
-  // From an already computed schedule of the virtual rank (rank - root) mod p (BcastSchedule).
-  ReduceSchedule(const Skips& s, std::int64_t n, std::int64_t rank, std::int64_t root,
-                 const RankSchedule& virtual_rank_schedule)
-      : bcast_(s, n, rank, root, virtual_rank_schedule) {}
-
-  std::int64_t p() const { return bcast_.p(); }
-  std::int64_t n() const { return bcast_.n(); }
-  std::int64_t rank() const { return bcast_.rank(); }
-  std::int64_t root() const { return bcast_.root(); }
-  // n - 1 + q (0 for p = 1), as the broadcast.
-  std::int64_t rounds() const { return bcast_.rounds(); }
-  // What this rank does in round i, 0 <= i < rounds(); throws std::out_of_range otherwise.
-  ReduceRound round(std::int64_t i) const;
-
- private:
-  BcastSchedule bcast_;
-};
+// ReduceSchedule(p, n, rank, root[, construction]) or ReduceSchedule(skips, n, rank, root,
+// virtual_rank_schedule), as BcastSchedule: p(), n(), rank(), root(), rounds() = n - 1 + q
+// (0 for p = 1), round(i) (std::out_of_range outside [0, rounds())). Bad arguments throw
+// BcastSchedule's std::invalid_argument.
+using ReduceSchedule = BackwardsReduce<BcastSchedule>;
 
 }  // namespace rosched
 

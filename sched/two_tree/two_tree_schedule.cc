@@ -46,16 +46,8 @@ BcastRound TwoTreeBcastSchedule::round(std::int64_t i) const {
   return r;
 }
 
-TwoTreeReduceSchedule::TwoTreeReduceSchedule(std::int64_t p, std::int64_t n, std::int64_t rank,
-                                             std::int64_t root)
-    : bcast_(p, n, rank, root) {}
-
 ReduceRound TwoTreeReduceSchedule::round(std::int64_t i) const {
-  if (i < 0 || i >= rounds()) {
-    throw std::out_of_range("two-tree reduction round " + std::to_string(i) +
-                            " is outside [0, " + std::to_string(rounds()) + ")");
-  }
-  ReduceRound r = reversed(bcast_.round(rounds() - 1 - i));
+  ReduceRound r = BackwardsReduce::round(i);
   if (r.recv) {
     // Subtrees are rank ranges without the root; the root's own value goes first only if it
     // is rank 0.

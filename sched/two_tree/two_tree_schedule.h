@@ -50,20 +50,13 @@ class TwoTreeBcastSchedule {
   std::int64_t n_, rounds_;
 };
 
-class TwoTreeReduceSchedule {
+// The broadcast backwards, with the side each partial result is combined on.
+class TwoTreeReduceSchedule : public BackwardsReduce<TwoTreeBcastSchedule> {
  public:
   // Same preconditions as TwoTreeBcastSchedule.
-  TwoTreeReduceSchedule(std::int64_t p, std::int64_t n, std::int64_t rank, std::int64_t root);
-
-  std::int64_t p() const { return bcast_.p(); }
-  std::int64_t n() const { return bcast_.n(); }
-  std::int64_t rank() const { return bcast_.rank(); }
-  std::int64_t root() const { return bcast_.root(); }
-  std::int64_t rounds() const { return bcast_.rounds(); }
+  TwoTreeReduceSchedule(std::int64_t p, std::int64_t n, std::int64_t rank, std::int64_t root)
+      : BackwardsReduce(p, n, rank, root) {}
   ReduceRound round(std::int64_t i) const;
-
- private:
-  TwoTreeBcastSchedule bcast_;
 };
 
 }  // namespace rosched
