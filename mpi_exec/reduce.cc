@@ -1,14 +1,16 @@
-// MPI_Reduce over this library's trees: Rosched_Reduce (the k-nomial tree or the pipelined two
-// trees, whichever the cost model says is faster for the vector, or the MPI library's own
-// MPI_Reduce or, on several multicore nodes, the node-aware reduction, where a timed first call
-// of the size class found that faster: library_choice.h),
-// Rosched_Reduce_binomial and Rosched_Reduce_two_tree (one tree, always), Rosched_Reduce_node_aware (the node-aware
-// reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The trees are in
-// reduce_knomial.cc and reduce_two_tree.cc.
+// MPI_Reduce over this library's trees: Rosched_Reduce (the k-nomial tree or a pipelined
+// reduction, the circulant one for a commutative operation and the two trees otherwise,
+// whichever the cost model says is faster for the vector, or the MPI library's own MPI_Reduce
+// or, on several multicore nodes, the node-aware reduction, where a timed first call of the size
+// class found that faster: library_choice.h), Rosched_Reduce_binomial, Rosched_Reduce_two_tree
+// and Rosched_Reduce_circulant (one of them, always), Rosched_Reduce_node_aware (the node-aware
+// reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The reductions are
+// in reduce_knomial.cc, reduce_two_tree.cc and reduce_circulant.cc.
 //
-// A non-commutative operation keeps rank order only with the sink 0 (all trees) or p - 1 (the
-// two trees): for another root the reduction goes to rank 0 and the result is then sent to the
-// root (as MPICH does for non-commutative reductions).
+// A non-commutative operation keeps rank order only with the sink 0 (the k-nomial and the two
+// trees) or p - 1 (the two trees): for another root the reduction goes to rank 0 and the result
+// is then sent to the root (as MPICH does for non-commutative reductions). The circulant
+// reduction is for commutative operations only.
 #include <optional>
 #include <string>
 #include <vector>
@@ -131,10 +133,12 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
       }
       const TypeInfo checked = check_reduction(count, datatype, op);
-      int commutative = 0;
-      check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-      if (algorithm == Algorithm::kCirculant && !commutative) {
-        throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
+      if (algorithm == Algorithm::kCirculant) {
+        int commutative = 0;
+        check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+        if (!commutative) {
+          throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
+        }
       }
       return checked;
     });
