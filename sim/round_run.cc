@@ -7,6 +7,34 @@
 
 namespace rosched::sim {
 
+namespace {
+
+// Every send of round i meets the matching receive (peer and block) and vice versa; peers in
+// range and not the rank itself. now[r]: rank r's move (BcastRun::Move or ReduceRun::Move, kNone
+// for nothing); fail(kind, rank, round, expected, actual) makes the counterexample.
+template <typename Move, typename Fail>
+std::optional<Counterexample> match(const std::vector<Move>& now, std::int64_t i, Fail&& fail) {
+  constexpr std::int64_t kNone = BcastRun::kNone;
+  static_assert(ReduceRun::kNone == kNone, "both runs mark an empty transfer alike");
+  const auto p = static_cast<std::int64_t>(now.size());
+  for (std::int64_t r = 0; r < p; ++r) {
+    const Move& m = now[r];
+    if (m.send_peer != kNone) {
+      if (m.send_peer < 0 || m.send_peer >= p || m.send_peer == r) return fail("bad-peer", r, i, -1, m.send_peer);
+      const Move& to = now[m.send_peer];
+      if (to.recv_peer != r) return fail("send-without-receive", r, i, m.send_peer, -1);
+      if (to.recv_block != m.send_block) return fail("send-mismatch", r, i, to.recv_block, m.send_block);
+    }
+    if (m.recv_peer != kNone) {
+      if (m.recv_peer < 0 || m.recv_peer >= p || m.recv_peer == r) return fail("bad-peer", r, i, -1, m.recv_peer);
+      if (now[m.recv_peer].send_peer != r) return fail("receive-without-send", r, i, m.recv_peer, -1);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 BcastRun::BcastRun(std::string check, std::string detail, std::int64_t p, std::int64_t n,
                    std::int64_t root)
     : check_(std::move(check)), detail_(std::move(detail)), p_(p), n_(n), root_(root),
@@ -20,19 +48,8 @@ Counterexample BcastRun::fail(const char* kind, std::int64_t rank, std::int64_t 
 }
 
 std::optional<Counterexample> BcastRun::step(std::int64_t i, const std::vector<Move>& now) {
-  // Every send meets the matching receive and vice versa (as ReduceRun::step does).
-  for (std::int64_t r = 0; r < p_; ++r) {
-    const Move& m = now[r];
-    if (m.send_peer != kNone) {
-      if (m.send_peer < 0 || m.send_peer >= p_ || m.send_peer == r) return fail("bad-peer", r, i, -1, m.send_peer);
-      const Move& to = now[m.send_peer];
-      if (to.recv_peer != r) return fail("send-without-receive", r, i, m.send_peer, -1);
-      if (to.recv_block != m.send_block) return fail("send-mismatch", r, i, to.recv_block, m.send_block);
-    }
-    if (m.recv_peer != kNone) {
-      if (m.recv_peer < 0 || m.recv_peer >= p_ || m.recv_peer == r) return fail("bad-peer", r, i, -1, m.recv_peer);
-      if (now[m.recv_peer].send_peer != r) return fail("receive-without-send", r, i, m.recv_peer, -1);
-    }
+  if (std::optional<Counterexample> c = match(now, i, [this](auto... a) { return fail(a...); })) {
+    return c;
   }
   for (std::int64_t r = 0; r < p_; ++r) {
     const Move& m = now[r];
@@ -82,19 +99,8 @@ Counterexample ReduceRun::fail(const char* kind, std::int64_t rank, std::int64_t
 }
 
 std::optional<Counterexample> ReduceRun::step(std::int64_t i, const std::vector<Move>& now) {
-  // Every send meets the matching receive and vice versa (as BcastRun::step does).
-  for (std::int64_t r = 0; r < p_; ++r) {
-    const Move& m = now[r];
-    if (m.send_peer != kNone) {
-      if (m.send_peer < 0 || m.send_peer >= p_ || m.send_peer == r) return fail("bad-peer", r, i, -1, m.send_peer);
-      const Move& to = now[m.send_peer];
-      if (to.recv_peer != r) return fail("send-without-receive", r, i, m.send_peer, -1);
-      if (to.recv_block != m.send_block) return fail("send-mismatch", r, i, to.recv_block, m.send_block);
-    }
-    if (m.recv_peer != kNone) {
-      if (m.recv_peer < 0 || m.recv_peer >= p_ || m.recv_peer == r) return fail("bad-peer", r, i, -1, m.recv_peer);
-      if (now[m.recv_peer].send_peer != r) return fail("receive-without-send", r, i, m.recv_peer, -1);
-    }
+  if (std::optional<Counterexample> c = match(now, i, [this](auto... a) { return fail(a...); })) {
+    return c;
   }
   for (std::int64_t r = 0; r < p_; ++r) {  // all checks before any state changes
     const Move& m = now[r];
