@@ -24,11 +24,9 @@ void check_process_count(std::int64_t p, const char* who) {
   }
 }
 
-void check_round(std::int64_t i, std::int64_t rounds, const char* what) {
-  if (i < 0 || i >= rounds) {
-    throw std::out_of_range(std::string(what) + " round " + std::to_string(i) + " is outside [0, " +
-                            std::to_string(rounds) + ")");
-  }
+void throw_round_outside(std::int64_t i, std::int64_t rounds, const char* what) {
+  throw std::out_of_range(std::string(what) + " round " + std::to_string(i) + " is outside [0, " +
+                          std::to_string(rounds) + ")");
 }
 
 }  // namespace rosched

@@ -70,7 +70,11 @@ inline ReduceRound reversed(const BcastRound& b) {
 }
 
 // Throws std::out_of_range "<what> round <i> is outside [0, <rounds>)" unless 0 <= i < rounds.
-void check_round(std::int64_t i, std::int64_t rounds, const char* what);
+// The comparison inline (schedules call it for every rank and round), the throw out of line.
+[[noreturn]] void throw_round_outside(std::int64_t i, std::int64_t rounds, const char* what);
+inline void check_round(std::int64_t i, std::int64_t rounds, const char* what) {
+  if (i < 0 || i >= rounds) throw_round_outside(i, rounds, what);
+}
 
 // The reduction schedule that runs the broadcast schedule Bcast (rounds(), round(i) giving a
 // BcastRound, p(), n(), rank(), root()) backwards, constructed from Bcast's arguments: round i

@@ -45,9 +45,5 @@ void HypercubeBcastSchedule::check_n_and_count_rounds() {
   rounds_ = me_.p() == 1 ? 0 : n_ - 1 + ceil_log2(me_.p());
 }
 
-void HypercubeBcastSchedule::throw_bad_round(std::int64_t j) const {
-  throw std::out_of_range("hypercube round " + std::to_string(j) + " is outside [0, " +
-                          std::to_string(rounds_) + ")");
-}
 
 }  // namespace rosched

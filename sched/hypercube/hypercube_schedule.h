@@ -34,7 +34,7 @@ class HypercubeBcastSchedule {
   // What this rank does in round i, 0 <= i < rounds(); throws std::out_of_range otherwise.
   // O(1); inline, since the verifier calls it for every rank and round of every p.
   BcastRound round(std::int64_t i) const {
-    if (i < 0 || i >= rounds_) throw_bad_round(i);
+    check_round(i, rounds_, "hypercube");
     return round_at(me_.round(i));
   }
   // The same for the round already split: cr = virtual_rank().round(i), 0 <= i < rounds() (not
@@ -44,7 +44,6 @@ class HypercubeBcastSchedule {
 
  private:
   void check_n_and_count_rounds();
-  [[noreturn]] void throw_bad_round(std::int64_t j) const;
   // A transfer of block b with virtual peer v, or nothing if b < 0; b >= n is clamped to n - 1.
   std::optional<Transfer> transfer(std::int64_t v, std::int64_t b) const {
     if (b < 0) return std::nullopt;

@@ -39,10 +39,7 @@ KnomialReduceSchedule::KnomialReduceSchedule(std::int64_t p, std::int64_t ports,
 }
 
 ReduceRound KnomialReduceSchedule::round(std::int64_t t) const {
-  if (t < 0 || t >= rounds()) {
-    throw std::out_of_range("k-nomial reduction round " + std::to_string(t) +
-                            " is outside [0, " + std::to_string(rounds()) + ")");
-  }
+  check_round(t, rounds(), "k-nomial reduction");
   ReduceRound r;
   if (t == send_round_) {
     r.send = Transfer{parent_, 0};

@@ -28,10 +28,7 @@ std::optional<std::int64_t> TwoTreeBcastSchedule::block_at(TreeId t, std::int64_
 }
 
 BcastRound TwoTreeBcastSchedule::round(std::int64_t i) const {
-  if (i < 0 || i >= rounds_) {
-    throw std::out_of_range("two-tree round " + std::to_string(i) + " is outside [0, " +
-                            std::to_string(rounds_) + ")");
-  }
+  check_round(i, rounds_, "two-tree");
   BcastRound r;
   for (const TreeId t : {TreeId::upper, TreeId::lower}) {
     const TreePlace& place = node_.in(t);
