@@ -23,9 +23,10 @@
 // allgatherv native|circulant (flat)|node (node-aware where it applies), allgatherv also
 // largest (the largest block's broadcast, then Algorithm 9 for the rest), both also auto
 // (Rosched_Allgather(v): node-aware or flat, for allgatherv also largest where one block is at
-// least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest), reduce native|binomial|twotree|circulant (Alg. 6
-// backwards)|node (node-aware, each phase's tree by the cost model)|auto (Rosched_Reduce:
-// k-nomial, circulant or two trees by the cost model, or MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
+// least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest),
+// reduce native|binomial|twotree|circulant (Alg. 6 backwards)|node (node-aware, each phase's
+// tree by the cost model)|auto (Rosched_Reduce: k-nomial, circulant or two trees by the cost
+// model, or MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
 // (node-aware)|rsag (reduce-scatter + all-gather, circulant)|auto (Rosched_Allreduce: the
 // census, the reduce-scatter + all-gather or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and

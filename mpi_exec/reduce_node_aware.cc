@@ -109,7 +109,8 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
   tree_reduce(reduce_tree_for(node, count, type, true), acc, count, datatype, type, op, lane, node);
   if (layout.node_rank == lane) {
     const CommInfo lanes = comm_info(layout.lane);
-    tree_reduce(reduce_tree_for(lanes, count, type, true), acc, count, datatype, type, op, home, lanes);
+    tree_reduce(reduce_tree_for(lanes, count, type, true), acc, count, datatype, type, op, home,
+                lanes);
   }
   if (lane != k && layout.node_number == home) {
     if (layout.node_rank == lane) {

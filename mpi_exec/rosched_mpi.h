@@ -187,11 +187,10 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
  * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
  * results in flight at once, n by the cost rule of Rosched_Allreduce_nway (or
- * ROSCHED_REDUCE_PORTS, 1..64); longer ones, or
- * where the communicator's cost model (see Rosched_Bcast_circulant) predicts them faster, a
- * pipelined reduction: for a commutative operation the circulant one (Rosched_Reduce_circulant),
- * else the two trees, which keep rank order. ROSCHED_VERBOSE=1 prints the choice on rank 0. Same semantics as
- * MPI_Reduce. */
+ * ROSCHED_REDUCE_PORTS, 1..64); longer ones, or where the communicator's cost model (see
+ * Rosched_Bcast_circulant) predicts them faster, a pipelined reduction: for a commutative
+ * operation the circulant one (Rosched_Reduce_circulant), else the two trees, which keep rank
+ * order. ROSCHED_VERBOSE=1 prints the choice on rank 0. Same semantics as MPI_Reduce. */
 int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm);
 
@@ -218,8 +217,9 @@ int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
 
 /* What Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm) runs (for any
  * root), in Rosched_Reduce_choice's numbers: *algorithm = 1 the k-nomial tree, 2 the two trees,
- * 3 the node-aware reduction, 4 the circulant reduction. The same answer on every rank; collective over comm the first
- * time it is asked (the node layout and the cost model are measured then). */
+ * 3 the node-aware reduction, 4 the circulant reduction. The same answer on every rank;
+ * collective over comm the first time it is asked (the node layout and the cost model are
+ * measured then). */
 int Rosched_Reduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
                                      int* algorithm);
 
