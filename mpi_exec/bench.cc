@@ -177,7 +177,7 @@ enum Impl {
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
   kLargest,                                                               // allgatherv
   kKary,                                                                  // bcast
-  kRsag,                                                                  // allreduce
+  kRsag,                                                                  // allreduce, reduce
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
@@ -197,7 +197,9 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kNodeAware, kAuto};
   if (op == "allreduce") return {kNative, kCirculant, kRsag, kTwoTree, kNway, kNodeAware, kAuto};
-  if (op == "reduce") return {kNative, kBinomial, kTwoTree, kCirculant, kNodeAware, kAuto};
+  if (op == "reduce") {
+    return {kNative, kBinomial, kTwoTree, kCirculant, kRsag, kNodeAware, kAuto};
+  }
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
   }
@@ -338,6 +340,7 @@ Op make_op(const Options& o) {
       rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
       const auto reduce = impl == kTwoTree     ? Rosched_Reduce_two_tree
                           : impl == kCirculant ? Rosched_Reduce_circulant
+                          : impl == kRsag      ? Rosched_Reduce_scatter_gather
                           : impl == kBinomial  ? Rosched_Reduce_binomial
                           : impl == kNodeAware ? Rosched_Reduce_node_aware
                           : impl == kAuto      ? Rosched_Reduce

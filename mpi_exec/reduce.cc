@@ -74,16 +74,24 @@ void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype data
     knomial_reduce(nullptr, acc, count, datatype, type, op, tree.ports, sink, comm);
   } else if (tree.kind == ReduceTree::kCirculant) {
     circulant_reduce(acc, count, datatype, type, op, sink, comm);
+  } else if (tree.kind == ReduceTree::kScatterGather) {
+    scatter_gather_reduce(acc, count, datatype, type, op, sink, comm);
   } else {
     two_tree_reduce(acc, count, datatype, type, op, sink, comm);
   }
 }
 
+bool is_commutative(MPI_Op op) {
+  int commutative = 0;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  return commutative != 0;
+}
+
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
-                               MPI_Op op) {
+                               MPI_Op op, bool commutative) {
   ReduceDecision d;
+  int answer = 1;  // the trial's: 1 rosched's tree, 2 node-aware, 3 reduce-scatter + gather
   if (choose && ci.p > 1) {
-    int answer = 1;
     const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
                                             type.size, [] { return true; }, &answer);
     if (verdict == Verdict::kLibrary) return d;  // kReduceLibrary
@@ -98,25 +106,32 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
       return d;
     }
   }
-  int commutative = 0;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  d.tree = reduce_tree_for(ci, count, type, commutative != 0);
+  d.tree = reduce_tree_for(ci, count, type, commutative);
   d.answer = d.tree.kind == ReduceTree::kKnomial   ? kReduceKnomial
              : d.tree.kind == ReduceTree::kTwoTree ? kReduceTwoTree
                                                    : kReduceCirculant;
+  // The reduce-scatter + gather reduction: timed beside the pipelined circulant one (long
+  // vectors, commutative operations), where every block holds an element.
+  d.scatter_gather_applies =
+      choose && d.tree.kind == ReduceTree::kCirculant && count >= ci.p;
+  if (!d.timed && answer == 3 && d.scatter_gather_applies) {
+    d.answer = kReduceScatterGather;
+    d.tree = {ReduceTree::kScatterGather, 0};
+  }
   return d;
 }
 
 int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type, MPI_Op op) {
-  return node_aware_reduce_applies(ci, op) ? kReduceNodeAware
-                                           : reduce_decision(ci, false, count, type, op).answer;
+  return node_aware_reduce_applies(ci, op)
+             ? kReduceNodeAware
+             : reduce_decision(ci, false, count, type, op, is_commutative(op)).answer;
 }
 
 }  // namespace rosched::mpi
 
 namespace {
 
-enum class Algorithm { kChosen, kBinomial, kTwoTree, kCirculant, kNodeAware };
+enum class Algorithm { kChosen, kBinomial, kTwoTree, kCirculant, kScatterGather, kNodeAware };
 
 int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* recvbuf, int count,
            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
@@ -133,16 +148,14 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
       }
       const TypeInfo checked = check_reduction(count, datatype, op);
-      if (algorithm == Algorithm::kCirculant) {
-        int commutative = 0;
-        check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-        if (!commutative) {
-          throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
-        }
+      if ((algorithm == Algorithm::kCirculant || algorithm == Algorithm::kScatterGather) &&
+          !is_commutative(op)) {
+        throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
       }
       return checked;
     });
     if (count == 0) return;
+    const bool commutative = is_commutative(op);
     const void* own = in_place ? nullptr : sendbuf;  // nullptr: in the root's recvbuf
     if (algorithm == Algorithm::kNodeAware &&
         node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
@@ -150,10 +163,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     }
     // The reduction over `tree` of `contribution` (nullptr: in the root's recvbuf).
     const auto by_tree = [&](const ReduceTree& tree, const void* contribution) {
-      int commutative = 0;
-      check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
       const bool keeps_order =
-          tree.kind != ReduceTree::kCirculant &&
+          (tree.kind == ReduceTree::kKnomial || tree.kind == ReduceTree::kTwoTree) &&
           (root == 0 || (tree.kind == ReduceTree::kTwoTree && root == p - 1));
       const int sink = commutative || keeps_order ? root : 0;
       if (tree.kind == ReduceTree::kKnomial && sink == root) {  // no copy where none is needed
@@ -176,10 +187,13 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     if (algorithm == Algorithm::kBinomial) return by_tree({ReduceTree::kKnomial, 1}, own);
     if (algorithm == Algorithm::kTwoTree) return by_tree({ReduceTree::kTwoTree, 0}, own);
     if (algorithm == Algorithm::kCirculant) return by_tree({ReduceTree::kCirculant, 0}, own);
+    if (algorithm == Algorithm::kScatterGather) {
+      return by_tree({ReduceTree::kScatterGather, 0}, own);
+    }
     // Rosched_Reduce (and _node_aware where that does not apply): the library's MPI_Reduce, or
     // the node-aware reduction, where a trial found them faster (library_choice.h).
     const ReduceDecision decision =
-        reduce_decision(ci, algorithm == Algorithm::kChosen, count, type, op);
+        reduce_decision(ci, algorithm == Algorithm::kChosen, count, type, op, commutative);
     if (decision.answer == kReduceLibrary) {
       tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
       check_on(ci.user, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, ci.user),
@@ -198,11 +212,15 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
                       "MPI_Reduce");
            }},
           {"rosched's tree", [&] { by_tree(decision.tree, in); }},
-          {"node-aware", nullptr}};
+          {"node-aware", nullptr},
+          {"reduce-scatter + gather", nullptr}};
       if (decision.node_aware_applies) {  // answer 2
         candidates[2].run = [&] {
           node_aware_reduce_on(ci, in, recvbuf, count, datatype, type, op, root);
         };
+      }
+      if (decision.scatter_gather_applies) {  // answer 3
+        candidates[3].run = [&] { by_tree({ReduceTree::kScatterGather, 0}, in); };
       }
       time_choices(ci, name, Decided::kReduce, count, type.size, candidates);
     } else if (decision.answer == kReduceNodeAware) {
@@ -249,6 +267,13 @@ extern "C" int Rosched_Reduce_circulant(const void* sendbuf, void* recvbuf, int 
                 datatype, op, root, comm);
 }
 
+extern "C" int Rosched_Reduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
+                                             MPI_Datatype datatype, MPI_Op op, int root,
+                                             MPI_Comm comm) {
+  return reduce("Rosched_Reduce_scatter_gather", Algorithm::kScatterGather, sendbuf, recvbuf, count,
+                datatype, op, root, comm);
+}
+
 extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                                          MPI_Datatype datatype, MPI_Op op, int root,
                                          MPI_Comm comm) {
@@ -261,7 +286,8 @@ extern "C" int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype data
   using namespace rosched::mpi;
   return reduction_choice("Rosched_Reduce_choice", comm, count, datatype, op, algorithm,
                           [&](const CommInfo& ci, const TypeInfo& type) {
-                            return reduce_decision(ci, true, count, type, op).answer;
+                            return reduce_decision(ci, true, count, type, op, is_commutative(op))
+                                .answer;
                           });
 }
 

@@ -7,7 +7,7 @@
 // flat reduction of Rosched_Reduce. Where some node lacks the root's node rank, lane 0 carries the
 // partial results and the home node's rank 0 sends the result to the root. On nodes of equal
 // size, from 12 KiB and one element per rank, Rabenseifner's reduce-scatter + gather instead
-// (scatter_gather_reduce below).
+// (node_scatter_gather_reduce below).
 #include "mpi_exec/reduce_node_aware.h"
 
 #include <optional>
@@ -33,8 +33,8 @@ constexpr double kScatterGatherFrom = 12 * 1024;
 // then every lane gathers its ranks' blocks at its rank on the root's node and that node gathers
 // them at the root (MPI_Gatherv of the library, on communicators of N and c ranks). The root's
 // node link receives the vector once, and no rank combines more than its share.
-void scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvbuf, int count,
-                           MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
+void node_scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvbuf, int count,
+                                MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int root) {
   const NodeLayout& layout = node_layout(ci);
   const int p = ci.p, nodes = layout.nodes, c = layout.min_node_size;
   const BlockCut cut{count, p};
@@ -86,9 +86,7 @@ void scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvbuf, i
 }  // namespace
 
 bool node_aware_reduce_applies(const CommInfo& ci, MPI_Op op) {
-  int commutative = 0;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  return commutative && ci.p > 1 && node_layout(ci).hierarchical();
+  return is_commutative(op) && ci.p > 1 && node_layout(ci).hierarchical();
 }
 
 bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, int count,
@@ -98,7 +96,7 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
   const NodeLayout& layout = node_layout(ci);
   if (layout.equal_nodes() && count >= ci.p &&
       static_cast<double>(count) * type.size >= kScatterGatherFrom) {
-    scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);
+    node_scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);
     return true;
   }
   std::optional<ScratchBuffer> scratch;

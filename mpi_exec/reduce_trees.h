@@ -101,6 +101,12 @@ void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo
 void circulant_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                       MPI_Op op, int sink, const CommInfo& comm);
 
+// The reduce-scatter + gather reduction (reduce_scatter_gather.cc) into the root's acc: the
+// circulant reduce-scatter of p blocks (circulant_rounds.h), then each rank's reduced block sent
+// to the root. Commutative operations only (the caller's to ensure).
+void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
+                           MPI_Op op, int root, const CommInfo& comm);
+
 // The same over KnomialReduceSchedule(p, ports, rank, sink): the whole vector as one block,
 // ceil(log_{ports+1} p) levels (ports = 1: the binomial tree, ceil(log2 p) rounds), a level's
 // receives and the cost model's window of rounds in flight. own is this rank's contribution,
@@ -130,7 +136,9 @@ void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, 
 // (circulant_reduce_pipeline's blocks), else the two trees (two_tree_pipeline's), which keep
 // rank order. One port for p <= 2.
 struct ReduceTree {
-  enum Kind { kKnomial, kTwoTree, kCirculant } kind;
+  // kScatterGather (scatter_gather_reduce) is never reduce_tree_for's answer: Rosched_Reduce's
+  // trial times it beside the tree (reduce_decision).
+  enum Kind { kKnomial, kTwoTree, kCirculant, kScatterGather } kind;
   int ports;  // kKnomial: 1..64
 };
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type,
@@ -138,21 +146,26 @@ ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type
 
 // Rosched_Reduce's decision for a call (reduce.cc; library_choice.h), the answers of
 // Rosched_Reduce_choice. With `choose` (Rosched_Reduce, p > 1): the library's MPI_Reduce where a
-// trial found it faster (or ROSCHED_REDUCE=native), the node-aware reduction where a trial found
-// that faster, else rosched's tree; timed: this call times those three (answer and tree are then
-// the tree's, what runs without a trial). Without it: the tree.
+// trial found it faster (or ROSCHED_REDUCE=native), the node-aware reduction or the
+// reduce-scatter + gather reduction where a trial found that faster, else rosched's tree; timed:
+// this call times those that apply (answer and tree are then the tree's, what runs without a
+// trial). Without it: the tree.
 enum ReduceAnswer {
   kReduceLibrary = 0, kReduceKnomial = 1, kReduceTwoTree = 2, kReduceNodeAware = 3,
-  kReduceCirculant = 4
+  kReduceCirculant = 4, kReduceScatterGather = 5
 };
 struct ReduceDecision {
   int answer = kReduceLibrary;
   bool timed = false;
   bool node_aware_applies = false;  // asked where timed or where a trial chose it
-  ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1 and 2
+  bool scatter_gather_applies = false;  // with `choose`: timed, or chosen by a trial
+  ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1, 2, 4 and 5
 };
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
-                               MPI_Op op);
+                               MPI_Op op, bool commutative);
+
+// Whether op is commutative (MPI_Op_commutative).
+bool is_commutative(MPI_Op op);
 
 // What Rosched_Reduce_node_aware runs, the answer of Rosched_Reduce_node_aware_choice: the
 // node-aware reduction where it applies (node_aware_reduce_applies), else the tree of
@@ -167,9 +180,9 @@ enum AllreduceAnswer {
   kAllreduceNway = 4, kAllreduceTwoTree = 5, kAllreduceNodeAware = 6
 };
 
-// knomial_reduce, two_tree_reduce or circulant_reduce, as the tree says, with acc holding this
-// rank's contribution; commutative operations unless sink is 0 and the tree is not the
-// circulant one (the k-nomial and the two trees keep rank order then).
+// knomial_reduce, two_tree_reduce, circulant_reduce or scatter_gather_reduce, as the tree says,
+// with acc holding this rank's contribution; commutative operations unless sink is 0 and the
+// tree is the k-nomial or the two trees (which keep rank order then).
 void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,
                  const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
 

@@ -171,6 +171,15 @@ int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_D
 int Rosched_Reduce_circulant(const void* sendbuf, void* recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
+/* The reduction as a reduce-scatter followed by a gather (Rabenseifner 2004, as MPICH's
+ * MPI_Reduce for long vectors): the reduce-scatter of Rosched_Reduce_scatter over the circulant
+ * graph (Träff 2022's Alg. 7 run backwards) leaves block b of p reduced at rank b, then every
+ * rank sends its block to the root. ceil(log2 p) rounds and one step of gathering; each rank
+ * sends (p - 1) / p of the vector, the root also receives as much. Commutative operations only
+ * (MPI_ERR_OP otherwise). Same semantics as MPI_Reduce. */
+int Rosched_Reduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+
 /* The binomial-tree reduction (Träff's lecture notes, "Binomial tree reduction"): the whole
  * vector in ceil(log2 p) rounds, the fewest any reduction of an unsplit vector can take, and
  * the right tree for short vectors, where the two trees' 2 log2 p rounds cost twice the
@@ -182,7 +191,8 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
 /* The reduction of this library, or the MPI library's MPI_Reduce where that is faster (the
  * first call of each size class on a communicator times both, as Rosched_Bcast does, and on
  * several multicore nodes, for a commutative operation, Rosched_Reduce_node_aware's reduction
- * as well; ROSCHED_REDUCE=auto|model|rosched|native).
+ * as well, and where the circulant reduction is the tree, Rosched_Reduce_scatter_gather's;
+ * ROSCHED_REDUCE=auto|model|rosched|native).
  * Short vectors (up to 60 KiB): the k-nomial tree with n ports
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
  * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
@@ -196,7 +206,8 @@ int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
 
 /* What Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm) would run (for any
  * root): *algorithm = 0 the MPI library's MPI_Reduce, 1 the k-nomial tree, 2 the two trees, 3 the
- * node-aware reduction, 4 the circulant reduction.
+ * node-aware reduction, 4 the circulant reduction, 5 the reduce-scatter + gather
+ * (Rosched_Reduce_scatter_gather, for a commutative operation where a trial found it faster).
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the

@@ -101,8 +101,8 @@ Route chosen_route(Collective c, int algorithm) {
   static constexpr std::array<R, 5> bcast = {R::kNative, R::kCirculant, R::kHypercube,
                                              R::kTwoTree, R::kKaryTree};
   static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kLargest};
-  static constexpr std::array<R, 5> reduce = {R::kNative, R::kKnomial, R::kTwoTree,
-                                              R::kNodeAware, R::kCirculant};
+  static constexpr std::array<R, 6> reduce = {R::kNative,    R::kKnomial,   R::kTwoTree,
+                                              R::kNodeAware, R::kCirculant, R::kScatterGather};
   static constexpr std::array<R, 7> allreduce = {R::kNative, R::kCensus, R::kScatterGather,
                                                  R::kNodeAware, R::kNway, R::kTwoTree,
                                                  R::kNodeAware};

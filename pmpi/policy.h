@@ -84,7 +84,7 @@ const char* collective_name(Collective c);
 // chose instead (chosen_route). In the report only: kLargest, what Rosched_Allgatherv chose (the
 // largest block's broadcast, then Algorithm 9); kKnomial, kCensus, kScatterGather, what
 // Rosched_Reduce or Rosched_Allreduce chose (the k-nomial tree, the census, the reduce-scatter +
-// all-gather). kNodeAware: an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's
+// gather or all-gather). kNodeAware: an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's
 // lanes (also in the report: a node-aware choice of an entry point).
 enum class Route {
   kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree,

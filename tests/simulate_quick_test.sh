@@ -26,7 +26,7 @@ else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 # node, largest, auto; reduce: binomial, twotree, circulant, node, auto; allreduce: circulant, rsag, twotree, nway, node, auto),
 # native under all 4 (once each, though auto runs apart from the others), one ratio row per
 # implementation of ours.
-for want in bcast:42 allgather:30 allgatherv:36 allgatherv_uniform:36 allgatherv_one:36 reduce:42 allreduce:48; do
+for want in bcast:42 allgather:30 allgatherv:36 allgatherv_uniform:36 allgatherv_one:36 reduce:48 allreduce:48; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"

@@ -91,7 +91,7 @@ void scatter_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) 
   reduce_scatter_once(comm, count, true, op, what);
 }
 
-const Queried kQueried[] = {{"reduce", 5, reduce_query, reduce_call},
+const Queried kQueried[] = {{"reduce", 6, reduce_query, reduce_call},
                             {"allreduce", 5, allreduce_query, allreduce_call},
                             {"reduce_scatter_block", 4, scatter_block_query, scatter_block_call},
                             {"reduce_scatter", 4, scatter_query, scatter_call}};

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/rosched_mpi.h"
@@ -225,16 +226,20 @@ void test_two_tree_reductions() {
   test_reduce_non_commutative(pair, op, Rosched_Reduce_binomial, "reduce binomial");
   test_reduce_sum_and_derived(Rosched_Reduce_binomial, "reduce binomial");
   test_reduce_sum_and_derived(Rosched_Reduce_circulant, "reduce circulant");
-  {  // The circulant reduction combines out of rank order: a non-commutative operation is an error.
+  test_reduce_sum_and_derived(Rosched_Reduce_scatter_gather, "reduce scatter-gather");
+  // The circulant and the reduce-scatter + gather reductions combine out of rank order: a
+  // non-commutative operation is an error.
+  const std::pair<ReduceFn, const char*> unordered[] = {
+      {Rosched_Reduce_circulant, "reduce circulant"},
+      {Rosched_Reduce_scatter_gather, "reduce scatter-gather"}};
+  for (const auto& [reduce, name] : unordered) {
     MPI_Comm comm = errors_return_comm();
     std::vector<Affine> send(3, Affine{1, 0}), recv(3);
     int cls = 0;
-    MPI_Error_class(Rosched_Reduce_circulant(send.data(), recv.data(), 3, pair, op, 0, comm), &cls);
-    expect(cls == MPI_ERR_OP, "reduce circulant, non-commutative operation gives MPI_ERR_OP");
-    MPI_Error_class(Rosched_Reduce_circulant(send.data(), recv.data(), -1, MPI_INT, MPI_SUM, 0,
-                                             comm),
-                    &cls);
-    expect(cls == MPI_ERR_COUNT, "reduce circulant negative count gives MPI_ERR_COUNT");
+    MPI_Error_class(reduce(send.data(), recv.data(), 3, pair, op, 0, comm), &cls);
+    expect(cls == MPI_ERR_OP, std::string(name) + ", non-commutative operation gives MPI_ERR_OP");
+    MPI_Error_class(reduce(send.data(), recv.data(), -1, MPI_INT, MPI_SUM, 0, comm), &cls);
+    expect(cls == MPI_ERR_COUNT, std::string(name) + " negative count gives MPI_ERR_COUNT");
     MPI_Comm_free(&comm);
   }
   test_reduce_non_commutative(pair, op, Rosched_Reduce, "reduce chosen");

@@ -1,0 +1,51 @@
+// The reduction of a reduce-scatter followed by a gather to the root (Rabenseifner 2004, "Optimization
+// of collective reduction operations", the reduce-scatter/gather algorithm; MPICH's
+// MPI_Reduce for long vectors): the vector is cut into p blocks (block b: count / p elements, one
+// more for b < count mod p), the reduce-scatter over the circulant graph (Träff 2022's Alg. 7 run
+// backwards, circulant_rounds.h: ceil(log2 p) rounds, its rounds streamed in parts where the cost
+// model says so) leaves block b reduced at rank b, and every rank sends its block to the root,
+// which receives them all at once. Each rank sends (p - 1) / p of the vector in the
+// reduce-scatter and the root receives as much in the gather: twice the bytes of the pipelined
+// reductions' critical path, but in ceil(log2 p) + 1 steps whose messages stream, where a
+// pipelined reduction pays a latency in each of its n - 1 + ceil(log2 p) rounds. For commutative
+// operations: the MPI entry point (argument checks, the choice) is in reduce.cc.
+#include <vector>
+
+#include "mpi_exec/circulant_rounds.h"
+#include "mpi_exec/reduce_trees.h"
+#include "mpi_exec/tags.h"
+
+namespace rosched::mpi {
+
+void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
+                           MPI_Op op, int root, const CommInfo& comm) {
+  if (comm.p == 1 || count == 0) return;
+  tell_choice(comm, "reduction", "reduce-scatter + gather", 0, 0,
+              static_cast<double>(count) * type.size);
+  const BlockCut cut{count, comm.p};
+  char* const base = static_cast<char*>(acc);
+  circulant_reduce_scatter_on(comm, base, cut, datatype, type, op);
+  const auto block = [&](int b) { return base + cut.first(b) * type.extent; };
+  const auto elements = [&](int b) { return static_cast<int>(cut.elements(b, 1)); };
+  if (comm.rank != root) {
+    if (elements(comm.rank) > 0) {
+      check(PMPI_Send(block(comm.rank), elements(comm.rank), datatype, root, tag::kReduceGather,
+                      comm.c),
+            "MPI_Send");
+    }
+    return;
+  }
+  std::vector<MPI_Request> requests;
+  requests.reserve(static_cast<std::size_t>(comm.p - 1));
+  for (int b = 0; b < comm.p; ++b) {
+    if (b == root || elements(b) == 0) continue;
+    requests.push_back(MPI_REQUEST_NULL);
+    check(PMPI_Irecv(block(b), elements(b), datatype, b, tag::kReduceGather, comm.c,
+                     &requests.back()),
+          "MPI_Irecv");
+  }
+  check(PMPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
+}
+
+}  // namespace rosched::mpi
