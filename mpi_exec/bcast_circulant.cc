@@ -70,6 +70,7 @@
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/bcast_scatter_allgather.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -103,9 +104,9 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 // broadcast, timed").
 enum Family {
   kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4,
-  kCirculantWindow1 = 5, kCirculantWindow3 = 6, kCirculantWindow4 = 7
+  kCirculantWindow1 = 5, kCirculantWindow3 = 6, kCirculantWindow4 = 7, kScatterAllgather = 8
 };
-static_assert(kCirculantWindow4 <= kMaxAnswer, "every family is an answer");
+static_assert(kScatterAllgather <= kMaxAnswer, "every family is an answer");
 constexpr std::array<int, 3> kTrialWindows = {1, 3, 4};
 constexpr std::array<const char*, 3> kTrialWindowNames = {
     "circulant, 1 round in flight", "circulant, 3 rounds in flight",
@@ -160,6 +161,10 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
     case kKaryTree:
       kary_tree_bcast_on(ci, "Rosched_Bcast (k-ary tree)", buffer, count, datatype, type, root);
       return;
+    case kScatterAllgather:
+      scatter_allgather_bcast_on(ci, "Rosched_Bcast (scatter + all-gather)", buffer, count,
+                                 datatype, type, root);
+      return;
     default:
       node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
   }
@@ -197,15 +202,20 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   candidates.push_back({"two-tree", hierarchical ? nullptr : family(kTwoTree), 1});
   candidates.push_back({"k-ary tree", kary ? family(kKaryTree) : nullptr, 1});
   const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, count, type);
-  if (settings().window == 0 && (hierarchical || (plan.pipe.n > 0 && plan.pipe.synchronous))) {
-    for (int f = kCirculantWindow1; f <= kCirculantWindow4; ++f) {
-      const int k = f - kCirculantWindow1;
-      // The model's own window is timed as "circulant" unless that is a one-block tree.
-      const bool timed =
-          hierarchical || plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window;
-      candidates.push_back({kTrialWindowNames[k], timed ? family(f) : nullptr, 1});
-    }
+  const bool windows =
+      settings().window == 0 && (hierarchical || (plan.pipe.n > 0 && plan.pipe.synchronous));
+  for (int f = kCirculantWindow1; f <= kCirculantWindow4; ++f) {
+    const int k = f - kCirculantWindow1;
+    // The model's own window is timed as "circulant" unless that is a one-block tree.
+    const bool timed =
+        windows && (hierarchical || plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window);
+    candidates.push_back({kTrialWindowNames[k], timed ? family(f) : nullptr, 1});
   }
+  // The scatter + all-gather where the ranks' own links limit (a network all ranks share moves
+  // the message once more in it than a broadcast must: there the k-ary tree is the candidate),
+  // every rank's block holding an element.
+  const bool scatter = !hierarchical && !kary && count >= ci.p;
+  candidates.push_back({"scatter + all-gather", scatter ? family(kScatterAllgather) : nullptr, 1});
   time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
 }
 
@@ -288,6 +298,9 @@ extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datat
     int family = 0;
     const bool ours =
         rosched::mpi::verdict(ci, count, type, &family) != rosched::mpi::Verdict::kLibrary;
-    *algorithm = !ours ? 0 : rosched::mpi::is_window_variant(family) ? 1 : family;
+    *algorithm = !ours                                          ? 0
+                 : rosched::mpi::is_window_variant(family)      ? 1
+                 : family == rosched::mpi::kScatterAllgather ? 5
+                                                              : family;
   });
 }

@@ -177,7 +177,7 @@ enum Impl {
   kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
   kLargest,                                                               // allgatherv
   kKary,                                                                  // bcast
-  kRsag,                                                                  // allreduce, reduce
+  kRsag,                                                   // allreduce, reduce, bcast (scatter)
   kImplCount
 };
 const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
@@ -195,7 +195,9 @@ using Op = std::function<bool(Impl impl, long m, bool check)>;
 
 // The implementations an operation has.
 std::vector<Impl> impls_of(const std::string& op) {
-  if (op == "bcast") return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kNodeAware, kAuto};
+  if (op == "bcast") {
+    return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kRsag, kNodeAware, kAuto};
+  }
   if (op == "allreduce") return {kNative, kCirculant, kRsag, kTwoTree, kNway, kNodeAware, kAuto};
   if (op == "reduce") {
     return {kNative, kBinomial, kTwoTree, kCirculant, kRsag, kNodeAware, kAuto};
@@ -227,6 +229,7 @@ Op make_op(const Options& o) {
                          : impl == kTwoTree   ? Rosched_Bcast_two_tree
                          : impl == kHypercube ? Rosched_Bcast_hypercube
                          : impl == kKary      ? Rosched_Bcast_kary_tree
+                         : impl == kRsag      ? Rosched_Bcast_scatter_allgather
                          : impl == kNodeAware ? Rosched_Bcast_node_aware
                          : impl == kAuto      ? Rosched_Bcast
                                               : MPI_Bcast;

@@ -231,13 +231,16 @@ CommModel& comm_model(const CommInfo& comm) {
                           [&] { return new CommModel{build(comm), {}, {}}; });
 }
 
-// The memo's word: bit 63 set, bits 60-62 the answer, bits 29-59 the count, bits 0-28 the size
-// (below 2^29).
+// The memo's word: bit 63 set, bits 59-62 the answer, bits 28-58 the count, bits 0-27 the size
+// (below 2^28).
+constexpr int kMemoSizeBits = 28;
+constexpr int kMemoAnswerShift = kMemoSizeBits + 31;
+static_assert(kMemoAnswerShift + 4 == 63 && kMaxAnswer < 16, "the memo's word holds an answer");
 std::uint64_t memo_word(int count, int size, int answer) {
-  return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(answer) << 60) |
-         (static_cast<std::uint64_t>(count) << 29) | static_cast<std::uint64_t>(size);
+  return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(answer) << kMemoAnswerShift) |
+         (static_cast<std::uint64_t>(count) << kMemoSizeBits) | static_cast<std::uint64_t>(size);
 }
-constexpr int kMemoSizeLimit = 1 << 29;
+constexpr int kMemoSizeLimit = 1 << kMemoSizeBits;
 
 }  // namespace
 
@@ -250,7 +253,7 @@ DecisionMemo& decision_memo(const CommInfo& comm, Decided which) {
 bool DecisionMemo::find(int count, int size, int* answer) const {
   if (size >= kMemoSizeLimit) return false;
   const std::uint64_t word = word_.load(std::memory_order_relaxed);
-  const int stored = static_cast<int>((word >> 60) & 7);
+  const int stored = static_cast<int>((word >> kMemoAnswerShift) & 15);
   if (word != memo_word(count, size, stored)) return false;
   *answer = stored;
   return true;

@@ -97,10 +97,11 @@ inline constexpr std::array<double, CostModel::kStreamPoints> kStreamSizes = {
 const CostModel& cost_model(const CommInfo& comm);
 
 // An answer of a decision between the MPI library's collective and rosched's (library_choice.h):
-// 0 the library's, k >= 1 rosched's candidate k (the broadcast has seven: the circulant, the
-// hypercube, the two-tree and the k-ary tree broadcast, and the circulant one with three other
-// windows; the all-gather of one large block two; the others one), at most kMaxAnswer.
-inline constexpr int kMaxAnswer = 7;
+// 0 the library's, k >= 1 rosched's candidate k (the broadcast has eight: the circulant, the
+// hypercube, the two-tree and the k-ary tree broadcast, the circulant one with three other
+// windows, and the scatter + all-gather; the reduction three; the all-gather of one large block
+// two; the others one), at most kMaxAnswer.
+inline constexpr int kMaxAnswer = 15;
 
 // The last answer of a decision that depends only on the communicator and (count, element
 // size), such as Rosched_Bcast's choice. It is kept with the communicator's model, so it goes
@@ -111,7 +112,7 @@ class DecisionMemo {
  public:
   // Whether the last answer stored is for (count, size) (both >= 0); if so, *answer is it.
   bool find(int count, int size, int* answer) const;
-  // Keeps answer (0..kMaxAnswer) for (count, size); an element of 2^29 bytes or more is not
+  // Keeps answer (0..kMaxAnswer) for (count, size); an element of 2^28 bytes or more is not
   // kept (the word has no room for it): find then says no.
   void store(int count, int size, int answer);
 
@@ -147,7 +148,7 @@ class MeasuredChoices {
   void store(std::int64_t bytes, int answer);
 
  private:
-  static constexpr int kAnswerBits = 3;  // answers 0..7
+  static constexpr int kAnswerBits = 4;  // answers 0..15
   static_assert(kMaxAnswer < (1 << kAnswerBits), "an answer fits in the bits");
   std::atomic<std::uint64_t> known_{0};
   std::array<std::atomic<std::uint64_t>, kAnswerBits> bits_{};  // bit j of each class's answer

@@ -9,11 +9,9 @@
 // reductions' critical path, but in ceil(log2 p) + 1 steps whose messages stream, where a
 // pipelined reduction pays a latency in each of its n - 1 + ceil(log2 p) rounds. For commutative
 // operations: the MPI entry point (argument checks, the choice) is in reduce.cc.
-#include <vector>
-
 #include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/reduce_trees.h"
-#include "mpi_exec/tags.h"
+#include "mpi_exec/root_blocks.h"
 
 namespace rosched::mpi {
 
@@ -25,27 +23,7 @@ void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const Ty
   const BlockCut cut{count, comm.p};
   char* const base = static_cast<char*>(acc);
   circulant_reduce_scatter_on(comm, base, cut, datatype, type, op);
-  const auto block = [&](int b) { return base + cut.first(b) * type.extent; };
-  const auto elements = [&](int b) { return static_cast<int>(cut.elements(b, 1)); };
-  if (comm.rank != root) {
-    if (elements(comm.rank) > 0) {
-      check(PMPI_Send(block(comm.rank), elements(comm.rank), datatype, root, tag::kReduceGather,
-                      comm.c),
-            "MPI_Send");
-    }
-    return;
-  }
-  std::vector<MPI_Request> requests;
-  requests.reserve(static_cast<std::size_t>(comm.p - 1));
-  for (int b = 0; b < comm.p; ++b) {
-    if (b == root || elements(b) == 0) continue;
-    requests.push_back(MPI_REQUEST_NULL);
-    check(PMPI_Irecv(block(b), elements(b), datatype, b, tag::kReduceGather, comm.c,
-                     &requests.back()),
-          "MPI_Irecv");
-  }
-  check(PMPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-        "MPI_Waitall");
+  move_root_blocks(RootBlocks::kGather, comm, base, cut, datatype, type, root);
 }
 
 }  // namespace rosched::mpi

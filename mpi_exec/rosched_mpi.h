@@ -18,8 +18,9 @@
  * communicator, measured once or set by ROSCHED_ALPHA/ROSCHED_BETA, Theorem 2);
  * Rosched_Bcast runs it where the model predicts it beats a binomial tree by 10% and, timed at
  * the first call of each size class (2^k to 2^(k+1) - 1 bytes) on a communicator, it beat the MPI
- * library's MPI_Bcast, or the hypercube, two-tree or (where the ranks share a network narrower
- * than their links) k-ary tree broadcast where that was faster still
+ * library's MPI_Bcast, or the hypercube, two-tree, (where the ranks share a network narrower
+ * than their links) k-ary tree or (elsewhere) scatter + all-gather broadcast where that was
+ * faster still
  * (Rosched_Bcast_choice says which); else MPI_Bcast (ROSCHED_BCAST=auto|model|circulant|native, model: the
  * prediction alone; ROSCHED_VERBOSE=1 prints the choice and the timings on rank 0). The pipelined broadcasts keep several rounds in flight (nonblocking,
  * ROSCHED_WINDOW rounds, default from the model). On ranks spread over several multicore nodes
@@ -66,7 +67,8 @@ int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int
 /* What Rosched_Bcast(buffer, count, datatype, root, comm) would run: *algorithm = 0 the MPI
  * library's MPI_Bcast, 1 the circulant broadcast (node-aware on several multicore nodes; also
  * where the trial found its pipeline fastest with other rounds in flight than the model's), 2
- * Bin Jia's hypercube broadcast, 3 the two-tree broadcast, 4 the k-ary tree broadcast; by
+ * Bin Jia's hypercube broadcast, 3 the two-tree broadcast, 4 the k-ary tree broadcast, 5 the
+ * scatter + all-gather (Rosched_Bcast_scatter_allgather); by
  * ROSCHED_BCAST, the cost model and the timing of count's size class if Rosched_Bcast has
  * timed it on comm (before that, 1 means: the next Rosched_Bcast of this size times MPI_Bcast
  * against rosched's broadcasts and keeps the fastest); the same answer on every rank.
@@ -151,6 +153,13 @@ int Rosched_Reduce_scatter_node_aware(const void* sendbuf, void* recvbuf, const 
  * MPI_Reduce (MPI_IN_PLACE at the root) and MPI_Allreduce (MPI_IN_PLACE). */
 int Rosched_Bcast_two_tree(void* buffer, int count, MPI_Datatype datatype, int root,
                            MPI_Comm comm);
+
+/* The broadcast of a scatter and an all-gather (van de Geijn's long-message broadcast; MPICH's
+ * MPI_Bcast for long messages): the root sends block b of p to rank b, then Träff 2022's
+ * regular all-gather (Alg. 7, as Rosched_Allgather) gives every rank every block. Same
+ * semantics as MPI_Bcast. */
+int Rosched_Bcast_scatter_allgather(void* buffer, int count, MPI_Datatype datatype, int root,
+                                    MPI_Comm comm);
 
 /* The pipelined broadcast over a complete k-ary tree (Träff's lecture notes, "The power of
  * fixed-degree trees"), an interior rank's k sends of a block in flight at once; the degree

@@ -22,13 +22,13 @@ inline constexpr int kBcastNodeHop = 7313;     // node-aware broadcast: root to 
 inline constexpr int kAllgathervGather = 7314; // node-aware all-gather: a block to its node's rank 0
 // (7315, 7316: the ring steps of an earlier multi-lane all-reduce)
 inline constexpr int kReduceScatterRound = 7317;  // a round of the circulant reduce-scatter
-inline constexpr int kReduceGather = 7318;  // reduce-scatter + gather reduction: a block to the root
+inline constexpr int kRootBlocks = 7318;  // a block to or from the root (root_blocks.h)
 
 inline constexpr int kAll[] = {kBcastRound,    kAllgatherRound, kCensusRound,  kAllgathervRound,
                                kReduceToRoot,  kReduceRound,    kLocalCopy,    kCostModel,
                                kAllmergeMain,  kAllmergePartial, kAlltoallSizes, kAlltoallData,
                                kBcastNodeHop,  kAllgathervGather, kReduceScatterRound,
-                               kReduceGather};
+                               kRootBlocks};
 
 constexpr bool all_distinct() {
   for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)

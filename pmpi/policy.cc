@@ -92,14 +92,14 @@ const char* collective_name(Collective c) { return kNames[static_cast<std::size_
 const char* route_name(Route r) {
   static constexpr std::array<const char*, kRoutes> names = {
       "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest",
-      "karytree", "nodeaware", "knomial", "census", "rsag"};
+      "karytree", "nodeaware", "knomial", "census", "rsag", "scatterag"};
   return names[static_cast<std::size_t>(r)];
 }
 
 Route chosen_route(Collective c, int algorithm) {
   using R = Route;
-  static constexpr std::array<R, 5> bcast = {R::kNative, R::kCirculant, R::kHypercube,
-                                             R::kTwoTree, R::kKaryTree};
+  static constexpr std::array<R, 6> bcast = {R::kNative,  R::kCirculant, R::kHypercube,
+                                             R::kTwoTree, R::kKaryTree,  R::kScatterAllgather};
   static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kLargest};
   static constexpr std::array<R, 6> reduce = {R::kNative,    R::kKnomial,   R::kTwoTree,
                                               R::kNodeAware, R::kCirculant, R::kScatterGather};

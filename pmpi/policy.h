@@ -84,13 +84,14 @@ const char* collective_name(Collective c);
 // chose instead (chosen_route). In the report only: kLargest, what Rosched_Allgatherv chose (the
 // largest block's broadcast, then Algorithm 9); kKnomial, kCensus, kScatterGather, what
 // Rosched_Reduce or Rosched_Allreduce chose (the k-nomial tree, the census, the reduce-scatter +
-// gather or all-gather). kNodeAware: an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's
+// gather or all-gather); kScatterAllgather, what Rosched_Bcast chose (the scatter + all-gather).
+// kNodeAware: an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's
 // lanes (also in the report: a node-aware choice of an entry point).
 enum class Route {
   kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree,
-  kNodeAware, kKnomial, kCensus, kScatterGather
+  kNodeAware, kKnomial, kCensus, kScatterGather, kScatterAllgather
 };
-inline constexpr int kRoutes = 13;
+inline constexpr int kRoutes = 14;
 const char* route_name(Route r);
 
 // The route an entry point's _choice answer names, for the report (rosched_mpi.h; for reduce and

@@ -210,7 +210,7 @@ TEST(MeasuredChoices, OneAnswerPerPowerOfTwoClass) {
 }
 
 // The memo answers for the (count, size) stored last only, with the answer stored, and keeps
-// nothing for elements of 2^29 bytes or more.
+// nothing for elements of 2^28 bytes or more.
 TEST(DecisionMemo, LastCountAndSizeOnly) {
   DecisionMemo memo;
   int answer = -1;
@@ -223,13 +223,13 @@ TEST(DecisionMemo, LastCountAndSizeOnly) {
     EXPECT_FALSE(memo.find(1001, 4, &answer));
     EXPECT_FALSE(memo.find(4, 1000, &answer));
   }
-  memo.store(INT_MAX, (1 << 29) - 1, kMaxAnswer);  // the largest kept
-  ASSERT_TRUE(memo.find(INT_MAX, (1 << 29) - 1, &answer));
+  memo.store(INT_MAX, (1 << 28) - 1, kMaxAnswer);  // the largest kept
+  ASSERT_TRUE(memo.find(INT_MAX, (1 << 28) - 1, &answer));
   EXPECT_EQ(answer, kMaxAnswer);
-  EXPECT_FALSE(memo.find(INT_MAX - 1, (1 << 29) - 1, &answer));
-  memo.store(5, 1 << 29, 1);  // too large an element: nothing kept
-  EXPECT_FALSE(memo.find(5, 1 << 29, &answer));
-  EXPECT_FALSE(memo.find(INT_MAX, (1 << 29) - 1, &answer));
+  EXPECT_FALSE(memo.find(INT_MAX - 1, (1 << 28) - 1, &answer));
+  memo.store(5, 1 << 28, 1);  // too large an element: nothing kept
+  EXPECT_FALSE(memo.find(5, 1 << 28, &answer));
+  EXPECT_FALSE(memo.find(INT_MAX, (1 << 28) - 1, &answer));
   memo.store(0, 0, 1);
   ASSERT_TRUE(memo.find(0, 0, &answer));
   EXPECT_EQ(answer, 1);

@@ -277,7 +277,9 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
   using C = Collective;
   using R = Route;
   const std::vector<std::pair<C, std::vector<R>>> answers = {
-      {C::kBcast, {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree}},
+      {C::kBcast,
+       {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree,
+        R::kScatterAllgather}},
       {C::kAllgather, {R::kNative, R::kCirculant, R::kLargest}},
       {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest}},
       {C::kReduce,
@@ -304,6 +306,7 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
   EXPECT_STREQ(route_name(R::kKnomial), "knomial");
   EXPECT_STREQ(route_name(R::kCensus), "census");
   EXPECT_STREQ(route_name(R::kScatterGather), "rsag");
+  EXPECT_STREQ(route_name(R::kScatterAllgather), "scatterag");
   EXPECT_STREQ(route_name(R::kModel), "model");
   EXPECT_STREQ(route_name(R::kNodeAware), "nodeaware");
 }

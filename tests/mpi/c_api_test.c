@@ -52,12 +52,12 @@ int main(int argc, char** argv) {
       if (Rosched_Alltoallv_variant("twophase", out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS) ok = 0;
       for (i = 0; i < p; ++i) if (in[i] != 100 * i + rank) ok = 0;
     }
-    /* Rosched_Bcast_choice answers 0 (MPI_Bcast) to 4 (rosched's broadcasts), the same on every
+    /* Rosched_Bcast_choice answers 0 (MPI_Bcast) to 5 (rosched's broadcasts), the same on every
      * rank; a null answer pointer is an error. The reductions' queries answer within their
-     * ranges (0..3, 0..4, 0..3); the node-aware entry points' on this one node name a tree (1 or
+     * ranges (0..5, 0..4, 0..3); the node-aware entry points' on this one node name a tree (1 or
      * 2) and the two-tree all-reduce (5). */
     if (Rosched_Bcast_choice(MPI_COMM_WORLD, 1000, MPI_INT, &circulant) != MPI_SUCCESS) ok = 0;
-    if (circulant < 0 || circulant > 4) ok = 0;
+    if (circulant < 0 || circulant > 5) ok = 0;
     {
       int reduce = -1, allreduce = -1, scatter = -1;
       if (Rosched_Reduce_choice(MPI_COMM_WORLD, 1000, MPI_INT, MPI_SUM, &reduce) != MPI_SUCCESS ||
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
           Rosched_Reduce_scatter_block_choice(MPI_COMM_WORLD, 10, MPI_INT, MPI_SUM, &scatter) != MPI_SUCCESS) {
         ok = 0;
       }
-      if (reduce < 0 || reduce > 3 || allreduce < 0 || allreduce > 4 || scatter < 0 || scatter > 3) ok = 0;
+      if (reduce < 0 || reduce > 5 || allreduce < 0 || allreduce > 4 || scatter < 0 || scatter > 3) ok = 0;
       if (Rosched_Reduce_node_aware_choice(MPI_COMM_WORLD, 1000, MPI_INT, MPI_SUM, &reduce) != MPI_SUCCESS ||
           Rosched_Allreduce_node_aware_choice(MPI_COMM_WORLD, 1000, MPI_INT, MPI_SUM, &allreduce) != MPI_SUCCESS) {
         ok = 0;

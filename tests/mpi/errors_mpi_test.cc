@@ -99,7 +99,8 @@ void test_uncommitted_type(MPI_Comm comm) {
   const std::pair<BcastFn, const char*> broadcasts[] = {
       {Rosched_Bcast, "bcast"}, {Rosched_Bcast_two_tree, "bcast two-tree"},
       {Rosched_Bcast_hypercube, "bcast hypercube"},
-      {Rosched_Bcast_kary_tree, "bcast k-ary tree"}};
+      {Rosched_Bcast_kary_tree, "bcast k-ary tree"},
+      {Rosched_Bcast_scatter_allgather, "bcast scatter + all-gather"}};
   for (const auto& [bcast, name] : broadcasts) {
     expect(error_class(bcast(recv.data(), 1, pair, 0, comm)) == native,
            std::string(name) + ": uncommitted datatype gives MPI_ERR_TYPE");
@@ -196,7 +197,8 @@ void test_debug_invalid_on_one_rank(MPI_Comm comm) {
   const std::pair<BcastFn, std::string> broadcasts[] = {
       {Rosched_Bcast, "bcast"}, {Rosched_Bcast_two_tree, "bcast two-tree"},
       {Rosched_Bcast_hypercube, "bcast hypercube"},
-      {Rosched_Bcast_kary_tree, "bcast k-ary tree"}};
+      {Rosched_Bcast_kary_tree, "bcast k-ary tree"},
+      {Rosched_Bcast_scatter_allgather, "bcast scatter + all-gather"}};
   for (const auto& [bcast, name] : broadcasts) {
     int cls = error_class(bcast(buf.data(), 1, MPI_INT, odd ? 99 : 0, comm));
     expect(cls == MPI_ERR_ROOT, "debug " + name + ": root 99 on rank 1 only: MPI_ERR_ROOT here");
