@@ -1,7 +1,7 @@
 // Rosched_Bcast: MPI_Bcast by the n-block circulant broadcast, Algorithm 6 of Träff 2022
 // (Sec. 2.2), walking sched/circulant/bcast_schedule.h, or by another of rosched's broadcasts
-// (Jia's hypercube, the two trees, the k-ary tree) where one of them is faster than the MPI
-// library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant broadcast.
+// (Jia's hypercube, the two trees, the k-ary tree, the scatter + all-gather) where one of them is
+// faster than the MPI library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant broadcast.
 //
 // The block count is the cost model's optimum (cost_model.h; for a linear model
 // n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
@@ -29,7 +29,10 @@
 //     there and which pays a block's latency once per level, not once per round: on `flat`
 //     with 1,152 ranks it took 0.66 of Open MPI's selector's time at 1 MiB (the fastest of
 //     the four there) where the two trees took 0.82 (docs/sim/first_runs.md, "The k-ary
-//     tree"); on several multicore nodes the node-aware circulant broadcast alone, and at
+//     tree"); elsewhere (crowding below 2, every rank's block an element) also the scatter +
+//     all-gather (bcast_scatter_allgather.cc), whose streamed all-gather rounds need no block
+//     of the round before: on the paper's 36 x 1 0.61 of the circulant broadcast's time at
+//     1 MiB (docs/sim/reduce_scatter_gather.md); on several multicore nodes the node-aware circulant broadcast alone, and at
 //     p = 2 the three are one message. Where the circulant pipeline sends synchronously (on
 //     several nodes: between the nodes), it is also timed with 1, 3 and 4 rounds in flight:
 //     the best window depends on the schedule and the network more than the model tells (on
