@@ -21,9 +21,10 @@ if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0
 else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 [ "$(head -1 "$tsv")" = "$(printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec')" ] && ok "header" || bad "header: $(head -1 "$tsv")"
 # Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
-# twotree, hypercube, kary, auto, not node, which is the circulant broadcast with one rank per host;
-# allgather: circulant, node, auto; allgatherv, each of its three distributions: circulant,
-# node, largest, auto; reduce: binomial, twotree, circulant, node, auto; allreduce: circulant, rsag, twotree, nway, node, auto),
+# twotree, hypercube, kary, auto, not node, which is the circulant broadcast with one rank per host,
+# nor on flat the scatter + all-gather, rsag; allgather: circulant, node, auto; allgatherv, each of
+# its three distributions: circulant, node, largest, auto; reduce: binomial, twotree, circulant,
+# rsag, node, auto; allreduce: circulant, rsag, twotree, nway, node, auto),
 # native under all 4 (once each, though auto runs apart from the others), one ratio row per
 # implementation of ours.
 for want in bcast:42 allgather:30 allgatherv:36 allgatherv_uniform:36 allgatherv_one:36 reduce:48 allreduce:48; do
@@ -169,6 +170,9 @@ for w in "1 round" "3 rounds" "4 rounds"; do
   echo "$timed" | grep -q "circulant, $w in flight [0-9.e-]* s" && ok "trial timed the circulant pipeline, $w in flight" ||
     bad "trial did not time '$w in flight': $timed"
 done
+# ... and, the ranks' own links limiting there, the scatter + all-gather.
+echo "$timed" | grep -q "scatter + all-gather [0-9.e-]* s" && ok "trial timed the scatter + all-gather" ||
+  bad "trial did not time the scatter + all-gather: $timed"
 
 # scripts/backbone_probe.sh: 64 ranks of flat288 (a 500 GB/s backbone, 800 GB/s of links): one
 # 4 MiB message per rank takes longer than the backbone's nominal bound (SMPI gives large

@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 fail=0
 # op and its TSV rows for 4 sizes: per size one row per implementation and one ratio row per
 # non-native implementation (allmerge: also one merge-work row per non-native implementation).
-for case in bcast:52 allgather:28 allgatherv:36 reduce:52 allreduce:52 reduce_scatter_block:28 reduce_scatter:28 allmerge:40 alltoall:68 alltoallv:36; do
+for case in bcast:60 allgather:28 allgatherv:36 reduce:52 allreduce:52 reduce_scatter_block:28 reduce_scatter:28 allmerge:40 alltoall:68 alltoallv:36; do
   op=${case%%:*}; want=${case##*:}
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --sizes 0,1,7,1000 --reps 2 --check 2>&1)
   rc=$?
@@ -43,7 +43,7 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl hypercub
 # leaves native, circulant, twotree, hypercube, kary); taking all out again is an error.
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl all,-auto,-node --sizes 10 --reps 1 2>&1); rc=$?
 impls=$(echo "$out" | awk -F'\t' '$1 == "bcast" && $2 !~ /^ratio-/ { printf "%s ", $2 }')
-[ $rc -eq 0 ] && [ "$impls" = "native circulant twotree hypercube kary " ] && echo "ok   --impl all,-auto,-node" ||
+[ $rc -eq 0 ] && [ "$impls" = "native circulant twotree hypercube kary rsag " ] && echo "ok   --impl all,-auto,-node" ||
   { echo "FAIL --impl all,-auto,-node (exit $rc, rows for: $impls)"; echo "$out"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl native,-native 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "leaves no implementation" && echo "ok   --impl native,-native" ||
