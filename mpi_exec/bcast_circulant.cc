@@ -1,7 +1,8 @@
 // Rosched_Bcast: MPI_Bcast by the n-block circulant broadcast, Algorithm 6 of Träff 2022
 // (Sec. 2.2), walking sched/circulant/bcast_schedule.h, or by another of rosched's broadcasts
 // (Jia's hypercube, the two trees, the k-ary tree, the scatter + all-gather) where one of them is
-// faster than the MPI library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs the circulant broadcast.
+// faster than the MPI library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs
+// the circulant broadcast.
 //
 // The block count is the cost model's optimum (cost_model.h; for a linear model
 // n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
@@ -32,8 +33,8 @@
 //     tree"); elsewhere (crowding below 2, every rank's block an element) also the scatter +
 //     all-gather (bcast_scatter_allgather.cc), whose streamed all-gather rounds need no block
 //     of the round before: on the paper's 36 x 1 0.61 of the circulant broadcast's time at
-//     1 MiB (docs/sim/reduce_scatter_gather.md); on several multicore nodes the node-aware circulant broadcast alone, and at
-//     p = 2 the three are one message. Where the circulant pipeline sends synchronously (on
+//     1 MiB (docs/sim/reduce_scatter_gather.md); on several multicore nodes the node-aware
+//     circulant broadcast alone, and at p = 2 the three are one message. Where the circulant pipeline sends synchronously (on
 //     several nodes: between the nodes), it is also timed with 1, 3 and 4 rounds in flight:
 //     the best window depends on the schedule and the network more than the model tells (on
 //     SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us with 4 where the model's 2 took 49.5, on
@@ -106,10 +107,10 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 // figures tell (docs/sim/refinements.md, "Rounds in flight of the synchronous circulant
 // broadcast, timed").
 enum Family {
-  kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4,
-  kCirculantWindow1 = 5, kCirculantWindow3 = 6, kCirculantWindow4 = 7, kScatterAllgather = 8
+  kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4, kScatterAllgather = 5,
+  kCirculantWindow1 = 6, kCirculantWindow3 = 7, kCirculantWindow4 = 8
 };
-static_assert(kScatterAllgather <= kMaxAnswer, "every family is an answer");
+static_assert(kCirculantWindow4 <= kMaxAnswer, "every family is an answer");
 constexpr std::array<int, 3> kTrialWindows = {1, 3, 4};
 constexpr std::array<const char*, 3> kTrialWindowNames = {
     "circulant, 1 round in flight", "circulant, 3 rounds in flight",
@@ -204,6 +205,11 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   candidates.push_back({"hypercube", hierarchical ? nullptr : family(kHypercube), 1});
   candidates.push_back({"two-tree", hierarchical ? nullptr : family(kTwoTree), 1});
   candidates.push_back({"k-ary tree", kary ? family(kKaryTree) : nullptr, 1});
+  // The scatter + all-gather where the ranks' own links limit (a network all ranks share moves
+  // the message once more in it than a broadcast must: there the k-ary tree is the candidate),
+  // every rank's block holding an element.
+  const bool scatter = !hierarchical && !kary && count >= ci.p;
+  candidates.push_back({"scatter + all-gather", scatter ? family(kScatterAllgather) : nullptr, 1});
   const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, count, type);
   const bool windows =
       settings().window == 0 && (hierarchical || (plan.pipe.n > 0 && plan.pipe.synchronous));
@@ -214,11 +220,6 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
         windows && (hierarchical || plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window);
     candidates.push_back({kTrialWindowNames[k], timed ? family(f) : nullptr, 1});
   }
-  // The scatter + all-gather where the ranks' own links limit (a network all ranks share moves
-  // the message once more in it than a broadcast must: there the k-ary tree is the candidate),
-  // every rank's block holding an element.
-  const bool scatter = !hierarchical && !kary && count >= ci.p;
-  candidates.push_back({"scatter + all-gather", scatter ? family(kScatterAllgather) : nullptr, 1});
   time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
 }
 
@@ -301,9 +302,6 @@ extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datat
     int family = 0;
     const bool ours =
         rosched::mpi::verdict(ci, count, type, &family) != rosched::mpi::Verdict::kLibrary;
-    *algorithm = !ours                                          ? 0
-                 : rosched::mpi::is_window_variant(family)      ? 1
-                 : family == rosched::mpi::kScatterAllgather ? 5
-                                                              : family;
+    *algorithm = !ours ? 0 : rosched::mpi::is_window_variant(family) ? 1 : family;
   });
 }

@@ -140,6 +140,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     const int p = ci.p, rank = ci.rank;
     const MPI_Comm c = ci.c;
     const bool in_place = sendbuf == MPI_IN_PLACE;
+    bool commutative = false;  // asked once the operation is known valid
     Agreement agreement;
     agreement.same("root", root, MPI_ERR_ROOT).same("count", count, MPI_ERR_COUNT);
     const TypeInfo type = check_arguments(c, agreement, [&] {
@@ -148,14 +149,14 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
       }
       const TypeInfo checked = check_reduction(count, datatype, op);
+      commutative = is_commutative(op);
       if ((algorithm == Algorithm::kCirculant || algorithm == Algorithm::kScatterGather) &&
-          !is_commutative(op)) {
+          !commutative) {
         throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
       }
       return checked;
     });
     if (count == 0) return;
-    const bool commutative = is_commutative(op);
     const void* own = in_place ? nullptr : sendbuf;  // nullptr: in the root's recvbuf
     if (algorithm == Algorithm::kNodeAware &&
         node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
