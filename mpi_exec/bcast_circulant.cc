@@ -34,8 +34,10 @@
 //     all-gather (bcast_scatter_allgather.cc), whose streamed all-gather rounds need no block
 //     of the round before: on the paper's 36 x 1 0.61 of the circulant broadcast's time at
 //     1 MiB (docs/sim/reduce_scatter_gather.md); on several multicore nodes the node-aware
-//     circulant broadcast alone, and at p = 2 the three are one message. Where the circulant pipeline sends synchronously (on
-//     several nodes: between the nodes), it is also timed with 1, 3 and 4 rounds in flight:
+//     circulant broadcast and, where every node's block holds an element, the node-aware
+//     broadcast with the scatter + all-gather between the nodes; at p = 2 the three are one
+//     message. Where the circulant pipeline sends synchronously (on several nodes: between the
+//     nodes), it is also timed with 1, 3 and 4 rounds in flight:
 //     the best window depends on the schedule and the network more than the model tells (on
 //     SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us with 4 where the model's 2 took 49.5, on
 //     36 x 32 47.7 us where it took 60.0; on `flatnb` at p = 256, 256 KiB 157.1 us with 1
@@ -74,7 +76,6 @@
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
-#include "mpi_exec/bcast_scatter_allgather.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -150,7 +151,7 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
   if (is_window_variant(family)) {
     // The circulant pipeline over all ranks, or between the nodes, with the trial's window.
     node_aware_bcast_on(ci, name, buffer, count, datatype, type, root,
-                        kTrialWindows[family - kCirculantWindow1]);
+                        {kTrialWindows[family - kCirculantWindow1], false});
     return;
   }
   switch (family) {
@@ -166,8 +167,8 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
       kary_tree_bcast_on(ci, "Rosched_Bcast (k-ary tree)", buffer, count, datatype, type, root);
       return;
     case kScatterAllgather:
-      scatter_allgather_bcast_on(ci, "Rosched_Bcast (scatter + all-gather)", buffer, count,
-                                 datatype, type, root);
+      // Over all ranks, or between the nodes and then within each node as planned.
+      node_aware_bcast_on(ci, name, buffer, count, datatype, type, root, {0, true});
       return;
     default:
       node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
@@ -207,8 +208,10 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   candidates.push_back({"k-ary tree", kary ? family(kKaryTree) : nullptr, 1});
   // The scatter + all-gather where the ranks' own links limit (a network all ranks share moves
   // the message once more in it than a broadcast must: there the k-ary tree is the candidate),
-  // every rank's block holding an element.
-  const bool scatter = !hierarchical && !kary && count >= ci.p;
+  // every rank's block holding an element; on several nodes as the phase between the nodes
+  // (one rank of each, on its node's own link), every node's block holding an element.
+  const bool scatter =
+      hierarchical ? count >= node_layout(ci).nodes : !kary && count >= ci.p;
   candidates.push_back({"scatter + all-gather", scatter ? family(kScatterAllgather) : nullptr, 1});
   const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, count, type);
   const bool windows =

@@ -26,21 +26,26 @@
 
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/bcast_scatter_allgather.h"
 #include "mpi_exec/node_layout.h"
 #include "sched/circulant/bcast_schedule.h"
 
 namespace rosched::mpi {
 namespace {
 
-// sub_bcast_on on ci, returning what it ran; window > 0: where the pipeline sends
-// synchronously, that pipeline with `window` rounds in flight, also where the plan is a
-// one-block tree (node_aware_bcast_on).
+// sub_bcast_on on ci as `variant` says (node_aware_bcast_on), returning what it ran.
 PhasePlan phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
-                   const TypeInfo& type, int root, int window = 0) {
+                   const TypeInfo& type, int root, PhaseVariant variant = {}) {
+  if (variant.scatter_allgather && ci.p > 1 && count >= ci.p && type.size > 0) {
+    scatter_allgather_bcast_on(ci, buffer, count, datatype, type, root);
+    PhasePlan ran;
+    ran.scatter_allgather = true;
+    return ran;
+  }
   PhasePlan phase = phase_plan(ci, count, type);
-  if (window > 0 && phase.pipe.n > 0 && phase.pipe.synchronous) {
+  if (variant.window > 0 && phase.pipe.n > 0 && phase.pipe.synchronous) {
     phase.degree = 0;
-    phase.pipe.window = window;
+    phase.pipe.window = variant.window;
   }
   if (phase.degree >= 2) {
     one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, phase.degree);
@@ -52,8 +57,9 @@ PhasePlan phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype dat
 }
 
 std::string phase_name(const PhasePlan& phase) {
-  return phase.degree > 0 ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
-                          : "circulant";
+  return phase.scatter_allgather ? "scatter + all-gather"
+         : phase.degree > 0      ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
+                                 : "circulant";
 }
 
 }  // namespace
@@ -88,13 +94,14 @@ void node_aware_bcast_prepare(const CommInfo& ci, int root) {
 }
 
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
-                         MPI_Datatype datatype, const TypeInfo& type, int root, int window) {
+                         MPI_Datatype datatype, const TypeInfo& type, int root,
+                         PhaseVariant variant) {
   const NodeLayout& layout = node_layout(ci);
   if (!layout.hierarchical()) {  // one phase over all ranks
-    const PhasePlan all = phase_on(ci, buffer, count, datatype, type, root, window);
-    if (all.pipe.n > 0 && settings().verbose) {
+    const PhasePlan all = phase_on(ci, buffer, count, datatype, type, root, variant);
+    if ((all.pipe.n > 0 || all.scatter_allgather) && settings().verbose) {
       tell_choice(ci, name,
-                  (all.degree > 0           ? phase_name(all)
+                  (all.degree > 0 || all.scatter_allgather ? phase_name(all)
                    : all.pipe.synchronous ? "pipelined, synchronous sends"
                                           : "pipelined")
                       .c_str(),
@@ -118,7 +125,7 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
   if (layout.node_rank == lane) {
     // In a lane every node has a member, so the root's node number is its rank there.
     const PhasePlan between =
-        phase_on(comm_info(layout.lane), buffer, count, datatype, type, home, window);
+        phase_on(comm_info(layout.lane), buffer, count, datatype, type, home, variant);
     if (settings().verbose) {
       const std::string what = "node-aware: " + phase_name(between) + " between " +
                                std::to_string(layout.nodes) + " nodes (lane " +

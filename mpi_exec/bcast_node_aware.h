@@ -14,23 +14,35 @@ namespace rosched::mpi {
 // What the broadcast of one phase of count elements on ci runs (sub_bcast_on's choice): the
 // circulant pipeline `pipe`, or where degree >= 2 a k-ary tree of one block of that degree
 // (one_block_tree_for), and the model's predicted time of what runs. All zero for p = 1 or
-// nothing to send.
+// nothing to send. scatter_allgather: the phase ran the scatter + all-gather instead
+// (PhaseVariant; never in a plan of phase_plan's).
 struct PhasePlan {
   Pipeline pipe{0, 0, false};
   int degree = 0;
   double seconds = 0;
+  bool scatter_allgather = false;
 };
 PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
+
+// How Rosched_Bcast's trial runs the phase over all ranks, or between the nodes, instead of as
+// its plan says. window > 0: where that phase is a pipeline with synchronous sends, the pipeline
+// with `window` rounds in flight instead of the model's (synchronous_window), also where the
+// plan is a one-block tree. scatter_allgather: where every rank of the phase gets an element
+// (count >= its ranks), the scatter + all-gather (bcast_scatter_allgather.h). Otherwise, and
+// for the phase within the nodes, the plan.
+struct PhaseVariant {
+  int window = 0;
+  bool scatter_allgather = false;
+};
 
 // Broadcasts count elements of datatype from root over ci (arguments already checked): where
 // the node layout is hierarchical (node_layout.h), the broadcast among the nodes, then within
 // every node; else one phase over all ranks; each phase as sub_bcast_on chooses (the circulant
-// pipeline or a k-ary tree of one block). Reported as `name`. window > 0 (Rosched_Bcast's trial):
-// where the phase over all ranks, or between the nodes, is a pipeline with synchronous sends,
-// it keeps `window` rounds in flight instead of the model's (synchronous_window) and runs also
-// where the model would take a one-block tree; otherwise that phase runs as without it.
+// pipeline or a k-ary tree of one block), the phase over all ranks or between the nodes as
+// `variant` says (Rosched_Bcast's trial). Reported as `name`.
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
-                         MPI_Datatype datatype, const TypeInfo& type, int root, int window = 0);
+                         MPI_Datatype datatype, const TypeInfo& type, int root,
+                         PhaseVariant variant = {});
 
 // The broadcast of one phase on the communicator sub (a node or a lane of node_layout.h): the
 // pipelined circulant broadcast (Träff 2022, Alg. 6), its blocks and window from sub's cost

@@ -17,10 +17,9 @@
 
 namespace rosched::mpi {
 
-void scatter_allgather_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
+void scatter_allgather_bcast_on(const CommInfo& ci, void* buffer, int count,
                                 MPI_Datatype datatype, const TypeInfo& type, int root) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
-  tell_choice(ci, name, "scatter + all-gather", 0, 0, static_cast<double>(count) * type.size);
   const BlockCut cut{count, ci.p};
   char* const base = static_cast<char*>(buffer);
   move_root_blocks(RootBlocks::kScatter, ci, base, cut, datatype, type, root);
@@ -35,6 +34,9 @@ extern "C" int Rosched_Bcast_scatter_allgather(void* buffer, int count, MPI_Data
   constexpr const char* kName = "Rosched_Bcast_scatter_allgather";
   return run_collective(kName, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    scatter_allgather_bcast_on(ci, kName, buffer, count, datatype, type, root);
+    if (ci.p > 1 && count > 0) {
+      tell_choice(ci, kName, "scatter + all-gather", 0, 0, static_cast<double>(count) * type.size);
+    }
+    scatter_allgather_bcast_on(ci, buffer, count, datatype, type, root);
   });
 }

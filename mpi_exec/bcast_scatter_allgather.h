@@ -11,8 +11,9 @@
 namespace rosched::mpi {
 
 // Broadcasts count elements of datatype from root over ci (arguments already checked): the root
-// scatters p blocks, then the circulant all-gather. Reported as `name` (ROSCHED_VERBOSE).
-void scatter_allgather_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
+// scatters p blocks, then the circulant all-gather. Rosched_Bcast runs it as a variant of the
+// phase over all ranks or between the nodes (bcast_node_aware.h, PhaseVariant).
+void scatter_allgather_bcast_on(const CommInfo& ci, void* buffer, int count,
                                 MPI_Datatype datatype, const TypeInfo& type, int root);
 
 }  // namespace rosched::mpi
