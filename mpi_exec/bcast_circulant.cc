@@ -69,6 +69,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/args.h"
@@ -76,6 +78,7 @@
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/bcast_trial_check.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -188,6 +191,19 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
                    MPI_Datatype datatype, const TypeInfo& type, int root) {
   node_aware_bcast_prepare(ci, root);
+  std::optional<BcastTrialCheck> debug;  // ROSCHED_DEBUG: every candidate's bytes checked
+  if (debug_checks()) debug.emplace(ci, buffer, count, datatype, root);
+  const auto time = [&](std::vector<Candidate>& candidates) {
+    for (Candidate& c : candidates) {
+      if (!debug || !c.run) continue;
+      c.run = [&debug, what = c.name, run = std::move(c.run)] {
+        debug->before();
+        run();
+        debug->after(what);
+      };
+    }
+    time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
+  };
   const auto family = [&](int f) -> std::function<void()> {
     return [&, f] { run_family(f, ci, name, buffer, count, datatype, type, root); };
   };
@@ -199,7 +215,7 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
       {"circulant", family(kCirculant), 1}};
   const bool hierarchical = node_layout(ci).hierarchical();
   if (ci.p <= 2) {
-    time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
+    time(candidates);
     return;
   }
   const bool kary = !hierarchical && cost_model(ci).crowding >= kKaryCrowding;
@@ -223,7 +239,7 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
         windows && (hierarchical || plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window);
     candidates.push_back({kTrialWindowNames[k], timed ? family(f) : nullptr, 1});
   }
-  time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
+  time(candidates);
 }
 
 // The three entry points: Rosched_Bcast (kChoose), Rosched_Bcast_node_aware (kNodeAware: the

@@ -79,13 +79,18 @@ if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$classes" = 2 ]; then echo "ok   bcas
 else echo "FAIL bcast timed choice (exit $rc, $timed timed lines, $classes classes)"; echo "$out"; fail=1; fi
 # On nodes of 2 ranks (ROSCHED_NODE_SIZE), Rosched_Bcast's own broadcast is the node-aware one:
 # timed at the first call of each class (even at 4 B: the model's prediction is skipped on
-# several nodes), the node-aware broadcast reported by its lane's rank 0, results verified.
-out=$(ROSCHED_VERBOSE=1 ROSCHED_NODE_SIZE=2 timeout 120 mpirun -np 4 --oversubscribe \
+# several nodes), the node-aware broadcast reported by its lane's rank 0, results verified;
+# with 100,000 ints also the scatter + all-gather between the nodes (a block for each node).
+# ROSCHED_DEBUG: the trial checks every candidate's bytes, not only the last one's.
+out=$(ROSCHED_DEBUG=1 ROSCHED_VERBOSE=1 ROSCHED_NODE_SIZE=2 timeout 120 mpirun -np 4 --oversubscribe \
       "$bin" --op bcast --impl auto,node --sizes 1,100000 --reps 2 --check 2>&1); rc=$?
 timed=$(echo "$out" | grep -c "^rosched Rosched_Bcast: p = 4, [0-9]* bytes timed: ")
 aware=$(echo "$out" | grep -c "^rosched Rosched_Bcast.*: p = 2, .*node-aware: circulant between 2 nodes")
-if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$aware" -ge 1 ]; then echo "ok   bcast node-aware on nodes of 2"
-else echo "FAIL bcast on nodes of 2 (exit $rc, $timed timed lines, $aware node-aware lines)"; echo "$out"; fail=1; fi
+scatter=$(echo "$out" | grep -c "^rosched Rosched_Bcast: p = 4, 400000 bytes timed: .*scatter + all-gather [0-9.e-]* s")
+if [ $rc -eq 0 ] && [ "$timed" = 2 ] && [ "$aware" -ge 1 ] && [ "$scatter" = 1 ]; then
+  echo "ok   bcast node-aware on nodes of 2"
+else echo "FAIL bcast on nodes of 2 (exit $rc, $timed timed lines, $aware node-aware lines," \
+          "$scatter trials of the scatter + all-gather)"; echo "$out"; fail=1; fi
 # Both ways of sending a pipelined broadcast's blocks (ROSCHED_SENDS), every broadcast family in
 # many blocks (ROSCHED_BCAST_F etc. small), results verified; the verbose lines say which ran:
 # with sync the circulant and hypercube broadcasts send synchronously, the two-tree one never.

@@ -639,10 +639,10 @@ int main(int argc, char** argv) {
   // Also a window of 3 rounds in flight, so that the pipelined walks reuse their slots often.
   const bool many_blocks = argc > 1 && std::string(argv[1]) == "--many-blocks";
   // With --nodes=K: ranks in consecutive blocks of K form the nodes (ROSCHED_NODE_SIZE), and
-  // only the broadcasts, Allgather(v) and the node-aware reduction run, with many blocks; Rosched_Bcast forced to rosched's own broadcast,
-  // so both it and Rosched_Bcast_node_aware run the node-aware broadcast (nodes of unequal sizes
-  // where K does not divide p: roots whose node rank is missing on the last node go through
-  // lane 0).
+  // only the broadcasts, Allgather(v) and the node-aware reduction run, with many blocks:
+  // Rosched_Bcast_node_aware the node-aware broadcast, Rosched_Bcast its trial of it and its
+  // variants against the library's (nodes of unequal sizes where K does not divide p: roots
+  // whose node rank is missing on the last node go through lane 0).
   const std::string nodes = argc > 1 && std::string(argv[1]).rfind("--nodes=", 0) == 0
                                 ? std::string(argv[1]).substr(8)
                                 : "";
@@ -656,7 +656,6 @@ int main(int argc, char** argv) {
   }
   if (!nodes.empty()) {
     setenv("ROSCHED_NODE_SIZE", nodes.c_str(), 1);
-    setenv("ROSCHED_BCAST", "circulant", 1);
     setenv("ROSCHED_ALLGATHER", "rosched", 1);  // the node-aware all-gather, never the library's
     setenv("ROSCHED_REDUCE_SCATTER", "rosched", 1);  // the node-aware reduce-scatter likewise
     setenv("ROSCHED_BCAST_F", "3", 1);
@@ -689,8 +688,13 @@ int main(int argc, char** argv) {
   if (!nodes.empty()) {
     for (const auto& [bcast, name] : broadcasts) {
       if (name != "bcast" && name != "bcast node-aware") continue;
+      // Rosched_Bcast chooses (a trial at each size class's first call), in debug mode: the
+      // trial checks every candidate's bytes (the node-aware broadcast, also with the scatter +
+      // all-gather between the nodes, and the library's), every root, derived datatypes.
+      if (name == "bcast") Rosched_Set_debug(1);
       test_bcast_ints(bcast, name);
       test_bcast_derived(bcast, name);
+      Rosched_Set_debug(0);
       test_bcast_errors(bcast, name);
     }
     test_bcast_node_layout(std::atoi(nodes.c_str()));
