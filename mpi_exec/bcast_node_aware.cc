@@ -20,6 +20,11 @@
 // 31 or 35 sends where the circulant broadcast takes ceil(log2 p) + n - 1 rounds (36 x 32
 // simulated ranks: docs/sim/reductions_1152.md, "One lane for short and mid-sized all-reduces on
 // multicore nodes").
+//
+// Rosched_Bcast's trial also runs the phase between the nodes as a scatter + all-gather
+// (PhaseVariant, bcast_scatter_allgather.h): on 36 x 32 simulated ranks that broadcast took
+// 0.61-0.92 of the time with the circulant pipeline between the nodes from 64 KiB to 4 MiB
+// (docs/sim/reduce_scatter_gather.md, "Between the nodes of 36 x 32").
 #include "mpi_exec/bcast_node_aware.h"
 
 #include <string>
