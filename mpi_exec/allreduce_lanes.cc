@@ -23,12 +23,19 @@
 // all-reduce's rounds each cross the node links, and the n-way all-reduce of every lane that
 // this form replaced (2026-11-27; 5.9 / 9.4 / 56.9 us at 4 B / 64 B / 1 KiB on 36 x 32
 // simulated ranks, this one 5.4 / 5.5 / 10.2) sent the vector 32 times through each node's link.
+// For mid-sized vectors the lane of node ranks 0 runs the reduce-scatter + all-gather
+// (Rabenseifner's all-reduce over the circulant graph, allreduce_scatter_gather.h) instead of the
+// n-way all-reduce: its 2 ceil(log2 N) rounds stream, where the n-way all-reduce sends the whole
+// vector n times a round (36 x 32 simulated ranks: 72.0 / 133.8 us at 64 / 256 KiB against the
+// multi-lane all-reduce's 87.3 / 150.0; docs/sim/reductions_1152.md, "Mid-sized all-reduces on
+// multicore nodes").
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
@@ -61,11 +68,12 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
   run_lane_pipeline(node, lane, pieces, LaneSteps::kAllreduce, datatype, type, op);
 }
 
-// The node's reduction into node rank 0, the n-way all-reduce of the lane of node ranks 0, the
-// node's broadcast from node rank 0.
+// The node's reduction into node rank 0, the all-reduce of the lane of node ranks 0 (the n-way
+// one, or where scatter_gather the reduce-scatter + all-gather), the node's broadcast from node
+// rank 0.
 void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name, const void* input,
                   void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
-                  MPI_Op op) {
+                  MPI_Op op, bool scatter_gather) {
   const double bytes = static_cast<double>(count) * type.size;
   const CommInfo node = comm_info(layout.node);
   // The reduction's ports by the cost rule of the n-way all-reduce (levels times n messages of
@@ -76,14 +84,20 @@ void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name
   int n_lane = 0;
   if (node.rank == 0) {
     const CommInfo lane = comm_info(layout.lane);
-    n_lane = std::min(nway_ports(lane, bytes), lane.p - 1);
-    nway_allreduce_on(lane, recvbuf, recvbuf, count, datatype, type, op, n_lane);
+    if (scatter_gather) {
+      scatter_gather_allreduce(lane, name, MPI_IN_PLACE, recvbuf, count, datatype, type, op);
+    } else {
+      n_lane = std::min(nway_ports(lane, bytes), lane.p - 1);
+      nway_allreduce_on(lane, recvbuf, recvbuf, count, datatype, type, op, n_lane);
+    }
   }
   sub_bcast_on(layout.node, recvbuf, count, datatype, type, 0);
   if (settings().verbose) {
-    const std::string what = "reduction of the node (" + std::to_string(ports) +
-                             " ports), n-way in lane 0 (n = " + std::to_string(n_lane) +
-                             "), broadcast in the node";
+    const std::string what =
+        "reduction of the node (" + std::to_string(ports) + " ports), " +
+        (scatter_gather ? std::string("reduce-scatter + all-gather in lane 0")
+                        : "n-way in lane 0 (n = " + std::to_string(n_lane) + ")") +
+        ", broadcast in the node";
     tell_choice(ci, name, what.c_str(), 1, 0, bytes);
   }
 }
@@ -97,8 +111,11 @@ bool lane_allreduce_applies(const CommInfo& ci) {
 void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   const NodeLayout& layout = node_layout(ci);
-  if (static_cast<double>(count) * type.size < kLaneLeaderBelow || count < layout.min_node_size) {
-    leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op);
+  const double bytes = static_cast<double>(count) * type.size;
+  if (bytes < kLaneLeaderBelow || count < layout.min_node_size) {
+    leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op, false);
+  } else if (bytes < kLaneScatterGatherBelow && count >= layout.nodes) {
+    leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op, true);
   } else {
     multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op);
   }

@@ -24,11 +24,20 @@ bool lane_allreduce_applies(const CommInfo& ci);
 // (docs/sim/reductions_1152.md, "Short all-reduces on multicore nodes").
 inline constexpr double kLaneLeaderBelow = 48 * 1024;
 
+// From kLaneLeaderBelow up to this many bytes (with at least as many elements as nodes), the one
+// lane's all-reduce among node ranks 0 is the reduce-scatter + all-gather instead of the n-way
+// one. The geometric middle of 256 KiB, where that form was measured faster than the multi-lane
+// all-reduce (36 x 32 simulated ranks: 133.8 us against 150.0; 72.0 against 87.3 at 64 KiB), and
+// 1 MiB, where it was slower (372.9 against 291.6); at 16 and 32 KiB it was slower than the
+// n-way lane (53.8 / 60.4 against 30.7 / 53.2 us).
+inline constexpr double kLaneScatterGatherBelow = 512 * 1024;
+
 // The reduction over all ranks of ci of their count elements at input (recvbuf itself for
 // MPI_IN_PLACE) into recvbuf, where op is commutative (checked by the caller), count > 0 and
 // lane_allreduce_applies(ci): for short and mid-sized vectors the k-nomial reduction of each
-// node into node rank 0, the n-way dissemination all-reduce (End et al. 2015) among node ranks 0
-// and the broadcast within each node (sub_bcast_on of bcast_node_aware.h: a k-ary tree of one
+// node into node rank 0, the n-way dissemination all-reduce (End et al. 2015; from
+// kLaneLeaderBelow the reduce-scatter + all-gather) among node ranks 0 and the broadcast within
+// each node (sub_bcast_on of bcast_node_aware.h: a k-ary tree of one
 // block or the circulant broadcast, by the node's cost model) (the node's ports and the lane's n
 // by the n-way cost rule on that communicator, nway_ports, at most its size - 1); for long ones
 // the multi-lane all-reduce.
