@@ -261,15 +261,23 @@ void test_node_aware_reductions() {
   test_reduce_non_commutative(pair, op, Rosched_Reduce_node_aware, "reduce node-aware");
   test_reduce_sum_and_derived(Rosched_Reduce_node_aware, "reduce node-aware");
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
-  // A long vector: on equal nodes the multi-lane all-reduce pipelines it in several chunks (4 for
-  // these 1.2 MB; the counts above take one).
-  const int count = 300000;
-  std::vector<int> send(count), mine(count), want(count);
-  for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
-  const int rc = Rosched_Allreduce_node_aware(send.data(), mine.data(), count, MPI_INT, MPI_SUM,
-                                              MPI_COMM_WORLD);
-  MPI_Allreduce(send.data(), want.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  expect(rc == MPI_SUCCESS && mine == want, "allreduce node-aware MPI_SUM count=300000");
+  // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 512 KiB one lane with the
+  // reduce-scatter + all-gather among the nodes' ranks 0 (in place too); from 512 KiB the
+  // multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB; the counts above take one).
+  for (const int count : {12288, 30001, 131071, 131072, 300000}) {
+    for (const bool in_place : {false, true}) {
+      std::vector<int> send(count), mine(count), want(count);
+      for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
+      if (in_place) mine = send;
+      const int rc = Rosched_Allreduce_node_aware(in_place ? MPI_IN_PLACE : send.data(),
+                                                  mine.data(), count, MPI_INT, MPI_SUM,
+                                                  MPI_COMM_WORLD);
+      MPI_Allreduce(send.data(), want.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      expect(rc == MPI_SUCCESS && mine == want,
+             "allreduce node-aware MPI_SUM count=" + std::to_string(count) +
+                 (in_place ? " in place" : ""));
+    }
+  }
   MPI_Op_free(&op);
   MPI_Type_free(&pair);
 }
