@@ -26,11 +26,11 @@ inline constexpr double kLaneLeaderBelow = 48 * 1024;
 
 // From kLaneLeaderBelow up to this many bytes (with at least as many elements as nodes), the one
 // lane's all-reduce among node ranks 0 is the reduce-scatter + all-gather instead of the n-way
-// one. The geometric middle of 256 KiB, where that form was measured faster than the multi-lane
-// all-reduce (36 x 32 simulated ranks: 133.8 us against 150.0; 72.0 against 87.3 at 64 KiB), and
-// 1 MiB, where it was slower (372.9 against 291.6); at 16 and 32 KiB it was slower than the
-// n-way lane (53.8 / 60.4 against 30.7 / 53.2 us).
-inline constexpr double kLaneScatterGatherBelow = 512 * 1024;
+// one. About the geometric middle of 512 KiB, where that form was measured faster than the
+// multi-lane all-reduce (36 x 32 simulated ranks: 210.5 us against 222.0; 133.8 against 150.0 at
+// 256 KiB, 72.0 against 87.3 at 64 KiB), and 1 MiB, where it was slower (372.9 against 291.6);
+// at 16 and 32 KiB it was slower than the n-way lane (53.8 / 60.4 against 30.7 / 53.2 us).
+inline constexpr double kLaneScatterGatherBelow = 724 * 1024;
 
 // The reduction over all ranks of ci of their count elements at input (recvbuf itself for
 // MPI_IN_PLACE) into recvbuf, where op is commutative (checked by the caller), count > 0 and

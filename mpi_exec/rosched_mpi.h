@@ -246,7 +246,7 @@ int Rosched_Reduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype data
 /* The all-reduce for a commutative operation on several multicore nodes: where the nodes hold
  * equally many ranks c, for vectors under 48 KiB (or of fewer than c elements) one lane: the
  * k-nomial reduction of each node into its rank 0, the n-way dissemination all-reduce (End et
- * al. 2015) among the nodes' ranks 0, the broadcast within each node; from 48 KiB to 512 KiB
+ * al. 2015) among the nodes' ranks 0, the broadcast within each node; from 48 KiB to 724 KiB
  * (with at least as many elements as nodes) the same with the reduce-scatter + all-gather among
  * the nodes' ranks 0 (Rosched_Allreduce_scatter_gather's); for longer ones the
  * multi-lane all-reduce (Träff 2020's full-lane

@@ -261,10 +261,10 @@ void test_node_aware_reductions() {
   test_reduce_non_commutative(pair, op, Rosched_Reduce_node_aware, "reduce node-aware");
   test_reduce_sum_and_derived(Rosched_Reduce_node_aware, "reduce node-aware");
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
-  // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 512 KiB one lane with the
-  // reduce-scatter + all-gather among the nodes' ranks 0 (in place too); from 512 KiB the
+  // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 724 KiB (185,344 ints) one lane
+  // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too); from there the
   // multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB; the counts above take one).
-  for (const int count : {12288, 30001, 131071, 131072, 300000}) {
+  for (const int count : {12288, 30001, 185343, 185344, 300000}) {
     for (const bool in_place : {false, true}) {
       std::vector<int> send(count), mine(count), want(count);
       for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
