@@ -9,6 +9,7 @@
 // either where it beats the MPI library's MPI_Allgather, else that (library_choice.h).
 #include <climits>
 #include <string>
+#include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
@@ -17,6 +18,7 @@
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/trial_check.h"
 
 namespace rosched::mpi {
 
@@ -103,10 +105,19 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
           library();
           library_repeat(Decided::kAllgather).remember(ci, recvcount, recvtype, MPI_OP_NULL);
           return;
-        case Verdict::kTimeBoth:
-          time_both(ci, name, Decided::kAllgather, recvcount, rtype.size,
-                    "native MPI_Allgather", "rosched's", library, ours);
+        case Verdict::kTimeBoth: {
+          // ROSCHED_DEBUG: both candidates' blocks checked, but this rank's own where it is
+          // their input (in place).
+          std::vector<ResultPart> result;
+          for (int j = 0; j < p; ++j) {
+            if (j != rank || sendbuf != MPI_IN_PLACE) {
+              result.push_back({base + j * block_bytes, recvcount, recvtype});
+            }
+          }
+          time_checked_choices(ci, name, Decided::kAllgather, recvcount, rtype.size,
+                               {{"native MPI_Allgather", library}, {"rosched's", ours}}, result);
           return;
+        }
         case Verdict::kRosched:
           break;
       }

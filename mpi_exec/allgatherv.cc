@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
@@ -26,6 +27,7 @@
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
+#include "mpi_exec/trial_check.h"
 
 namespace rosched::mpi {
 namespace {
@@ -156,7 +158,17 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         if (c.dominated) {
           candidates.push_back({"largest block's broadcast", [&] { ours(Entry::kLargest); }});
         }
-        time_choices(ci, name, c.which, c.count, rtype.size, candidates);
+        // ROSCHED_DEBUG: every candidate's blocks checked, but this rank's own where it is
+        // their input (in place).
+        std::vector<ResultPart> result;
+        for (int j = 0; j < ci.p; ++j) {
+          if (recvcounts[j] > 0 && (j != ci.rank || sendbuf != MPI_IN_PLACE)) {
+            result.push_back(
+                {base + static_cast<MPI_Aint>(displs[j]) * rtype.extent, recvcounts[j], recvtype});
+          }
+        }
+        time_checked_choices(ci, name, c.which, c.count, rtype.size, std::move(candidates),
+                             result);
         return;
       }
       case Verdict::kRosched:

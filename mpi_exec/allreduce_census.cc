@@ -14,6 +14,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
@@ -29,6 +30,7 @@
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
+#include "mpi_exec/trial_check.h"
 #include "sched/circulant/census_schedule.h"
 #include "sched/round.h"
 
@@ -196,7 +198,11 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     if (ci.p > 2 && nway_can_pay(ci, bytes)) {
       candidates[4].run = [&] { nway(in); };
     }
-    time_choices(ci, name, Decided::kAllreduce, count, type.size, candidates);
+    // ROSCHED_DEBUG: every candidate's result checked where it is exact.
+    std::vector<ResultPart> result;
+    if (exact_reduction(datatype, op)) result.push_back({recvbuf, count, datatype});
+    time_checked_choices(ci, name, Decided::kAllreduce, count, type.size, std::move(candidates),
+                         result);
   } else if (decision.answer == kAllreduceNway) {
     nway(sendbuf);
   } else if (decision.answer == kAllreduceLanes) {

@@ -69,7 +69,6 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -78,10 +77,10 @@
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
-#include "mpi_exec/bcast_trial_check.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/trial_check.h"
 #include "sched/circulant/bcast_schedule.h"
 #include "sched/hypercube/hypercube_schedule.h"
 #include "sched/two_tree/two_tree_schedule.h"
@@ -191,18 +190,12 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
                    MPI_Datatype datatype, const TypeInfo& type, int root) {
   node_aware_bcast_prepare(ci, root);
-  std::optional<BcastTrialCheck> debug;  // ROSCHED_DEBUG: every candidate's bytes checked
-  if (debug_checks()) debug.emplace(ci, buffer, count, datatype, root);
+  // ROSCHED_DEBUG: every candidate's bytes checked on the ranks that receive them.
+  std::vector<ResultPart> result;
+  if (ci.rank != root) result.push_back({buffer, count, datatype});
   const auto time = [&](std::vector<Candidate>& candidates) {
-    for (Candidate& c : candidates) {
-      if (!debug || !c.run) continue;
-      c.run = [&debug, what = c.name, run = std::move(c.run)] {
-        debug->before();
-        run();
-        debug->after(what);
-      };
-    }
-    time_choices(ci, name, Decided::kBcast, count, type.size, candidates);
+    time_checked_choices(ci, name, Decided::kBcast, count, type.size, std::move(candidates),
+                         result);
   };
   const auto family = [&](int f) -> std::function<void()> {
     return [&, f] { run_family(f, ci, name, buffer, count, datatype, type, root); };

@@ -13,7 +13,7 @@
 namespace rosched::mpi {
 namespace {
 
-constexpr double kTrialSeconds = 5e-5;  // what one timed call of time_both lasts at least
+constexpr double kTrialSeconds = 5e-5;  // what one timed call of a trial lasts at least
 constexpr int kMaxBatch = 64;           // collectives per timed call at most
 // Rosched's must be this much faster to replace the library's: a tie goes to the library's
 // collective, which takes the repeat short way and whose per-call checks the trial's rosched
@@ -123,13 +123,6 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
   for (int k = 0; k < n; ++k) names[k] = candidates[k].name;
   tell_timing(ci, name, bytes, n, names.data(), seconds.data(), answer);
   return answer;
-}
-
-bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
-               const char* library_name, const char* rosched_name,
-               const std::function<void()>& library, const std::function<void()>& rosched) {
-  return time_choices(ci, name, which, count, size,
-                      {{library_name, library}, {rosched_name, rosched}}) != 0;
 }
 
 bool is_predefined_op(MPI_Op op) {

@@ -90,12 +90,6 @@ int time_choices(const CommInfo& ci, const char* name, Decided which, int count,
 // The time time_choices records for a candidate it did not time (no run): never the fastest.
 inline constexpr double kNotTimed = 1e300;
 
-// time_choices with the library's and one of rosched's: whether rosched's won.
-bool time_both(const CommInfo& ci, const char* name, Decided which, int count, int size,
-               const char* library_name, const char* rosched_name,
-               const std::function<void()>& library,
-               const std::function<void()>& rosched);
-
 // Whether op is one of MPI's predefined operations (a user-defined handle can be freed and
 // reused for another function).
 bool is_predefined_op(MPI_Op op);

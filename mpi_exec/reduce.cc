@@ -13,6 +13,7 @@
 // reduction is for commutative operations only.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/args.h"
@@ -26,6 +27,7 @@
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
+#include "mpi_exec/trial_check.h"
 #include "sched/circulant/bcast_schedule.h"
 #include "sched/round.h"
 #include "sched/two_tree/two_tree_schedule.h"
@@ -223,7 +225,13 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       if (decision.scatter_gather_applies) {  // answer 3
         candidates[3].run = [&] { by_tree({ReduceTree::kScatterGather, 0}, in); };
       }
-      time_choices(ci, name, Decided::kReduce, count, type.size, candidates);
+      // ROSCHED_DEBUG: every candidate's result at the root checked where it is exact.
+      std::vector<ResultPart> result;
+      if (ci.rank == root && exact_reduction(datatype, op)) {
+        result.push_back({recvbuf, count, datatype});
+      }
+      time_checked_choices(ci, name, Decided::kReduce, count, type.size, std::move(candidates),
+                           result);
     } else if (decision.answer == kReduceNodeAware) {
       node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root);
     } else {

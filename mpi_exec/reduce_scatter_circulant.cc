@@ -14,8 +14,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/args.h"
@@ -25,6 +27,7 @@
 #include "mpi_exec/reduce_scatter_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
+#include "mpi_exec/trial_check.h"
 
 namespace rosched::mpi {
 
@@ -243,7 +246,21 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
           nway_reduce_scatter(ci, name, in, recvbuf, cut, datatype, type, op);
         };
       }
-      time_choices(ci, name, which, count, type.size, candidates);
+      // ROSCHED_DEBUG: every candidate's block checked where the reduction is exact, against
+      // this rank's block of the library's all-reduce of the vector (not its reduce-scatter:
+      // SimGrid's delivers wrong blocks for some counts under some selectors).
+      const int own = blocks.irregular ? blocks.recvcounts[ci.rank] : blocks.recvcount;
+      std::vector<ResultPart> result;
+      if (own > 0 && exact_reduction(datatype, op)) result.push_back({recvbuf, own, datatype});
+      const auto reference = [&] {
+        ScratchBuffer all(type, total);
+        check(PMPI_Allreduce(in, all.data(), total, datatype, op, ci.c), "MPI_Allreduce");
+        const std::int64_t first = blocks.irregular ? starts[ci.rank] : std::int64_t{own} * ci.rank;
+        local_copy(static_cast<char*>(all.data()) + first * type.extent, recvbuf, own, datatype,
+                   type);
+      };
+      time_checked_choices(ci, name, which, count, type.size, std::move(candidates), result,
+                           reference);
     } else if (decision.answer == kScatterNway) {
       nway_reduce_scatter(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, cut,
                           datatype, type, op);

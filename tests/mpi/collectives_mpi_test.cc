@@ -701,6 +701,7 @@ int main(int argc, char** argv) {
     test_allgather();
     test_allgathervs();
     test_node_aware_reductions();
+    test_checked_trials();  // the node-aware reductions among the trials' checked candidates
     test_reduce_scatters();  // node-aware on nodes of equal size (ROSCHED_REDUCE_SCATTER=rosched)
     test_choice_queries(false, std::atoi(nodes.c_str()));
     return finish("nodes of " + nodes);

@@ -103,7 +103,7 @@ void allgatherv_once(MPI_Comm comm, int count, bool one, bool in_place, const st
 
 // A fresh communicator, so that no earlier call has decided its size classes: sizes of several
 // classes (the first call of each is the timed one), each called four times, in place and not,
-// with every root.
+// with every root. (Also in debug mode: test_checked_trials.)
 void test_timed_choices() {
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -426,8 +426,16 @@ void test_reduce_scatter() {
 
 }  // namespace
 
+void test_checked_trials() {
+  Rosched_Set_debug(1);
+  test_timed_choices();
+  test_reduce_scatters();  // each on a fresh communicator: its first calls are trials
+  Rosched_Set_debug(0);
+}
+
 void test_library_choices() {
   test_timed_choices();
+  test_checked_trials();
   test_repeats();
   test_fixed_allreduces();
   test_reduce_scatters();

@@ -55,6 +55,12 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes);
 // tests/mpi/library_choice_mpi_test.cc: Rosched_Reduce's and Rosched_Allreduce's choice of the
 // library's collective or rosched's, their short way for repeats, and the census itself.
 void test_library_choices();
+// The timed first calls of Rosched_Reduce, _Allreduce, _Allgather, _Allgatherv (several size
+// classes on a fresh communicator, in place and not, every root) and the reduce-scatters (their
+// tests, each on a fresh communicator) in debug mode, where each
+// trial checks every candidate's result against the library's (mpi_exec/trial_check.h): a
+// right candidate must pass the check. Also run on nodes (the node-aware candidates).
+void test_checked_trials();
 // Rosched_Reduce_scatter(_block) and their _circulant forms (library_choice_mpi_test.cc; also
 // run on nodes, where the choosing entries run the node-aware reduce-scatter).
 void test_reduce_scatters();
