@@ -110,8 +110,13 @@ bool lanes_apply(const CommInfo& ci, bool commutative) {
 
 // Rosched_Allreduce's choice (allreduce_by_choice runs it, after the checks, count > 0). Its
 // candidates, in the order of their answers (library_choice.h; AllreduceAnswer): the census
-// (1), timed only where it can pay, the reduce-scatter/all-gather (2), timed only for p > 2:
-// at p = 2 it is two exchanges of half
+// (1), timed only where it can pay, the reduce-scatter/all-gather (2), timed only for p > 2 and
+// where the lane all-reduces do not apply (over all ranks it moves about twice the vector
+// through every rank's link, so a node's network link carries that for each of its ranks where
+// the lanes' carries it once: on 36 x 32 simulated ranks it
+// took 271 / 854 us at 64 / 256 KiB against the lanes' 72 / 134, and its trial alone costs
+// 12-16 minutes of simulation per size class there; the lanes run the same reduce-scatter +
+// all-gather between the nodes where it pays); at p = 2 it is two exchanges of half
 // the vector where the library's is one of all of it, nothing to save but half the reduction
 // work, and its trial against Open MPI's at 4 MiB (0.91: each candidate timed after the others'
 // calls, which leave the caches cold) did not hold in later calls back to back (1.09-1.10);
@@ -185,12 +190,13 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     if (census_pays(ci, bytes)) {
       candidates[1].run = [&] { census(ci, in, recvbuf, count, datatype, type, op); };
     }
-    if (ci.p > 2) {
+    const bool lanes = lanes_apply(ci, commutative);
+    if (ci.p > 2 && !lanes) {
       candidates[2].run = [&] {
         scatter_gather_allreduce(ci, name, in, recvbuf, count, datatype, type, op);
       };
     }
-    if (lanes_apply(ci, commutative)) {
+    if (lanes) {
       candidates[3].run = [&] {
         lane_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
       };
