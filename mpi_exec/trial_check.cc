@@ -43,12 +43,14 @@ void unpack(const CommInfo& ci, const std::vector<ResultPart>& parts,
 int time_checked_choices(const CommInfo& ci, const char* name, Decided which, int count, int size,
                          std::vector<Candidate> candidates, const std::vector<ResultPart>& result,
                          const std::function<void()>& reference_run) {
-  const std::function<void()>& make_reference =
-      reference_run ? reference_run : candidates.at(0).run;
-  if (!debug_checks() || !make_reference) {
+  if (!debug_checks() || (!reference_run && (candidates.empty() || !candidates[0].run))) {
     return time_choices(ci, name, which, count, size, candidates);
   }
-  make_reference();
+  if (reference_run) {
+    reference_run();
+  } else {
+    candidates[0].run();
+  }
   const std::vector<char> reference = packed(ci, result);
   std::vector<char> unlike(reference.size());
   std::transform(reference.begin(), reference.end(), unlike.begin(),
