@@ -249,15 +249,14 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       // ROSCHED_DEBUG: every candidate's block checked where the reduction is exact, against
       // this rank's block of the library's all-reduce of the vector (not its reduce-scatter:
       // SimGrid's delivers wrong blocks for some counts under some selectors).
-      const int own = blocks.irregular ? blocks.recvcounts[ci.rank] : blocks.recvcount;
+      const int own = static_cast<int>(cut.elements(ci.rank, 1));
       std::vector<ResultPart> result;
       if (own > 0 && exact_reduction(datatype, op)) result.push_back({recvbuf, own, datatype});
       const auto reference = [&] {
         ScratchBuffer all(type, total);
         check(PMPI_Allreduce(in, all.data(), total, datatype, op, ci.c), "MPI_Allreduce");
-        const std::int64_t first = blocks.irregular ? starts[ci.rank] : std::int64_t{own} * ci.rank;
-        local_copy(static_cast<char*>(all.data()) + first * type.extent, recvbuf, own, datatype,
-                   type);
+        local_copy(static_cast<char*>(all.data()) + cut.first(ci.rank) * type.extent, recvbuf, own,
+                   datatype, type);
       };
       time_checked_choices(ci, name, which, count, type.size, std::move(candidates), result,
                            reference);
