@@ -132,11 +132,17 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return library_result(
+        "Rosched_Allgather", comm,
+        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        "MPI_Allgather");
+  }
   const LibraryRepeat& last = library_repeat(Decided::kAllgather);
   if (last.match(comm, recvcount, recvtype, MPI_OP_NULL) &&
       (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) {
     const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allgather", comm, rc, "MPI_Allgather");
+    return library_result("Rosched_Allgather", comm, rc, "MPI_Allgather");
   }
   return allgather("Rosched_Allgather", Entry::kChoose, sendbuf, sendcount, sendtype, recvbuf,
                    recvcount, recvtype, comm);
@@ -145,6 +151,7 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
 extern "C" int Rosched_Allgather_choice(MPI_Comm comm, int recvcount, MPI_Datatype recvtype,
                                         int* algorithm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) return library_answer("Rosched_Allgather_choice", comm, algorithm);
   return run_collective("Rosched_Allgather_choice", comm, [&](const CommInfo& ci) {
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
     const TypeInfo rtype = check_allgather_args(ci, MPI_IN_PLACE, 0, recvtype, recvcount, recvtype);

@@ -184,13 +184,19 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return library_result(
+        "Rosched_Allgatherv", comm,
+        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+        "MPI_Allgatherv");
+  }
   const LibraryRepeat& last = library_repeat(Decided::kAllgatherv);
   if (last.match(comm, 0, recvtype, MPI_OP_NULL) && recvcounts != nullptr && displs != nullptr &&
       std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts) &&
       (sendbuf == MPI_IN_PLACE || (sendtype == recvtype && sendcount == recvcounts[last.rank()]))) {
     const int rc =
         PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allgatherv", comm, rc, "MPI_Allgatherv");
+    return library_result("Rosched_Allgatherv", comm, rc, "MPI_Allgatherv");
   }
   return rosched::mpi::allgatherv_entry("Rosched_Allgatherv", rosched::mpi::Entry::kChoose, sendbuf,
                                         sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
@@ -200,6 +206,7 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
 extern "C" int Rosched_Allgatherv_choice(MPI_Comm comm, const int recvcounts[],
                                          MPI_Datatype recvtype, int* algorithm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) return library_answer("Rosched_Allgatherv_choice", comm, algorithm);
   return run_collective("Rosched_Allgatherv_choice", comm, [&](const CommInfo& ci) {
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
     const TypeInfo rtype = check_allgatherv_args(ci, MPI_IN_PLACE, 0, recvtype, recvcounts, nullptr,

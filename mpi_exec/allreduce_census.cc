@@ -237,10 +237,15 @@ extern "C" int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int 
 extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return library_result("Rosched_Allreduce", comm,
+                          PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm),
+                          "MPI_Allreduce");
+  }
   const LibraryRepeat& last = library_repeat(Decided::kAllreduce);
   if (last.match(comm, count, datatype, op)) {
     const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
+    return library_result("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
   }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_agreed_reduction(ci.c, count, datatype, op);
@@ -253,6 +258,7 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
 extern "C" int Rosched_Allreduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
                                         int* algorithm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) return library_answer("Rosched_Allreduce_choice", comm, algorithm);
   return reduction_choice("Rosched_Allreduce_choice", comm, count, datatype, op, algorithm,
                           [&](const CommInfo& ci, const TypeInfo& type) {
                             int commutative = 0;

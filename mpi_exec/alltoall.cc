@@ -249,6 +249,12 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
 extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm) {
+  if (rosched::mpi::inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return rosched::mpi::library_result(
+        "Rosched_Alltoall", comm,
+        PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        "MPI_Alltoall");
+  }
   return rosched::mpi::alltoall(nullptr, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, comm);
 }
@@ -263,6 +269,13 @@ extern "C" int Rosched_Alltoall_variant(const char* variant, const void* sendbuf
 extern "C" int Rosched_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (rosched::mpi::inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return rosched::mpi::library_result(
+        "Rosched_Alltoallv", comm,
+        PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                       recvtype, comm),
+        "MPI_Alltoallv");
+  }
   return rosched::mpi::alltoallv(nullptr, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                  recvcounts, rdispls, recvtype, comm);
 }

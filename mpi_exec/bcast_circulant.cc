@@ -282,10 +282,14 @@ void chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int cou
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return library_result("Rosched_Bcast", comm, PMPI_Bcast(buffer, count, datatype, root, comm),
+                          "MPI_Bcast");
+  }
   const LibraryRepeat& last = library_repeat(Decided::kBcast);
   if (last.match(comm, count, datatype, MPI_OP_NULL) && root >= 0 && root < last.p()) {
     const int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
-    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Bcast", comm, rc, "MPI_Bcast");
+    return library_result("Rosched_Bcast", comm, rc, "MPI_Bcast");
   }
   return rosched::mpi::bcast_by_choice("Rosched_Bcast", rosched::mpi::Entry::kChoose, buffer,
                                        count, datatype, root, comm);
@@ -306,6 +310,9 @@ extern "C" int Rosched_Bcast_circulant(void* buffer, int count, MPI_Datatype dat
 
 extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datatype,
                                     int* algorithm) {
+  if (rosched::mpi::inter_communicator(comm)) {
+    return rosched::mpi::library_answer("Rosched_Bcast_choice", comm, algorithm);
+  }
   return rosched::mpi::run_collective("Rosched_Bcast_choice", comm, [&](const auto& ci) {
     if (algorithm == nullptr) {
       throw rosched::mpi::Error(MPI_ERR_ARG, "algorithm is a null pointer");

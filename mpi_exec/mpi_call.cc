@@ -11,7 +11,8 @@ int cache_keyval = MPI_KEYVAL_INVALID;
 int free_cache(MPI_Comm, int, void* attribute, void*) {
   comm_caches_freed.fetch_add(1, std::memory_order_relaxed);
   auto* cache = static_cast<CommCache*>(attribute);
-  const int rc = PMPI_Comm_free(&cache->dup);  // frees the model's attribute on it too
+  // Frees the model's attribute on the duplicate too; an inter-communicator has none.
+  const int rc = cache->dup == MPI_COMM_NULL ? MPI_SUCCESS : PMPI_Comm_free(&cache->dup);
   delete cache;
   return rc;
 }
@@ -29,10 +30,16 @@ CommCache& comm_cache(MPI_Comm comm) {
   auto cache = std::make_unique<CommCache>();
   check(PMPI_Comm_size(comm, &cache->p), "MPI_Comm_size");
   check(PMPI_Comm_rank(comm, &cache->rank), "MPI_Comm_rank");
-  check(PMPI_Comm_dup(comm, &cache->dup), "MPI_Comm_dup");
-  int rc = PMPI_Comm_set_errhandler(cache->dup, MPI_ERRORS_RETURN);
+  int inter = 0;
+  check(PMPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+  cache->inter = inter != 0;
+  int rc = MPI_SUCCESS;
+  if (!cache->inter) {
+    check(PMPI_Comm_dup(comm, &cache->dup), "MPI_Comm_dup");
+    rc = PMPI_Comm_set_errhandler(cache->dup, MPI_ERRORS_RETURN);
+  }
   if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(comm, cache_keyval, cache.get());
-  if (rc != MPI_SUCCESS) PMPI_Comm_free(&cache->dup);
+  if (rc != MPI_SUCCESS && cache->dup != MPI_COMM_NULL) PMPI_Comm_free(&cache->dup);
   check(rc, "MPI_Comm_set_errhandler or MPI_Comm_set_attr");
   return *cache.release();
 }
@@ -72,7 +79,8 @@ void fail(int rc, const char* call, MPI_Comm handled_on) {
   throw Error(error_class, what, handler_called(handled_on));
 }
 
-int report_call(const char* name, MPI_Comm comm, int rc, const char* call) {
+int library_result(const char* name, MPI_Comm comm, int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return rc;
   int error_class = MPI_ERR_OTHER;
   const std::string what = describe(rc, call, &error_class);
   return report(name, comm, error_class, what.c_str(), handler_called(comm));
@@ -88,8 +96,10 @@ int report(const char* name, MPI_Comm comm, int mpi_class, const char* what, boo
   return mpi_class;
 }
 
-CommInfo comm_info(MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "comm is MPI_COMM_NULL");
+namespace {
+
+// comm's CommCache (comm not MPI_COMM_NULL).
+CommCache& cached(MPI_Comm comm) {
   // This thread's last communicator and its CommCache: a program calls its collectives on one
   // communicator again and again, and the attribute lookup is a hash-table search in MPI. The
   // handle still means that communicator while no CommCache has been freed since (see
@@ -103,7 +113,36 @@ CommInfo comm_info(MPI_Comm comm) {
     last_comm = comm;
     last_freed = freed;
   }
-  return {last_cache->p, last_cache->rank, last_cache->dup, last_cache, comm};
+  return *last_cache;
+}
+
+}  // namespace
+
+CommInfo comm_info(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "comm is MPI_COMM_NULL");
+  CommCache& cache = cached(comm);
+  if (__builtin_expect(cache.inter, 0)) {
+    throw Error(MPI_ERR_COMM,
+                "comm is an inter-communicator: rosched's algorithms run on intra-communicators "
+                "(Rosched_Bcast, _Allgather(v), _Allreduce, _Reduce, _Reduce_scatter(_block) and "
+                "_Alltoall(v) run the MPI library's collective on one)");
+  }
+  return {cache.p, cache.rank, cache.dup, &cache, comm};
+}
+
+bool inter_communicator(MPI_Comm comm) noexcept {
+  if (comm == MPI_COMM_NULL) return false;
+  try {
+    return cached(comm).inter;
+  } catch (...) {
+    return false;
+  }
+}
+
+int library_answer(const char* name, MPI_Comm comm, int* algorithm) {
+  if (algorithm == nullptr) return report(name, comm, MPI_ERR_ARG, "algorithm is a null pointer");
+  *algorithm = 0;
+  return MPI_SUCCESS;
 }
 
 MPI_Comm self_comm() { return comm_cache(MPI_COMM_SELF).dup; }

@@ -70,12 +70,14 @@ struct CommCache {
   CommModel* model = nullptr;
   NodeLayout* nodes = nullptr;  // which ranks share a node (node_layout.h), made at first use
   unsigned nway_calls = 0;  // n-way all-reduces started on it (their tags, nway_allreduce.cc)
+  bool inter = false;       // an inter-communicator (MPI_Comm_test_inter): no duplicate then
 };
 
 // Size and rank of the user's communicator, its private duplicate `c` on which the collective
 // sends its messages (errors returned), from its CommCache (one attribute lookup per call), and
 // the communicator itself, `user`, on which it calls the MPI library's collectives (check_on).
-// Throws Error(MPI_ERR_COMM) for MPI_COMM_NULL.
+// Throws Error(MPI_ERR_COMM) for MPI_COMM_NULL and for an inter-communicator (rosched's
+// algorithms send among one group of ranks).
 struct CommInfo {
   int p = 1, rank = 0;
   MPI_Comm c = MPI_COMM_NULL;
@@ -83,6 +85,17 @@ struct CommInfo {
   MPI_Comm user = MPI_COMM_NULL;
 };
 CommInfo comm_info(MPI_Comm comm);
+
+// Whether comm is an inter-communicator, from its CommCache (made here at the first call, as by
+// comm_info); false for MPI_COMM_NULL and where MPI fails (the call's own checks report those).
+// The entry points that are MPI collectives (Rosched_Bcast, ...) run the MPI library's
+// collective on one: MPI's inter-communicator semantics (a root argument of MPI_ROOT or
+// MPI_PROC_NULL, results from the other group), which rosched's algorithms do not have.
+bool inter_communicator(MPI_Comm comm) noexcept;
+
+// What an entry point's _choice query answers on an inter-communicator: 0, the library's
+// collective (MPI_ERR_ARG through comm's handler for a null `algorithm`), reported as `name`.
+int library_answer(const char* name, MPI_Comm comm, int* algorithm);
 
 // How many CommCaches have been freed so far (each MPI_Comm_free of a communicator the library
 // has used). A thread that remembers a communicator handle with the count of its time knows the
@@ -124,9 +137,10 @@ MPI_Comm self_comm();
 // `handled` (Error::handled).
 int report(const char* name, MPI_Comm comm, int mpi_class, const char* what, bool handled = false);
 
-// report() for the return code rc (not MPI_SUCCESS) of an MPI call on comm itself: the message
+// The return code rc of the MPI library's collective `call` (on comm itself) that the entry
+// point `name` ran: MPI_SUCCESS, or rc's class, reported as name's error with the message
 // check_on() would throw.
-int report_call(const char* name, MPI_Comm comm, int rc, const char* call);
+int library_result(const char* name, MPI_Comm comm, int rc, const char* call);
 
 template <typename Body>
 int run_collective(const char* name, MPI_Comm comm, Body&& body) {

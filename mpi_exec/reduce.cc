@@ -245,11 +245,16 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
 extern "C" int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return library_result("Rosched_Reduce", comm,
+                          PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm),
+                          "MPI_Reduce");
+  }
   const LibraryRepeat& last = library_repeat(Decided::kReduce);
   if (last.match(comm, count, datatype, op) && root >= 0 && root < last.p() &&
       (sendbuf != MPI_IN_PLACE || root == last.rank())) {
     const int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return rc == MPI_SUCCESS ? rc : report_call("Rosched_Reduce", comm, rc, "MPI_Reduce");
+    return library_result("Rosched_Reduce", comm, rc, "MPI_Reduce");
   }
   return reduce("Rosched_Reduce", Algorithm::kChosen, sendbuf, recvbuf, count, datatype, op, root,
                 comm);
@@ -293,6 +298,7 @@ extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int
 extern "C" int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_Op op,
                                      int* algorithm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) return library_answer("Rosched_Reduce_choice", comm, algorithm);
   return reduction_choice("Rosched_Reduce_choice", comm, count, datatype, op, algorithm,
                           [&](const CommInfo& ci, const TypeInfo& type) {
                             return reduce_decision(ci, true, count, type, op, is_commutative(op))

@@ -291,6 +291,9 @@ int reduce_scatter_choice(const char* name, MPI_Comm comm, const Blocks& blocks,
 extern "C" int Rosched_Reduce_scatter_block_choice(MPI_Comm comm, int recvcount,
                                                    MPI_Datatype datatype, MPI_Op op,
                                                    int* algorithm) {
+  if (rosched::mpi::inter_communicator(comm)) {
+    return rosched::mpi::library_answer("Rosched_Reduce_scatter_block_choice", comm, algorithm);
+  }
   return rosched::mpi::reduce_scatter_choice("Rosched_Reduce_scatter_block_choice", comm,
                                              rosched::mpi::Blocks{false, nullptr, recvcount},
                                              datatype, op, algorithm);
@@ -298,6 +301,9 @@ extern "C" int Rosched_Reduce_scatter_block_choice(MPI_Comm comm, int recvcount,
 
 extern "C" int Rosched_Reduce_scatter_choice(MPI_Comm comm, const int recvcounts[],
                                              MPI_Datatype datatype, MPI_Op op, int* algorithm) {
+  if (rosched::mpi::inter_communicator(comm)) {
+    return rosched::mpi::library_answer("Rosched_Reduce_scatter_choice", comm, algorithm);
+  }
   return rosched::mpi::reduce_scatter_choice("Rosched_Reduce_scatter_choice", comm,
                                              rosched::mpi::Blocks{true, recvcounts, 0}, datatype,
                                              op, algorithm);
@@ -306,13 +312,17 @@ extern "C" int Rosched_Reduce_scatter_choice(MPI_Comm comm, const int recvcounts
 extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return library_result(
+        "Rosched_Reduce_scatter_block", comm,
+        PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
+        "MPI_Reduce_scatter_block");
+  }
   // A repeat of this thread's last call handed to the library goes straight to it
   // (library_choice.h).
   if (library_repeat(Decided::kReduceScatter).match(comm, recvcount, datatype, op)) {
     const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-    return rc == MPI_SUCCESS
-               ? rc
-               : report_call("Rosched_Reduce_scatter_block", comm, rc, "MPI_Reduce_scatter_block");
+    return library_result("Rosched_Reduce_scatter_block", comm, rc, "MPI_Reduce_scatter_block");
   }
   return reduce_scatter_entry("Rosched_Reduce_scatter_block", Entry::kChoose, sendbuf, recvbuf,
                               Blocks{false, nullptr, recvcount}, datatype, op, comm);
@@ -329,13 +339,16 @@ extern "C" int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void*
 extern "C" int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
+  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
+    return library_result("Rosched_Reduce_scatter", comm,
+                          PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm),
+                          "MPI_Reduce_scatter");
+  }
   const LibraryRepeat& last = library_repeat(Decided::kReduceScatterV);
   if (recvcounts != nullptr && last.match(comm, 0, datatype, op) &&
       std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts)) {
     const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    return rc == MPI_SUCCESS
-               ? rc
-               : report_call("Rosched_Reduce_scatter", comm, rc, "MPI_Reduce_scatter");
+    return library_result("Rosched_Reduce_scatter", comm, rc, "MPI_Reduce_scatter");
   }
   return rosched::mpi::reduce_scatter_entry(
       "Rosched_Reduce_scatter", rosched::mpi::Entry::kChoose, sendbuf, recvbuf,

@@ -11,7 +11,13 @@
  *     is returned. A predefined operation on a datatype it is not defined on (MPI_SUM on
  *     MPI_C_BOOL) is MPI_ERR_OP, an uncommitted datatype MPI_ERR_TYPE;
  *   - traffic runs on a private duplicate of the communicator (cached on it as an attribute),
- *     so it never matches the application's own messages.
+ *     so it never matches the application's own messages;
+ *   - rosched's algorithms run on intra-communicators. On an inter-communicator the entry
+ *     points that are MPI collectives (Rosched_Bcast, _Allgather, _Allgatherv, _Allreduce,
+ *     _Reduce, _Reduce_scatter(_block), _Alltoall(v)) run the MPI library's own collective, with
+ *     MPI's inter-communicator semantics (MPI_ROOT / MPI_PROC_NULL roots, results from the other
+ *     group), and their _choice queries answer 0; every other call (the named algorithms,
+ *     Rosched_Allmerge, the n-way all-reduce) is MPI_ERR_COMM.
  *
  * Algorithms (Träff 2022): Rosched_Bcast_circulant is the n-block broadcast (Algorithm 6,
  * n - 1 + ceil(log2 p) rounds, n from the cost model (message time against size) of the

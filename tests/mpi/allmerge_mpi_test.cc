@@ -227,12 +227,6 @@ void test_vector_type() {
   MPI_Type_free(&vec);
 }
 
-int error_class(int rc) {
-  int cls = MPI_SUCCESS;
-  MPI_Error_class(rc, &cls);
-  return cls;
-}
-
 void test_allmerge_errors() {
   MPI_Comm comm = errors_return_comm();
   std::vector<int> counts(p, 2), in(2, 0), out(2 * p);

@@ -730,6 +730,7 @@ int main(int argc, char** argv) {
     test_allgather_choices();
     test_errors();
     test_error_handling();
+    test_inter_communicators();
     test_alltoall();
     test_allmerge();
   }

@@ -26,30 +26,6 @@ void record_error(MPI_Comm*, int* code, ...) {
   MPI_Error_class(*code, &handler_class);
 }
 
-int error_class(int rc) {
-  int cls = MPI_SUCCESS;
-  MPI_Error_class(rc, &cls);
-  return cls;
-}
-
-// Runs call with stderr sent to a temporary file; returns its error class and the text.
-template <typename Call>
-int capture_stderr(Call call, std::string& text) {
-  std::fflush(stderr);
-  const int saved = dup(2);
-  std::FILE* tmp = std::tmpfile();
-  dup2(fileno(tmp), 2);
-  const int cls = error_class(call());
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::rewind(tmp);
-  text.clear();
-  for (int ch; (ch = std::fgetc(tmp)) != EOF;) text += static_cast<char>(ch);
-  std::fclose(tmp);
-  return cls;
-}
-
 void expect_message(const std::string& text, const std::string& want, const std::string& what) {
   expect(text.find(want) != std::string::npos,
          what + ": message contains \"" + want + "\" (got \"" + text + "\")");

@@ -4,7 +4,9 @@
 #define ROSCHED_TESTS_MPI_MPI_TEST_UTIL_H_
 
 #include <mpi.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <string>
 
 namespace rosched_mpi_test {
@@ -20,6 +22,30 @@ int pattern(int root, int i);
 
 // A duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN (free it with MPI_Comm_free).
 MPI_Comm errors_return_comm();
+
+inline int error_class(int rc) {
+  int cls = MPI_SUCCESS;
+  MPI_Error_class(rc, &cls);
+  return cls;
+}
+
+// Runs call with stderr sent to a temporary file; returns its error class and the text.
+template <typename Call>
+int capture_stderr(Call call, std::string& text) {
+  std::fflush(stderr);
+  const int saved = dup(2);
+  std::FILE* tmp = std::tmpfile();
+  dup2(fileno(tmp), 2);
+  const int cls = error_class(call());
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  std::rewind(tmp);
+  text.clear();
+  for (int ch; (ch = std::fgetc(tmp)) != EOF;) text += static_cast<char>(ch);
+  std::fclose(tmp);
+  return cls;
+}
 
 using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
 
@@ -67,6 +93,9 @@ void test_reduce_scatters();
 
 // tests/mpi/errors_mpi_test.cc: errors reach the caller's error handler, debug mode never hangs.
 void test_error_handling();
+
+// tests/mpi/intercomm_mpi_test.cc: the collectives on an inter-communicator (p >= 2).
+void test_inter_communicators();
 
 }  // namespace rosched_mpi_test
 
