@@ -11,7 +11,6 @@
 // (census_can_pay, nway_can_pay); a timed first call of the size class decides among those
 // that can.
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -47,7 +46,6 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
   const bool in_place = sendbuf == MPI_IN_PLACE;
   // x: this rank's contribution (a copy when it lives in recvbuf, which is overwritten).
   ScratchBuffer own(type, count), partial(type, count), out(type, count), in(type, count);
-  const std::size_t span = span_of(type, count);
   local_copy(in_place ? recvbuf : sendbuf, own.data(), count, datatype);
   bool have_partial = false;  // S is empty until the first receive
   const rosched::Skips& s = skips_of(p);
@@ -58,12 +56,12 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
                   "census round " + std::to_string(k) + " would send an empty value");
     }
     // O = x (+) S, or S alone.
-    if (have_partial) std::memcpy(out.data(), partial.data(), span);
+    if (have_partial) copy_elements(out.data(), partial.data(), type, count);
     if (round.send_includes_own) {
       if (have_partial) {
         check(PMPI_Reduce_local(own.data(), out.data(), count, datatype, op), "MPI_Reduce_local");
       } else {
-        std::memcpy(out.data(), own.data(), span);
+        copy_elements(out.data(), own.data(), type, count);
       }
     }
     check(PMPI_Sendrecv(out.data(), count, datatype, static_cast<int>(round.to), tag::kCensusRound,
@@ -73,7 +71,7 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
     if (have_partial) {
       check(PMPI_Reduce_local(in.data(), partial.data(), count, datatype, op), "MPI_Reduce_local");
     } else {
-      std::memcpy(partial.data(), in.data(), span);
+      copy_elements(partial.data(), in.data(), type, count);
       have_partial = true;
     }
   }

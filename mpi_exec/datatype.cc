@@ -42,6 +42,12 @@ std::size_t span_of(const TypeInfo& t, int count) {
   return count == 0 ? 0 : static_cast<std::size_t>(t.true_extent + (count - 1) * t.extent);
 }
 
+void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
+  if (count == 0) return;
+  std::memcpy(static_cast<char*>(dst) + t.true_lb, static_cast<const char*>(src) + t.true_lb,
+              span_of(t, count));
+}
+
 TypedBuffer::TypedBuffer(const TypeInfo& info, int count)
     : storage_(span_of(info, count)), offset_(info.true_lb) {}
 

@@ -54,6 +54,11 @@ class TypedBuffer {
 // them must hold.
 std::size_t span_of(const TypeInfo& t, int count);
 
+// Copies count elements of a datatype from src to dst, both where element 0 starts in buffers
+// of span_of(t, count) bytes (TypedBuffer, ScratchBuffer): the whole span byte by byte, which
+// begins true_lb bytes from there (a datatype's data can start before its element 0's address).
+void copy_elements(void* dst, const void* src, const TypeInfo& t, int count);
+
 // count elements of a datatype, true extent respected, left uninitialised. Up to 1 MiB the
 // storage comes from, and goes back to, a small store of this thread's recent buffers (at most
 // 16), or, for at most 64 bytes, is part of the object: a program repeats its reductions, and an

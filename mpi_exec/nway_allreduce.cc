@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,12 +23,6 @@ int rule_override = -1;
 unsigned next_sequence(const CommInfo& ci) {
   if (ci.cache == nullptr) throw Error(MPI_ERR_INTERN, "n-way allreduce without a communicator cache");
   return ci.cache->nway_calls++;
-}
-
-// count elements of the type from src to dst, both buffers of this library's own layout.
-void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
-  std::memcpy(static_cast<char*>(dst) + t.true_lb, static_cast<const char*>(src) + t.true_lb,
-              span_of(t, count));
 }
 
 }  // namespace

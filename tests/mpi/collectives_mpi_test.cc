@@ -704,6 +704,7 @@ int main(int argc, char** argv) {
     test_checked_trials();  // the node-aware reductions among the trials' checked candidates
     test_reduce_scatters();  // node-aware on nodes of equal size (ROSCHED_REDUCE_SCATTER=rosched)
     test_choice_queries(false, std::atoi(nodes.c_str()));
+    test_lower_bound();  // the node-aware algorithms
     return finish("nodes of " + nodes);
   }
   if (one_block) {
@@ -736,6 +737,7 @@ int main(int argc, char** argv) {
   }
   test_two_tree_reductions();
   test_node_aware_reductions();
+  test_lower_bound();  // many blocks: the pipelines cut 1,000 elements into many
   test_nway_allreduce(!many_blocks);
   return finish(many_blocks ? "many blocks" : "");
 }

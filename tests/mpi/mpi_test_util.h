@@ -96,6 +96,8 @@ void test_error_handling();
 
 // tests/mpi/intercomm_mpi_test.cc: the collectives on an inter-communicator (p >= 2).
 void test_inter_communicators();
+// tests/mpi/lower_bound_mpi_test.cc: every algorithm on a datatype with a negative lower bound.
+void test_lower_bound();
 
 }  // namespace rosched_mpi_test
 

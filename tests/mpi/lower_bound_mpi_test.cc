@@ -1,0 +1,212 @@
+// Datatypes whose data does not start at the buffer's address: an int at byte -4 of each
+// 12-byte element (lower bound -4: element i is the int 3 i - 1 ints from the buffer), or at
+// byte +4 (true lower bound +4: the int 3 i + 1). Every algorithm, called by name so that each runs
+// whatever its size, must read and write exactly those ints (the MPI library's collective gives the
+// reference; the gaps between them keep their bytes), through its scratch buffers too; under the
+// sanitized run a scratch buffer that ignored the lower bound is a heap overflow (or underflow).
+#include <mpi.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mpi_exec/rosched_mpi.h"
+#include "tests/mpi/mpi_test_util.h"
+
+namespace rosched_mpi_test {
+namespace {
+
+constexpr int kGap = -7;  // the ints outside the typemap
+int shift = -1;           // the type's int, in ints from its element's address: -1 or +1
+
+// The type: one int at byte 4 * shift, lower bound min(0, 4 * shift), extent 12.
+MPI_Datatype shifted_int() {
+  const int one = 1;
+  const MPI_Aint at = shift * static_cast<MPI_Aint>(sizeof(int));
+  MPI_Datatype member = MPI_INT, raw, type;
+  MPI_Type_create_struct(1, &one, &at, &member, &raw);
+  MPI_Type_create_resized(raw, std::min<MPI_Aint>(at, 0), 3 * static_cast<MPI_Aint>(sizeof(int)),
+                          &type);
+  MPI_Type_free(&raw);
+  MPI_Type_commit(&type);
+  return type;
+}
+
+// n elements of the type: 3 n + 1 ints, the buffer at int 1 - min(shift, 0) (element i at int
+// 3 i + max(shift, 0)); gaps kGap.
+struct Shifted {
+  std::vector<int> ints;
+  explicit Shifted(int n) : ints(3 * static_cast<std::size_t>(n) + 1, kGap) {}
+  void* buf() { return ints.data() + (shift < 0 ? 1 : 0); }
+  int& at(int i) { return ints[3 * static_cast<std::size_t>(i) + (shift < 0 ? 0 : 1)]; }
+};
+
+// The sum of len elements of the type (a user's operation: MPI's predefined ones are not
+// defined on a struct type): element i is the int at 3 i + shift ints from the pointer.
+void shifted_sum(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) {
+    static_cast<int*>(inout)[3 * i + shift] += static_cast<int*>(in)[3 * i + shift];
+  }
+}
+
+// "lower bound -4: what (n elements)", or "true lower bound +4: ...".
+std::string label(const std::string& what, int n) {
+  return std::string(shift < 0 ? "lower bound -4: " : "true lower bound +4: ") + what + " (" +
+         std::to_string(n) + " elements)";
+}
+
+Shifted filled(int n, int seed) {
+  Shifted s(n);
+  for (int i = 0; i < n; ++i) s.at(i) = seed * 1000 + i;
+  return s;
+}
+
+// Runs `ours` and `library` (each filling its own result), compares the whole int arrays.
+void compare(const std::string& what, const std::function<int(Shifted&, MPI_Datatype)>& ours,
+             const std::function<int(Shifted&, MPI_Datatype)>& library, int n, MPI_Datatype type) {
+  Shifted a(n), b(n);
+  const int rc = ours(a, type);
+  library(b, type);
+  expect(rc == MPI_SUCCESS && a.ints == b.ints, label(what, n));
+}
+
+void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
+  using Reduce = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+  using Allreduce = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+  const std::vector<std::pair<const char*, Allreduce>> allreduces = {
+      {"Rosched_Allreduce", Rosched_Allreduce},
+      {"Rosched_Allreduce_census", Rosched_Allreduce_census},
+      {"Rosched_Allreduce_scatter_gather", Rosched_Allreduce_scatter_gather},
+      {"Rosched_Allreduce_two_tree", Rosched_Allreduce_two_tree},
+      {"Rosched_Allreduce_nway", Rosched_Allreduce_nway},
+      {"Rosched_Allreduce_node_aware", Rosched_Allreduce_node_aware}};
+  Shifted in = filled(n, rank + 1);
+  for (const auto& [name, fn] : allreduces) {
+    compare(
+        name,
+        [&](Shifted& out, MPI_Datatype t) {
+          return fn(in.buf(), out.buf(), n, t, sum, MPI_COMM_WORLD);
+        },
+        [&](Shifted& out, MPI_Datatype t) {
+          return MPI_Allreduce(in.buf(), out.buf(), n, t, sum, MPI_COMM_WORLD);
+        },
+        n, type);
+  }
+  const std::vector<std::pair<const char*, Reduce>> reduces = {
+      {"Rosched_Reduce", Rosched_Reduce},
+      {"Rosched_Reduce_circulant", Rosched_Reduce_circulant},
+      {"Rosched_Reduce_two_tree", Rosched_Reduce_two_tree},
+      {"Rosched_Reduce_binomial", Rosched_Reduce_binomial},
+      {"Rosched_Reduce_scatter_gather", Rosched_Reduce_scatter_gather},
+      {"Rosched_Reduce_node_aware", Rosched_Reduce_node_aware}};
+  const int root = p - 1;
+  for (const auto& [name, fn] : reduces) {
+    compare(
+        name,
+        [&](Shifted& out, MPI_Datatype t) {
+          return fn(in.buf(), out.buf(), n, t, sum, root, MPI_COMM_WORLD);
+        },
+        [&](Shifted& out, MPI_Datatype t) {
+          return MPI_Reduce(in.buf(), out.buf(), n, t, sum, root, MPI_COMM_WORLD);
+        },
+        n, type);
+  }
+  // The reduce-scatters: n elements per rank.
+  Shifted vec = filled(n * p, rank + 1);
+  using Block = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+  for (const auto& [name, fn] : std::vector<std::pair<const char*, Block>>{
+           {"Rosched_Reduce_scatter_block", Rosched_Reduce_scatter_block},
+           {"Rosched_Reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant},
+           {"Rosched_Reduce_scatter_block_node_aware", Rosched_Reduce_scatter_block_node_aware}}) {
+    compare(
+        name,
+        [&](Shifted& out, MPI_Datatype t) {
+          return fn(vec.buf(), out.buf(), n, t, sum, MPI_COMM_WORLD);
+        },
+        [&](Shifted& out, MPI_Datatype t) {
+          return MPI_Reduce_scatter_block(vec.buf(), out.buf(), n, t, sum, MPI_COMM_WORLD);
+        },
+        n, type);
+  }
+}
+
+void test_movement(MPI_Datatype type, int n) {
+  const int root = p / 2;
+  for (const auto& [name, fn] : std::vector<std::pair<const char*, BcastFn>>{
+           {"Rosched_Bcast", Rosched_Bcast},
+           {"Rosched_Bcast_circulant", Rosched_Bcast_circulant},
+           {"Rosched_Bcast_node_aware", Rosched_Bcast_node_aware},
+           {"Rosched_Bcast_two_tree", Rosched_Bcast_two_tree},
+           {"Rosched_Bcast_hypercube", Rosched_Bcast_hypercube},
+           {"Rosched_Bcast_kary_tree", Rosched_Bcast_kary_tree},
+           {"Rosched_Bcast_scatter_allgather", Rosched_Bcast_scatter_allgather}}) {
+    compare(
+        name,
+        [&](Shifted& out, MPI_Datatype t) {
+          if (rank == root) out = filled(n, 5);
+          return fn(out.buf(), n, t, root, MPI_COMM_WORLD);
+        },
+        [&](Shifted& out, MPI_Datatype t) {
+          if (rank == root) out = filled(n, 5);
+          return MPI_Bcast(out.buf(), n, t, root, MPI_COMM_WORLD);
+        },
+        n, type);
+  }
+  Shifted mine = filled(n, rank + 1);
+  using Allgather = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
+  for (const auto& [name, fn] : std::vector<std::pair<const char*, Allgather>>{
+           {"Rosched_Allgather", Rosched_Allgather},
+           {"Rosched_Allgather_circulant", Rosched_Allgather_circulant},
+           {"Rosched_Allgather_node_aware", Rosched_Allgather_node_aware}}) {
+    Shifted a(n * p), b(n * p);
+    const int rc = fn(mine.buf(), n, type, a.buf(), n, type, MPI_COMM_WORLD);
+    MPI_Allgather(mine.buf(), n, type, b.buf(), n, type, MPI_COMM_WORLD);
+    expect(rc == MPI_SUCCESS && a.ints == b.ints, label(name, n));
+  }
+  // Allgatherv: rank r contributes n + r elements, displacements in reverse rank order.
+  std::vector<int> counts(p), displs(p);
+  int total = 0;
+  for (int r = p - 1; r >= 0; --r) counts[r] = n + r, displs[r] = total, total += n + r;
+  Shifted v = filled(n + rank, rank + 1);
+  using Allgatherv = int (*)(const void*, int, MPI_Datatype, void*, const int*, const int*,
+                             MPI_Datatype, MPI_Comm);
+  for (const auto& [name, fn] : std::vector<std::pair<const char*, Allgatherv>>{
+           {"Rosched_Allgatherv", Rosched_Allgatherv},
+           {"Rosched_Allgatherv_circulant", Rosched_Allgatherv_circulant},
+           {"Rosched_Allgatherv_node_aware", Rosched_Allgatherv_node_aware},
+           {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest}}) {
+    Shifted a(total), b(total);
+    const int rc =
+        fn(v.buf(), n + rank, type, a.buf(), counts.data(), displs.data(), type, MPI_COMM_WORLD);
+    MPI_Allgatherv(v.buf(), n + rank, type, b.buf(), counts.data(), displs.data(), type,
+                   MPI_COMM_WORLD);
+    expect(rc == MPI_SUCCESS && a.ints == b.ints, label(name, n) + " and more");
+  }
+  // Alltoall: n elements per pair.
+  Shifted to = filled(n * p, rank + 1);
+  Shifted a(n * p), b(n * p);
+  const int rc = Rosched_Alltoall(to.buf(), n, type, a.buf(), n, type, MPI_COMM_WORLD);
+  MPI_Alltoall(to.buf(), n, type, b.buf(), n, type, MPI_COMM_WORLD);
+  expect(rc == MPI_SUCCESS && a.ints == b.ints, label("Rosched_Alltoall", n));
+}
+
+}  // namespace
+
+void test_lower_bound() {
+  for (const int s : {-1, 1}) {
+    shift = s;
+    MPI_Datatype type = shifted_int();
+    MPI_Op sum;
+    MPI_Op_create(shifted_sum, 1, &sum);
+    for (const int n : {1, 7, 1000}) {
+      test_reductions(type, sum, n);
+      test_movement(type, n);
+    }
+    MPI_Op_free(&sum);
+    MPI_Type_free(&type);
+  }
+}
+
+}  // namespace rosched_mpi_test
