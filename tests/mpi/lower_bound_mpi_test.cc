@@ -132,16 +132,20 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
   }
 }
 
+// Every broadcast, by name.
+std::vector<std::pair<const char*, BcastFn>> broadcasts() {
+  return {{"Rosched_Bcast", Rosched_Bcast},
+          {"Rosched_Bcast_circulant", Rosched_Bcast_circulant},
+          {"Rosched_Bcast_node_aware", Rosched_Bcast_node_aware},
+          {"Rosched_Bcast_two_tree", Rosched_Bcast_two_tree},
+          {"Rosched_Bcast_hypercube", Rosched_Bcast_hypercube},
+          {"Rosched_Bcast_kary_tree", Rosched_Bcast_kary_tree},
+          {"Rosched_Bcast_scatter_allgather", Rosched_Bcast_scatter_allgather}};
+}
+
 void test_movement(MPI_Datatype type, int n) {
   const int root = p / 2;
-  for (const auto& [name, fn] : std::vector<std::pair<const char*, BcastFn>>{
-           {"Rosched_Bcast", Rosched_Bcast},
-           {"Rosched_Bcast_circulant", Rosched_Bcast_circulant},
-           {"Rosched_Bcast_node_aware", Rosched_Bcast_node_aware},
-           {"Rosched_Bcast_two_tree", Rosched_Bcast_two_tree},
-           {"Rosched_Bcast_hypercube", Rosched_Bcast_hypercube},
-           {"Rosched_Bcast_kary_tree", Rosched_Bcast_kary_tree},
-           {"Rosched_Bcast_scatter_allgather", Rosched_Bcast_scatter_allgather}}) {
+  for (const auto& [name, fn] : broadcasts()) {
     compare(
         name,
         [&](Shifted& out, MPI_Datatype t) {
@@ -192,6 +196,37 @@ void test_movement(MPI_Datatype type, int n) {
   expect(rc == MPI_SUCCESS && a.ints == b.ints, label("Rosched_Alltoall", n));
 }
 
+// The classic broadcast of a structure of scattered variables: buffer MPI_BOTTOM, one element of
+// a datatype of absolute addresses (here the n ints of a vector), every broadcast by name.
+void test_bottom() {
+  for (const int n : {1, 1000, 100000}) {
+    std::vector<int> ours(n, -1), lib(n, -1);
+    const auto absolute = [&](std::vector<int>& v) {
+      MPI_Aint at;
+      MPI_Get_address(v.data(), &at);
+      MPI_Datatype t;
+      MPI_Type_create_hindexed(1, &n, &at, MPI_INT, &t);
+      MPI_Type_commit(&t);
+      return t;
+    };
+    MPI_Datatype to = absolute(ours), tl = absolute(lib);
+    const int root = p - 1;
+    if (rank == root) {
+      for (int i = 0; i < n; ++i) lib[i] = 7 * i + 1;
+    }
+    MPI_Bcast(MPI_BOTTOM, 1, tl, root, MPI_COMM_WORLD);
+    for (const auto& [name, fn] : broadcasts()) {
+      std::fill(ours.begin(), ours.end(), -1);
+      if (rank == root) ours = lib;
+      const int rc = fn(MPI_BOTTOM, 1, to, root, MPI_COMM_WORLD);
+      expect(rc == MPI_SUCCESS && ours == lib,
+             std::string("MPI_BOTTOM: ") + name + " (" + std::to_string(n) + " ints)");
+    }
+    MPI_Type_free(&to);
+    MPI_Type_free(&tl);
+  }
+}
+
 }  // namespace
 
 void test_lower_bound() {
@@ -207,6 +242,7 @@ void test_lower_bound() {
     MPI_Op_free(&sum);
     MPI_Type_free(&type);
   }
+  test_bottom();
 }
 
 }  // namespace rosched_mpi_test
