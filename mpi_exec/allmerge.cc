@@ -35,7 +35,7 @@ namespace {
 using merge::Range;
 using merge::Slot;
 
-long long last_moves = 0;
+thread_local long long last_moves = 0;  // Rosched_Allmerge_moves: this thread's last call
 
 using Counts = BlockCounts;
 

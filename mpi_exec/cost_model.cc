@@ -26,8 +26,6 @@ constexpr double kSyncShare = 0.5;         // synchronous_sends: of a block's tr
 constexpr double kLatencyOverTransfer = 1.1;  // synchronous_window: two rounds from this ratio
 constexpr double kMaxCrowding = 1.5;       // synchronous_sends: only where crowding is below
 
-int model_keyval = MPI_KEYVAL_INVALID;
-
 }  // namespace
 
 // What is cached on a communicator: its model, the memo of one decision and measured answers.
@@ -43,6 +41,7 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
   delete static_cast<CommModel*>(attribute);
   return MPI_SUCCESS;
 }
+RecordKey model_key(free_model);
 
 // The shortest of `trips` runs of `once`, each after a barrier (on the user's communicator, as
 // every MPI collective of the library: mpi_call.h) and an untimed run (which absorbs the
@@ -227,8 +226,9 @@ namespace {
 // The record is an attribute of the private duplicate (freed with it); the communicator's
 // CommCache keeps a pointer to it, so later calls need no lookup.
 CommModel& comm_model(const CommInfo& comm) {
-  return duplicate_record(comm, model_keyval, free_model, &CommCache::model,
-                          [&] { return new CommModel{build(comm), {}, {}}; });
+  return duplicate_record(comm, model_key, &CommCache::model, [&] {
+    return new CommModel{build(comm), {}, {}};
+  });
 }
 
 // The memo's word: bit 63 set, bits 59-62 the answer, bits 28-58 the count, bits 0-27 the size
@@ -447,7 +447,7 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
   char line[720];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",
                 name, comm.p, bytes, algorithm, static_cast<long long>(n), window, figures);
-  static std::map<std::string, std::string> last;  // per collective, under verbose only
+  thread_local std::map<std::string, std::string> last;  // per collective, under verbose only
   std::string& previous = last[name];
   if (previous == line) return;
   previous = line;

@@ -6,8 +6,6 @@
 namespace rosched::mpi {
 namespace {
 
-int cache_keyval = MPI_KEYVAL_INVALID;
-
 int free_cache(MPI_Comm, int, void* attribute, void*) {
   comm_caches_freed.fetch_add(1, std::memory_order_relaxed);
   auto* cache = static_cast<CommCache*>(attribute);
@@ -17,12 +15,13 @@ int free_cache(MPI_Comm, int, void* attribute, void*) {
   return rc;
 }
 
-// The CommCache of comm, made at first use (collective over comm then).
+RecordKey cache_key(free_cache);
+
+// The CommCache of comm, made at first use (collective over comm then). Threads may make the
+// caches of different communicators at once (MPI forbids concurrent collectives on one); the
+// one of MPI_COMM_SELF, which every thread's local copies share, is made once (self_cache).
 CommCache& comm_cache(MPI_Comm comm) {
-  if (cache_keyval == MPI_KEYVAL_INVALID) {
-    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_cache, &cache_keyval, nullptr),
-          "MPI_Comm_create_keyval");
-  }
+  const int cache_keyval = cache_key.get();
   void* attribute = nullptr;
   int found = 0;
   check(PMPI_Comm_get_attr(comm, cache_keyval, &attribute, &found), "MPI_Comm_get_attr");
@@ -44,9 +43,22 @@ CommCache& comm_cache(MPI_Comm comm) {
   return *cache.release();
 }
 
+CommCache& self_cache() {
+  static CommCache& self = comm_cache(MPI_COMM_SELF);  // thread-safe, once
+  return self;
+}
+
 }  // namespace
 
 std::atomic<std::uint64_t> comm_caches_freed{0};
+
+int RecordKey::get() {
+  std::call_once(once_, [this] {
+    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_, &keyval_, nullptr),
+          "MPI_Comm_create_keyval");
+  });
+  return keyval_;
+}
 
 namespace {
 
@@ -109,7 +121,7 @@ CommCache& cached(MPI_Comm comm) {
   thread_local std::uint64_t last_freed = 0;
   const std::uint64_t freed = comm_caches_freed.load(std::memory_order_relaxed);
   if (comm != last_comm || freed != last_freed) {
-    last_cache = &comm_cache(comm);
+    last_cache = comm == MPI_COMM_SELF ? &self_cache() : &comm_cache(comm);
     last_comm = comm;
     last_freed = freed;
   }
@@ -145,6 +157,6 @@ int library_answer(const char* name, MPI_Comm comm, int* algorithm) {
   return MPI_SUCCESS;
 }
 
-MPI_Comm self_comm() { return comm_cache(MPI_COMM_SELF).dup; }
+MPI_Comm self_comm() { return self_cache().dup; }
 
 }  // namespace rosched::mpi

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -103,25 +104,35 @@ int library_answer(const char* name, MPI_Comm comm, int* algorithm);
 // handle can be reused by a new one.
 extern std::atomic<std::uint64_t> comm_caches_freed;
 
+// An attribute key of the library's, made at its first use with `free_record` as the delete
+// callback, once per process also where threads first use it at once (MPI_THREAD_MULTIPLE).
+class RecordKey {
+ public:
+  explicit RecordKey(MPI_Comm_delete_attr_function* free_record) : free_(free_record) {}
+  int get();
+  MPI_Comm_delete_attr_function* free_record() const { return free_; }
+
+ private:
+  MPI_Comm_delete_attr_function* free_;
+  std::once_flag once_;
+  int keyval_ = MPI_KEYVAL_INVALID;
+};
+
 // A record the library keeps per communicator (CommCache::model, CommCache::nodes): an
-// attribute of comm's private duplicate under keyval (made at first use with free_record as
-// its delete callback, so the record goes with the communicator), made by make() (a new T) at
-// the first call on comm, collective then; after that the CommCache's pointer `slot`.
+// attribute of comm's private duplicate under key (so the record goes with the communicator),
+// made by make() (a new T) at the first call on comm, collective then; after that the
+// CommCache's pointer `slot`.
 template <typename T, typename Make>
-T& duplicate_record(const CommInfo& comm, int& keyval,
-                    MPI_Comm_delete_attr_function* free_record, T* CommCache::*slot, Make&& make) {
+T& duplicate_record(const CommInfo& comm, RecordKey& key, T* CommCache::*slot, Make&& make) {
   if (comm.cache != nullptr && comm.cache->*slot != nullptr) return *(comm.cache->*slot);
-  if (keyval == MPI_KEYVAL_INVALID) {
-    check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_record, &keyval, nullptr),
-          "MPI_Comm_create_keyval");
-  }
+  const int keyval = key.get();
   void* attribute = nullptr;
   int found = 0;
   check(PMPI_Comm_get_attr(comm.c, keyval, &attribute, &found), "MPI_Comm_get_attr");
   if (!found) {
     T* made = make();
     const int rc = PMPI_Comm_set_attr(comm.c, keyval, made);
-    if (rc != MPI_SUCCESS) free_record(MPI_COMM_NULL, keyval, made, nullptr);
+    if (rc != MPI_SUCCESS) key.free_record()(MPI_COMM_NULL, keyval, made, nullptr);
     check(rc, "MPI_Comm_set_attr");
     attribute = made;
   }
@@ -130,7 +141,8 @@ T& duplicate_record(const CommInfo& comm, int& keyval,
   return *record;
 }
 
-// The private duplicate of MPI_COMM_SELF (errors returned), for copies within this process.
+// The private duplicate of MPI_COMM_SELF (errors returned), for copies within this process;
+// made once, also where threads first ask at once.
 MPI_Comm self_comm();
 
 // Implementation of run_collective: the message on stderr, then comm's error handler unless

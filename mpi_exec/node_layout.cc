@@ -38,8 +38,6 @@ NodeNumbers number_nodes(const std::vector<int>& key_of) {
 
 namespace {
 
-int layout_keyval = MPI_KEYVAL_INVALID;
-
 int free_layout(MPI_Comm, int, void* attribute, void*) {
   auto* layout = static_cast<NodeLayout*>(attribute);
   int rc = MPI_SUCCESS;
@@ -49,6 +47,7 @@ int free_layout(MPI_Comm, int, void* attribute, void*) {
   delete layout;
   return rc;
 }
+RecordKey layout_key(free_layout);
 
 // This rank's node: the communicator of the ranks that share it, and its key (the lowest rank
 // of the node in comm).
@@ -102,8 +101,7 @@ NodeLayout* build(const CommInfo& comm) {
 // The layout is an attribute of the private duplicate (freed with it, and its communicators
 // with it); the CommCache keeps a pointer, so later calls need no lookup.
 const NodeLayout& node_layout(const CommInfo& comm) {
-  return duplicate_record(comm, layout_keyval, free_layout, &CommCache::nodes,
-                          [&] { return build(comm); });
+  return duplicate_record(comm, layout_key, &CommCache::nodes, [&] { return build(comm); });
 }
 
 }  // namespace rosched::mpi

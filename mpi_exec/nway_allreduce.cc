@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -13,9 +14,10 @@
 namespace rosched::mpi {
 namespace {
 
-// Rosched_Set_nway's values (0 / -1: not set).
-int ports_override = 0;
-int rule_override = -1;
+// Rosched_Set_nway's values (0 / -1: not set); atomic, as a thread may set them while another
+// calls (each call reads each once).
+std::atomic<int> ports_override{0};
+std::atomic<int> rule_override{-1};
 
 // Calls of the n-way allreduce on a communicator so far, kept in its CommCache: the same on
 // every rank (collectives are called in the same order), so up to kNwayInFlight operations
@@ -63,13 +65,15 @@ bool nway_can_pay(const CommInfo& ci, double bytes) {
 }
 
 int nway_ports(const CommInfo& ci, double bytes) {
-  if (ports_override > 0) return ports_override;
+  const int ports = ports_override.load(std::memory_order_relaxed);
+  if (ports > 0) return ports;
   if (settings().nway_n > 0) return settings().nway_n;
   return nway_ports_for(cost_model(ci), ci.p, bytes);
 }
 
 NwayRule nway_rule() {
-  if (rule_override >= 0) return static_cast<NwayRule>(rule_override);
+  const int rule = rule_override.load(std::memory_order_relaxed);
+  if (rule >= 0) return static_cast<NwayRule>(rule);
   static const NwayRule from_settings = parse_nway_rule(settings().nway_rule);  // a known name
   return from_settings;
 }
@@ -118,8 +122,8 @@ void set_nway(int n, const char* rule) {
       throw Error(MPI_ERR_ARG, e.what());
     }
   }
-  ports_override = n;
-  rule_override = r;
+  ports_override.store(n, std::memory_order_relaxed);
+  rule_override.store(r, std::memory_order_relaxed);
 }
 
 NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,

@@ -17,7 +17,10 @@
  *     _Reduce, _Reduce_scatter(_block), _Alltoall(v)) run the MPI library's own collective, with
  *     MPI's inter-communicator semantics (MPI_ROOT / MPI_PROC_NULL roots, results from the other
  *     group), and their _choice queries answer 0; every other call (the named algorithms,
- *     Rosched_Allmerge, the n-way all-reduce) is MPI_ERR_COMM.
+ *     Rosched_Allmerge, the n-way all-reduce) is MPI_ERR_COMM;
+ *   - threads (MPI_THREAD_MULTIPLE): threads may call the collectives at once on different
+ *     communicators (on one communicator MPI forbids it); what the library keeps per process is
+ *     made once or kept per thread.
  *
  * Algorithms (Träff 2022): Rosched_Bcast_circulant is the n-block broadcast (Algorithm 6,
  * n - 1 + ceil(log2 p) rounds, n from the cost model (message time against size) of the
@@ -337,7 +340,7 @@ typedef void Rosched_Merge_fn(const void* a, int na, const void* b, int nb, void
 int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbuf, const int recvcounts[],
                      MPI_Datatype datatype, Rosched_Merge_fn* merge_fn, void* state,
                      MPI_Comm comm, int algorithm);
-/* Elements written by merges and copies in this process's last Rosched_Allmerge call (the
+/* Elements written by merges and copies in this thread's last Rosched_Allmerge call (the
  * merge work, for benchmarks). */
 long long Rosched_Allmerge_moves(void);
 /* The n-way dissemination allreduce (End, Yahyapour, Simmendinger, Alrutz 2015, Sec. III-IV),

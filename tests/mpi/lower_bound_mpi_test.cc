@@ -93,6 +93,17 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
           return MPI_Allreduce(in.buf(), out.buf(), n, t, sum, MPI_COMM_WORLD);
         },
         n, type);
+    compare(
+        std::string(name) + " in place",
+        [&](Shifted& out, MPI_Datatype t) {
+          out = in;
+          return fn(MPI_IN_PLACE, out.buf(), n, t, sum, MPI_COMM_WORLD);
+        },
+        [&](Shifted& out, MPI_Datatype t) {
+          out = in;
+          return MPI_Allreduce(MPI_IN_PLACE, out.buf(), n, t, sum, MPI_COMM_WORLD);
+        },
+        n, type);
   }
   const std::vector<std::pair<const char*, Reduce>> reduces = {
       {"Rosched_Reduce", Rosched_Reduce},
@@ -110,6 +121,19 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
         },
         [&](Shifted& out, MPI_Datatype t) {
           return MPI_Reduce(in.buf(), out.buf(), n, t, sum, root, MPI_COMM_WORLD);
+        },
+        n, type);
+    compare(
+        std::string(name) + " in place at the root",
+        [&](Shifted& out, MPI_Datatype t) {
+          out = in;
+          return fn(rank == root ? MPI_IN_PLACE : in.buf(), out.buf(), n, t, sum, root,
+                    MPI_COMM_WORLD);
+        },
+        [&](Shifted& out, MPI_Datatype t) {
+          out = in;
+          return MPI_Reduce(rank == root ? MPI_IN_PLACE : in.buf(), out.buf(), n, t, sum, root,
+                            MPI_COMM_WORLD);
         },
         n, type);
   }
@@ -168,6 +192,13 @@ void test_movement(MPI_Datatype type, int n) {
     const int rc = fn(mine.buf(), n, type, a.buf(), n, type, MPI_COMM_WORLD);
     MPI_Allgather(mine.buf(), n, type, b.buf(), n, type, MPI_COMM_WORLD);
     expect(rc == MPI_SUCCESS && a.ints == b.ints, label(name, n));
+    // In place: this rank's block already at its place in the result.
+    Shifted c(n * p), d(n * p);
+    for (int i = 0; i < n; ++i) c.at(rank * n + i) = d.at(rank * n + i) = mine.at(i);
+    const int rc2 = fn(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, c.buf(), n, type, MPI_COMM_WORLD);
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d.buf(), n, type, MPI_COMM_WORLD);
+    expect(rc2 == MPI_SUCCESS && c.ints == d.ints && c.ints == b.ints,
+           label(std::string(name) + " in place", n));
   }
   // Allgatherv: rank r contributes n + r elements, displacements in reverse rank order.
   std::vector<int> counts(p), displs(p);

@@ -3,12 +3,14 @@
 # than the 2 cores here: oversubscribed), once with the default block sizes and once with many
 # blocks (--many-blocks), and from p = 4 the broadcasts on nodes of 2 and 3 ranks (--nodes=K);
 # at p = 6 and 9 (nodes of 3) also with the multi-lane all-reduce pipelined in 3 chunks; at
-# p = 3 and 8 the allgathervs with one block per contribution, rounds streamed (--one-block).
+# p = 3 and 8 the allgathervs with one block per contribution, rounds streamed (--one-block);
+# then the C interface at p = 1 and 3 and four threads per process at p = 2 and 3.
 # ROSCHED_MPI_TEST_P, if set, lists other process counts (the sanitized
 # run of scripts/test.sh takes fewer). Ends with the summed "N passed, M failed" line.
 set -u
 bin="$(realpath "$1")"
 c_bin="$(realpath "$2")"
+threads_bin="$(realpath "$3")"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 passed=0; failed=0; status=0
@@ -45,6 +47,11 @@ for np in 1 3; do  # the C interface
   out=$(timeout 60 mpirun -np "$np" --oversubscribe "$c_bin" 2>&1)
   if echo "$out" | grep -q "^c api p=$np: ok$"; then passed=$((passed + 1)); echo "c api p=$np: ok"
   else failed=$((failed + 1)); status=1; echo "$out" | tail -5; fi
+done
+for np in 2 3; do  # four threads per process, each on its own communicator
+  out=$(timeout 300 mpirun -np "$np" --oversubscribe "$threads_bin" 2>&1)
+  if echo "$out" | grep -q "^threads p=$np: ok$"; then passed=$((passed + 1)); echo "threads p=$np: ok"
+  else failed=$((failed + 1)); status=1; echo "$out" | grep -v "^rosched" | tail -20; fi
 done
 echo "mpi: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]
