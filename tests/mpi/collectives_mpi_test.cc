@@ -705,6 +705,7 @@ int main(int argc, char** argv) {
     test_reduce_scatters();  // node-aware on nodes of equal size (ROSCHED_REDUCE_SCATTER=rosched)
     test_choice_queries(false, std::atoi(nodes.c_str()));
     test_lower_bound();  // the node-aware algorithms
+    test_loc_pairs();
     return finish("nodes of " + nodes);
   }
   if (one_block) {
@@ -738,6 +739,7 @@ int main(int argc, char** argv) {
   test_two_tree_reductions();
   test_node_aware_reductions();
   test_lower_bound();  // many blocks: the pipelines cut 1,000 elements into many
+  test_loc_pairs();
   test_nway_allreduce(!many_blocks);
   return finish(many_blocks ? "many blocks" : "");
 }

@@ -73,17 +73,8 @@ void compare(const std::string& what, const std::function<int(Shifted&, MPI_Data
 }
 
 void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
-  using Reduce = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
-  using Allreduce = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
-  const std::vector<std::pair<const char*, Allreduce>> allreduces = {
-      {"Rosched_Allreduce", Rosched_Allreduce},
-      {"Rosched_Allreduce_census", Rosched_Allreduce_census},
-      {"Rosched_Allreduce_scatter_gather", Rosched_Allreduce_scatter_gather},
-      {"Rosched_Allreduce_two_tree", Rosched_Allreduce_two_tree},
-      {"Rosched_Allreduce_nway", Rosched_Allreduce_nway},
-      {"Rosched_Allreduce_node_aware", Rosched_Allreduce_node_aware}};
   Shifted in = filled(n, rank + 1);
-  for (const auto& [name, fn] : allreduces) {
+  for (const auto& [name, fn] : named_allreduces()) {
     compare(
         name,
         [&](Shifted& out, MPI_Datatype t) {
@@ -105,15 +96,8 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
         },
         n, type);
   }
-  const std::vector<std::pair<const char*, Reduce>> reduces = {
-      {"Rosched_Reduce", Rosched_Reduce},
-      {"Rosched_Reduce_circulant", Rosched_Reduce_circulant},
-      {"Rosched_Reduce_two_tree", Rosched_Reduce_two_tree},
-      {"Rosched_Reduce_binomial", Rosched_Reduce_binomial},
-      {"Rosched_Reduce_scatter_gather", Rosched_Reduce_scatter_gather},
-      {"Rosched_Reduce_node_aware", Rosched_Reduce_node_aware}};
   const int root = p - 1;
-  for (const auto& [name, fn] : reduces) {
+  for (const auto& [name, fn] : named_reduces()) {
     compare(
         name,
         [&](Shifted& out, MPI_Datatype t) {
@@ -139,11 +123,7 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
   }
   // The reduce-scatters: n elements per rank.
   Shifted vec = filled(n * p, rank + 1);
-  using Block = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
-  for (const auto& [name, fn] : std::vector<std::pair<const char*, Block>>{
-           {"Rosched_Reduce_scatter_block", Rosched_Reduce_scatter_block},
-           {"Rosched_Reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant},
-           {"Rosched_Reduce_scatter_block_node_aware", Rosched_Reduce_scatter_block_node_aware}}) {
+  for (const auto& [name, fn] : named_reduce_scatter_blocks()) {
     compare(
         name,
         [&](Shifted& out, MPI_Datatype t) {
@@ -156,20 +136,9 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
   }
 }
 
-// Every broadcast, by name.
-std::vector<std::pair<const char*, BcastFn>> broadcasts() {
-  return {{"Rosched_Bcast", Rosched_Bcast},
-          {"Rosched_Bcast_circulant", Rosched_Bcast_circulant},
-          {"Rosched_Bcast_node_aware", Rosched_Bcast_node_aware},
-          {"Rosched_Bcast_two_tree", Rosched_Bcast_two_tree},
-          {"Rosched_Bcast_hypercube", Rosched_Bcast_hypercube},
-          {"Rosched_Bcast_kary_tree", Rosched_Bcast_kary_tree},
-          {"Rosched_Bcast_scatter_allgather", Rosched_Bcast_scatter_allgather}};
-}
-
 void test_movement(MPI_Datatype type, int n) {
   const int root = p / 2;
-  for (const auto& [name, fn] : broadcasts()) {
+  for (const auto& [name, fn] : named_broadcasts()) {
     compare(
         name,
         [&](Shifted& out, MPI_Datatype t) {
@@ -246,7 +215,7 @@ void test_bottom() {
       for (int i = 0; i < n; ++i) lib[i] = 7 * i + 1;
     }
     MPI_Bcast(MPI_BOTTOM, 1, tl, root, MPI_COMM_WORLD);
-    for (const auto& [name, fn] : broadcasts()) {
+    for (const auto& [name, fn] : named_broadcasts()) {
       std::fill(ours.begin(), ours.end(), -1);
       if (rank == root) ours = lib;
       const int rc = fn(MPI_BOTTOM, 1, to, root, MPI_COMM_WORLD);
@@ -259,6 +228,40 @@ void test_bottom() {
 }
 
 }  // namespace
+
+std::vector<std::pair<const char*, AllreduceFn>> named_allreduces() {
+  return {{"Rosched_Allreduce", Rosched_Allreduce},
+          {"Rosched_Allreduce_census", Rosched_Allreduce_census},
+          {"Rosched_Allreduce_scatter_gather", Rosched_Allreduce_scatter_gather},
+          {"Rosched_Allreduce_two_tree", Rosched_Allreduce_two_tree},
+          {"Rosched_Allreduce_nway", Rosched_Allreduce_nway},
+          {"Rosched_Allreduce_node_aware", Rosched_Allreduce_node_aware}};
+}
+
+std::vector<std::pair<const char*, ReduceFn>> named_reduces() {
+  return {{"Rosched_Reduce", Rosched_Reduce},
+          {"Rosched_Reduce_circulant", Rosched_Reduce_circulant},
+          {"Rosched_Reduce_two_tree", Rosched_Reduce_two_tree},
+          {"Rosched_Reduce_binomial", Rosched_Reduce_binomial},
+          {"Rosched_Reduce_scatter_gather", Rosched_Reduce_scatter_gather},
+          {"Rosched_Reduce_node_aware", Rosched_Reduce_node_aware}};
+}
+
+std::vector<std::pair<const char*, ReduceScatterBlockFn>> named_reduce_scatter_blocks() {
+  return {{"Rosched_Reduce_scatter_block", Rosched_Reduce_scatter_block},
+          {"Rosched_Reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant},
+          {"Rosched_Reduce_scatter_block_node_aware", Rosched_Reduce_scatter_block_node_aware}};
+}
+
+std::vector<std::pair<const char*, BcastFn>> named_broadcasts() {
+  return {{"Rosched_Bcast", Rosched_Bcast},
+          {"Rosched_Bcast_circulant", Rosched_Bcast_circulant},
+          {"Rosched_Bcast_node_aware", Rosched_Bcast_node_aware},
+          {"Rosched_Bcast_two_tree", Rosched_Bcast_two_tree},
+          {"Rosched_Bcast_hypercube", Rosched_Bcast_hypercube},
+          {"Rosched_Bcast_kary_tree", Rosched_Bcast_kary_tree},
+          {"Rosched_Bcast_scatter_allgather", Rosched_Bcast_scatter_allgather}};
+}
 
 void test_lower_bound() {
   for (const int s : {-1, 1}) {

@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace rosched_mpi_test {
 
@@ -48,6 +50,16 @@ int capture_stderr(Call call, std::string& text) {
 }
 
 using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
+using AllreduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+using ReduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+using ReduceScatterBlockFn = AllreduceFn;  // (sendbuf, recvbuf, recvcount, ...)
+
+// Every algorithm of a collective, by name (tests/mpi/lower_bound_mpi_test.cc): the entry point
+// first, then each one a program can call directly.
+std::vector<std::pair<const char*, AllreduceFn>> named_allreduces();
+std::vector<std::pair<const char*, ReduceFn>> named_reduces();
+std::vector<std::pair<const char*, ReduceScatterBlockFn>> named_reduce_scatter_blocks();
+std::vector<std::pair<const char*, BcastFn>> named_broadcasts();
 
 // tests/mpi/two_tree_mpi_test.cc: Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.
 void test_two_tree_reductions();
@@ -98,6 +110,8 @@ void test_error_handling();
 void test_inter_communicators();
 // tests/mpi/lower_bound_mpi_test.cc: every algorithm on a datatype with a negative lower bound.
 void test_lower_bound();
+// tests/mpi/loc_pairs_mpi_test.cc: MPI_MAXLOC / MPI_MINLOC on MPI_DOUBLE_INT and MPI_2INT.
+void test_loc_pairs();
 
 }  // namespace rosched_mpi_test
 

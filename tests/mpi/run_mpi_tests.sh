@@ -46,7 +46,7 @@ done
 for np in 1 3; do  # the C interface
   out=$(timeout 60 mpirun -np "$np" --oversubscribe "$c_bin" 2>&1)
   if echo "$out" | grep -q "^c api p=$np: ok$"; then passed=$((passed + 1)); echo "c api p=$np: ok"
-  else failed=$((failed + 1)); status=1; echo "$out" | tail -5; fi
+  else failed=$((failed + 1)); status=1; echo "$out" | grep "^FAIL" | head; echo "$out" | tail -5; fi
 done
 for np in 2 3; do  # four threads per process, each on its own communicator
   out=$(timeout 300 mpirun -np "$np" --oversubscribe "$threads_bin" 2>&1)
