@@ -134,6 +134,24 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
         },
         n, type);
   }
+  // The irregular ones: n elements for even ranks, none for odd ones.
+  std::vector<int> counts(p);
+  for (int r = 0; r < p; ++r) counts[r] = r % 2 == 0 ? n : 0;
+  using ReduceScatter = int (*)(const void*, void*, const int*, MPI_Datatype, MPI_Op, MPI_Comm);
+  for (const auto& [name, fn] : std::vector<std::pair<const char*, ReduceScatter>>{
+           {"Rosched_Reduce_scatter", Rosched_Reduce_scatter},
+           {"Rosched_Reduce_scatter_circulant", Rosched_Reduce_scatter_circulant},
+           {"Rosched_Reduce_scatter_node_aware", Rosched_Reduce_scatter_node_aware}}) {
+    compare(
+        std::string(name) + ", odd ranks' counts 0",
+        [&](Shifted& out, MPI_Datatype t) {
+          return fn(vec.buf(), out.buf(), counts.data(), t, sum, MPI_COMM_WORLD);
+        },
+        [&](Shifted& out, MPI_Datatype t) {
+          return MPI_Reduce_scatter(vec.buf(), out.buf(), counts.data(), t, sum, MPI_COMM_WORLD);
+        },
+        n, type);
+  }
 }
 
 void test_movement(MPI_Datatype type, int n) {
