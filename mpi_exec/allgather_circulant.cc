@@ -132,15 +132,11 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm) {
   using namespace rosched::mpi;
-  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
-    return library_result(
-        "Rosched_Allgather", comm,
-        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
-        "MPI_Allgather");
-  }
   const LibraryRepeat& last = library_repeat(Decided::kAllgather);
-  if (last.match(comm, recvcount, recvtype, MPI_OP_NULL) &&
-      (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) {
+  // A repeat of the last call handed to the library, or an inter-communicator: the library's.
+  if ((last.match(comm, recvcount, recvtype, MPI_OP_NULL) &&
+       (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) ||
+      inter_communicator(comm)) {
     const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return library_result("Rosched_Allgather", comm, rc, "MPI_Allgather");
   }

@@ -184,16 +184,13 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace rosched::mpi;
-  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
-    return library_result(
-        "Rosched_Allgatherv", comm,
-        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-        "MPI_Allgatherv");
-  }
   const LibraryRepeat& last = library_repeat(Decided::kAllgatherv);
-  if (last.match(comm, 0, recvtype, MPI_OP_NULL) && recvcounts != nullptr && displs != nullptr &&
-      std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts) &&
-      (sendbuf == MPI_IN_PLACE || (sendtype == recvtype && sendcount == recvcounts[last.rank()]))) {
+  // A repeat of the last call handed to the library, or an inter-communicator: the library's.
+  if ((last.match(comm, 0, recvtype, MPI_OP_NULL) && recvcounts != nullptr && displs != nullptr &&
+       std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts) &&
+       (sendbuf == MPI_IN_PLACE ||
+        (sendtype == recvtype && sendcount == recvcounts[last.rank()]))) ||
+      inter_communicator(comm)) {
     const int rc =
         PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     return library_result("Rosched_Allgatherv", comm, rc, "MPI_Allgatherv");

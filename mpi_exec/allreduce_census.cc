@@ -235,13 +235,9 @@ extern "C" int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int 
 extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
-  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
-    return library_result("Rosched_Allreduce", comm,
-                          PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm),
-                          "MPI_Allreduce");
-  }
   const LibraryRepeat& last = library_repeat(Decided::kAllreduce);
-  if (last.match(comm, count, datatype, op)) {
+  // A repeat of the last call handed to the library, or an inter-communicator: the library's.
+  if (last.match(comm, count, datatype, op) || inter_communicator(comm)) {
     const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     return library_result("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
   }

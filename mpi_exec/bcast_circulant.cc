@@ -282,12 +282,10 @@ void chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int cou
 extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                              MPI_Comm comm) {
   using namespace rosched::mpi;
-  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
-    return library_result("Rosched_Bcast", comm, PMPI_Bcast(buffer, count, datatype, root, comm),
-                          "MPI_Bcast");
-  }
   const LibraryRepeat& last = library_repeat(Decided::kBcast);
-  if (last.match(comm, count, datatype, MPI_OP_NULL) && root >= 0 && root < last.p()) {
+  // A repeat of the last call handed to the library, or an inter-communicator: the library's.
+  if ((last.match(comm, count, datatype, MPI_OP_NULL) && root >= 0 && root < last.p()) ||
+      inter_communicator(comm)) {
     const int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
     return library_result("Rosched_Bcast", comm, rc, "MPI_Bcast");
   }

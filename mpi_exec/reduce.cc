@@ -245,14 +245,11 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
 extern "C" int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   using namespace rosched::mpi;
-  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
-    return library_result("Rosched_Reduce", comm,
-                          PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm),
-                          "MPI_Reduce");
-  }
   const LibraryRepeat& last = library_repeat(Decided::kReduce);
-  if (last.match(comm, count, datatype, op) && root >= 0 && root < last.p() &&
-      (sendbuf != MPI_IN_PLACE || root == last.rank())) {
+  // A repeat of the last call handed to the library, or an inter-communicator: the library's.
+  if ((last.match(comm, count, datatype, op) && root >= 0 && root < last.p() &&
+       (sendbuf != MPI_IN_PLACE || root == last.rank())) ||
+      inter_communicator(comm)) {
     const int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     return library_result("Rosched_Reduce", comm, rc, "MPI_Reduce");
   }

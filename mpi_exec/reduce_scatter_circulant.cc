@@ -312,15 +312,10 @@ extern "C" int Rosched_Reduce_scatter_choice(MPI_Comm comm, const int recvcounts
 extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
-  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
-    return library_result(
-        "Rosched_Reduce_scatter_block", comm,
-        PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
-        "MPI_Reduce_scatter_block");
-  }
   // A repeat of this thread's last call handed to the library goes straight to it
-  // (library_choice.h).
-  if (library_repeat(Decided::kReduceScatter).match(comm, recvcount, datatype, op)) {
+  // (library_choice.h), as does a call on an inter-communicator (MPI's semantics there).
+  if (library_repeat(Decided::kReduceScatter).match(comm, recvcount, datatype, op) ||
+      inter_communicator(comm)) {
     const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
     return library_result("Rosched_Reduce_scatter_block", comm, rc, "MPI_Reduce_scatter_block");
   }
@@ -339,14 +334,11 @@ extern "C" int Rosched_Reduce_scatter_block_circulant(const void* sendbuf, void*
 extern "C" int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
-  if (inter_communicator(comm)) {  // MPI's semantics there: the library's
-    return library_result("Rosched_Reduce_scatter", comm,
-                          PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm),
-                          "MPI_Reduce_scatter");
-  }
   const LibraryRepeat& last = library_repeat(Decided::kReduceScatterV);
-  if (recvcounts != nullptr && last.match(comm, 0, datatype, op) &&
-      std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts)) {
+  // A repeat of the last call handed to the library, or an inter-communicator: the library's.
+  if ((recvcounts != nullptr && last.match(comm, 0, datatype, op) &&
+       std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts)) ||
+      inter_communicator(comm)) {
     const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     return library_result("Rosched_Reduce_scatter", comm, rc, "MPI_Reduce_scatter");
   }
