@@ -206,12 +206,31 @@ void test_movement(MPI_Datatype type, int n) {
                    MPI_COMM_WORLD);
     expect(rc == MPI_SUCCESS && a.ints == b.ints, label(name, n) + " and more");
   }
-  // Alltoall: n elements per pair.
-  Shifted to = filled(n * p, rank + 1);
-  Shifted a(n * p), b(n * p);
-  const int rc = Rosched_Alltoall(to.buf(), n, type, a.buf(), n, type, MPI_COMM_WORLD);
-  MPI_Alltoall(to.buf(), n, type, b.buf(), n, type, MPI_COMM_WORLD);
-  expect(rc == MPI_SUCCESS && a.ints == b.ints, label("Rosched_Alltoall", n));
+  // Alltoall(v), every variant: n elements per pair; for the v form n + (r + d) % 3 from rank r
+  // to rank d, blocks in reverse order.
+  Shifted to = filled((n + 2) * p, rank + 1);
+  std::vector<int> sc(p), sd(p), rcounts(p), rd(p);
+  int sent = 0, got = 0;
+  for (int d = p - 1; d >= 0; --d) sc[d] = n + (rank + d) % 3, sd[d] = sent, sent += sc[d];
+  for (int r = p - 1; r >= 0; --r) rcounts[r] = n + (r + rank) % 3, rd[r] = got, got += rcounts[r];
+  for (const char* variant :
+       {"auto", "basic", "modified", "zerorot", "zerocopy", "padded", "twophase", "linear"}) {
+    Shifted a(n * p), b(n * p);
+    const int rc =
+        Rosched_Alltoall_variant(variant, to.buf(), n, type, a.buf(), n, type, MPI_COMM_WORLD);
+    MPI_Alltoall(to.buf(), n, type, b.buf(), n, type, MPI_COMM_WORLD);
+    expect(rc == MPI_SUCCESS && a.ints == b.ints,
+           label(std::string("Rosched_Alltoall_variant ") + variant, n));
+  }
+  for (const char* variant : {"auto", "padded", "twophase", "linear"}) {  // the v form's
+    Shifted c(got), e(got);
+    const int rc = Rosched_Alltoallv_variant(variant, to.buf(), sc.data(), sd.data(), type, c.buf(),
+                                             rcounts.data(), rd.data(), type, MPI_COMM_WORLD);
+    MPI_Alltoallv(to.buf(), sc.data(), sd.data(), type, e.buf(), rcounts.data(), rd.data(), type,
+                  MPI_COMM_WORLD);
+    expect(rc == MPI_SUCCESS && c.ints == e.ints,
+           label(std::string("Rosched_Alltoallv_variant ") + variant, n) + " and more");
+  }
 }
 
 // The classic broadcast of a structure of scattered variables: buffer MPI_BOTTOM, one element of
