@@ -205,6 +205,12 @@ void test_movement(MPI_Datatype type, int n) {
     MPI_Allgatherv(v.buf(), n + rank, type, b.buf(), counts.data(), displs.data(), type,
                    MPI_COMM_WORLD);
     expect(rc == MPI_SUCCESS && a.ints == b.ints, label(name, n) + " and more");
+    // In place: this rank's contribution already at its displacement.
+    Shifted c(total);
+    for (int i = 0; i < n + rank; ++i) c.at(displs[rank] + i) = v.at(i);
+    const int rc2 = fn(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, c.buf(), counts.data(), displs.data(),
+                       type, MPI_COMM_WORLD);
+    expect(rc2 == MPI_SUCCESS && c.ints == b.ints, label(std::string(name) + " in place", n));
   }
   // Alltoall(v), every variant: n elements per pair; for the v form n + (r + d) % 3 from rank r
   // to rank d, blocks in reverse order.
