@@ -270,6 +270,51 @@ void test_bottom() {
   }
 }
 
+void no_op(void*, void*, int*, MPI_Datatype*) {}
+
+// A datatype of no bytes (MPI_Type_contiguous(0, MPI_INT)) with counts of 5: nothing to move,
+// every algorithm by name returns MPI_SUCCESS as the library's collective does, and no byte of
+// the buffers changes.
+void test_empty_type() {
+  MPI_Datatype empty;
+  MPI_Type_contiguous(0, MPI_INT, &empty);
+  MPI_Type_commit(&empty);
+  MPI_Op op;
+  MPI_Op_create(no_op, 1, &op);
+  const std::vector<int> untouched(8 * p, -3);
+  std::vector<int> in = untouched, out = untouched;
+  const auto same = [&] { return in == untouched && out == untouched; };
+  const int n = 5;
+  for (const auto& [name, fn] : named_broadcasts()) {
+    expect(fn(out.data(), n, empty, 0, MPI_COMM_WORLD) == MPI_SUCCESS && same(),
+           std::string("empty datatype: ") + name);
+  }
+  for (const auto& [name, fn] : named_allreduces()) {
+    expect(fn(in.data(), out.data(), n, empty, op, MPI_COMM_WORLD) == MPI_SUCCESS && same(),
+           std::string("empty datatype: ") + name);
+  }
+  for (const auto& [name, fn] : named_reduces()) {
+    expect(fn(in.data(), out.data(), n, empty, op, p - 1, MPI_COMM_WORLD) == MPI_SUCCESS && same(),
+           std::string("empty datatype: ") + name);
+  }
+  for (const auto& [name, fn] : named_reduce_scatter_blocks()) {
+    expect(fn(in.data(), out.data(), n, empty, op, MPI_COMM_WORLD) == MPI_SUCCESS && same(),
+           std::string("empty datatype: ") + name);
+  }
+  std::vector<int> counts(p, n), displs(p);
+  for (int r = 0; r < p; ++r) displs[r] = r * n;
+  expect(
+      Rosched_Allgather(in.data(), n, empty, out.data(), n, empty, MPI_COMM_WORLD) == MPI_SUCCESS &&
+          Rosched_Allgatherv(in.data(), n, empty, out.data(), counts.data(), displs.data(), empty,
+                             MPI_COMM_WORLD) == MPI_SUCCESS &&
+          Rosched_Alltoall(in.data(), n, empty, out.data(), n, empty, MPI_COMM_WORLD) ==
+              MPI_SUCCESS &&
+          same(),
+      "empty datatype: Rosched_Allgather, _Allgatherv, _Alltoall");
+  MPI_Op_free(&op);
+  MPI_Type_free(&empty);
+}
+
 }  // namespace
 
 std::vector<std::pair<const char*, AllreduceFn>> named_allreduces() {
@@ -320,6 +365,7 @@ void test_lower_bound() {
     MPI_Type_free(&type);
   }
   test_bottom();
+  test_empty_type();
 }
 
 }  // namespace rosched_mpi_test
