@@ -1,11 +1,9 @@
-// Inter-communicators: every entry point that is an MPI collective
-// (Rosched_Bcast, _Allgather, _Allgatherv, _Allreduce, _Reduce,
-// _Reduce_scatter(_block), _Alltoall(v)) gives MPI's inter-communicator
-// semantics by running the MPI library's own collective there, its results
-// compared with the library's, element by element, and with what MPI says they
-// are; its _choice query answers 0 (the library's). The named algorithms
-// (_circulant, _nway, ...) and the collectives MPI does not have
-// (Rosched_Allmerge) report MPI_ERR_COMM on every rank, naming the
+// Inter-communicators: every entry point that is an MPI collective (Rosched_Bcast, _Allgather,
+// _Allgatherv, _Allreduce, _Reduce, _Reduce_scatter(_block), _Alltoall(v)) gives MPI's
+// inter-communicator semantics by running the MPI library's own collective there, its results
+// compared with the library's, element by element, and with what MPI says they are; its _choice
+// query answers 0 (the library's). The named algorithms (_circulant, _nway, ...) and the
+// collectives MPI does not have (Rosched_Allmerge) report MPI_ERR_COMM on every rank, naming the
 // inter-communicator, and return (no hang).
 #include <mpi.h>
 
@@ -21,10 +19,10 @@
 namespace rosched_mpi_test {
 namespace {
 
-// The two groups: world ranks of even number (group 0) and of odd number (group
-// 1); local rank i of group g is world rank 2 i + g.
+// The two groups: world ranks of even number (group 0) and of odd number (group 1); local rank
+// i of group g is world rank 2 i + g.
 struct Groups {
-  int color = 0, local_size = 0, remote_size = 0;
+  int color = 0, local_rank = 0, local_size = 0, remote_size = 0;
   MPI_Comm inter = MPI_COMM_NULL;
 };
 
@@ -33,6 +31,7 @@ int world_of(int group, int local) { return 2 * local + group; }
 Groups make_groups() {
   Groups g;
   g.color = rank % 2;
+  g.local_rank = rank / 2;
   MPI_Comm local;
   MPI_Comm_split(MPI_COMM_WORLD, g.color, rank, &local);
   MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - g.color, 17, &g.inter);
@@ -46,21 +45,15 @@ Groups make_groups() {
 // Element i of world rank r's contribution.
 int item(int r, int i) { return 1000 * (r + 1) + i; }
 
-void test_rooted(const Groups &g) {
-  const int local_rank = [&] {
-    int r = 0;
-    MPI_Comm_rank(g.inter, &r);
-    return r;
-  }();
+void test_rooted(const Groups& g) {
   for (const int count : {0, 5, 3000}) {
     for (const int root_group : {0, 1}) {
-      // The root: the last rank of root_group; its group passes MPI_ROOT /
-      // MPI_PROC_NULL.
+      // The root: the last rank of root_group; its group passes MPI_ROOT / MPI_PROC_NULL.
       const int root_size = root_group == g.color ? g.local_size : g.remote_size;
       const int root_local = root_size - 1;
-      const int root_arg = g.color != root_group      ? root_local
-                           : local_rank == root_local ? MPI_ROOT
-                                                      : MPI_PROC_NULL;
+      const int root_arg = g.color != root_group        ? root_local
+                           : g.local_rank == root_local ? MPI_ROOT
+                                                        : MPI_PROC_NULL;
       const std::string where = " (count " + std::to_string(count) + ", root in group " +
                                 std::to_string(root_group) + ")";
       std::vector<int> mine(count), ours(count, -1), lib(count, -1);
@@ -93,7 +86,7 @@ void test_rooted(const Groups &g) {
   }
 }
 
-void test_unrooted(const Groups &g) {
+void test_unrooted(const Groups& g) {
   const int other = 1 - g.color;
   for (const int n : {0, 1, 700}) {
     const std::string where = " (" + std::to_string(n) + " per rank)";
@@ -118,23 +111,19 @@ void test_unrooted(const Groups &g) {
       for (int i = 0; i < n; ++i) right = right && all[l * n + i] == item(world_of(other, l), i);
     }
     expect(right, "inter-communicator: Rosched_Allgather as MPI_Allgather" + where);
-    // Allgatherv: the other group's rank l sends n + l elements (this group
-    // sends its own n + l).
-    int local_rank = 0;
-    MPI_Comm_rank(g.inter, &local_rank);
-    std::vector<int> sendv(n + local_rank), counts(g.remote_size), displs(g.remote_size);
-    for (int i = 0; i < n + local_rank; ++i) sendv[i] = item(rank, i);
+    // Allgatherv: the other group's rank l sends n + l elements (this group sends its own n + l).
+    std::vector<int> sendv(n + g.local_rank), counts(g.remote_size), displs(g.remote_size);
+    for (int i = 0; i < n + g.local_rank; ++i) sendv[i] = item(rank, i);
     int total = 0;
     for (int l = 0; l < g.remote_size; ++l) counts[l] = n + l, displs[l] = total, total += n + l;
     std::vector<int> vall(total, -1), vall_lib(total, -1);
-    rc = Rosched_Allgatherv(sendv.data(), n + local_rank, MPI_INT, vall.data(), counts.data(),
+    rc = Rosched_Allgatherv(sendv.data(), n + g.local_rank, MPI_INT, vall.data(), counts.data(),
                             displs.data(), MPI_INT, g.inter);
-    MPI_Allgatherv(sendv.data(), n + local_rank, MPI_INT, vall_lib.data(), counts.data(),
+    MPI_Allgatherv(sendv.data(), n + g.local_rank, MPI_INT, vall_lib.data(), counts.data(),
                    displs.data(), MPI_INT, g.inter);
     expect(rc == MPI_SUCCESS && vall == vall_lib,
            "inter-communicator: Rosched_Allgatherv as MPI_Allgatherv" + where);
-    // Alltoall(v): block l of this rank's send buffer goes to the other group's
-    // rank l.
+    // Alltoall(v): block l of this rank's send buffer goes to the other group's rank l.
     std::vector<int> to(n * g.remote_size), from(n * g.remote_size, -1),
         from_lib(n * g.remote_size, -1);
     for (int i = 0; i < n * g.remote_size; ++i) to[i] = item(rank, i);
@@ -155,10 +144,9 @@ void test_unrooted(const Groups &g) {
   }
 }
 
-// The reduce-scatters where both groups have the same size (MPI's
-// inter-communicator reduce-scatter sends each group's vectors to the other
-// group's blocks).
-void test_reduce_scatters(const Groups &g) {
+// The reduce-scatters where both groups have the same size (MPI's inter-communicator
+// reduce-scatter sends each group's vectors to the other group's blocks).
+void test_reduce_scatters(const Groups& g) {
   if (g.local_size != g.remote_size) return;
   for (const int n : {0, 3, 500}) {
     const std::string where = " (" + std::to_string(n) + " per rank)";
@@ -180,7 +168,7 @@ void test_reduce_scatters(const Groups &g) {
   }
 }
 
-void test_choices(const Groups &g) {
+void test_choices(const Groups& g) {
   std::vector<int> counts(g.remote_size, 8);
   int a = -1, b = -1, c = -1, d = -1, e = -1, f = -1, h = -1;
   const bool ok =
@@ -195,11 +183,11 @@ void test_choices(const Groups &g) {
          "inter-communicator: every _choice query answers 0 (the library's)");
 }
 
-void no_merge(const void *, int, const void *, int, void *, MPI_Datatype, void *) {}
+void no_merge(const void*, int, const void*, int, void*, MPI_Datatype, void*) {}
 
-// The named algorithms and the all-merge: MPI_ERR_COMM on every rank, naming
-// the inter-communicator.
-void test_named(const Groups &g) {
+// The named algorithms and the all-merge: MPI_ERR_COMM on every rank, naming the
+// inter-communicator.
+void test_named(const Groups& g) {
   std::vector<int> buf(64 * (g.local_size + g.remote_size), 0), out(buf.size(), 0);
   std::vector<int> counts(g.remote_size + g.local_size, 1), displs(counts.size(), 0);
   for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<int>(i);
@@ -246,7 +234,7 @@ void test_named(const Groups &g) {
                                          g.inter);
        }},
   };
-  for (const auto &[name, call] : calls) {
+  for (const auto& [name, call] : calls) {
     std::string text;
     const int cls = capture_stderr(call, text);
     expect(cls == MPI_ERR_COMM && text.find("inter-communicator") != std::string::npos,
