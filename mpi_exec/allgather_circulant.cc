@@ -1,8 +1,9 @@
 // Rosched_Allgather: the regular circulant all-gather, Algorithm 7 of Träff 2022 (Sec. 2.3),
-// walked by circulant_rounds.h over sched/circulant/allgather_schedule.h. In round k a rank sends the contributions of
-// ranks r .. r + skips[k+1] - skips[k] - 1 (mod p) and receives those of ranks
+// walked by circulant_rounds.h over sched/circulant/allgather_schedule.h. In round k a rank sends
+// the contributions of ranks r .. r + skips[k+1] - skips[k] - 1 (mod p) and receives those of ranks
 // r + skips[k] .. r + skips[k+1] - 1, straight from and into the user's receive buffer (in MPI
-// order: the contribution of rank j at block j), as one derived datatype of at most two pieces.
+// order: the contribution of rank j at block j; a packed copy of it where the receive type has
+// gaps: the rounds move bytes, message_bytes.h), as one derived datatype of at most two pieces.
 // The pieces count elements in an int, hence p * recvcount <= INT_MAX (MPI_ERR_COUNT beyond).
 // On several multicore nodes Rosched_Allgather is the node-aware all-gather of
 // allgatherv_node_aware.cc instead (every block recvcount elements). Rosched_Allgather runs
@@ -16,6 +17,7 @@
 #include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/library_choice.h"
+#include "mpi_exec/message_bytes.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/trial_check.h"
@@ -86,11 +88,21 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         local_copy(sendbuf, sendcount, sendtype, base + rank * block_bytes, recvcount, recvtype);
       }
       if (p == 1 || recvcount == 0 || rtype.size == 0) return;
-      if (entry != Entry::kFlat &&
-          node_aware_allgather_on(ci, name, base, recvcount, recvtype, rtype)) {
-        return;
+      // On the result's bytes (message_bytes.h), with this rank's block in them.
+      const MessageBytes result(base, recvcount * p, recvtype, rtype, false);
+      auto* const data = static_cast<char*>(result.data());
+      const int block = result.count() / p;
+      if (data != base) {
+        local_copy(base + rank * block_bytes, recvcount, recvtype,
+                   data + static_cast<MPI_Aint>(rank) * block * result.info().size, block,
+                   result.type());
       }
-      circulant_allgather_on(ci, base, BlockCut{std::int64_t{recvcount} * p, p}, recvtype, rtype);
+      if (entry == Entry::kFlat ||
+          !node_aware_allgather_on(ci, name, data, block, result.type(), result.info())) {
+        circulant_allgather_on(ci, data, BlockCut{std::int64_t{block} * p, p}, result.type(),
+                               result.info());
+      }
+      result.store();
     };
     if (entry == Entry::kChoose) {
       const auto library = [&] {

@@ -8,13 +8,15 @@
 //    block followed by Algorithm 9 for the others (allgatherv_largest.cc).
 // No prediction: Algorithm 9 moves no more data than the libraries' all-gathers and takes no
 // more rounds, so only a trial tells; the first call of each size class of the total times the
-// candidates. The decision's key is the total element count (INT_MAX for more) and element
-// size, kept apart for distributions with a dominant block (Decided::kAllgathervLargest) and
-// for the others (Decided::kAllgatherv); two distributions of one total in the same group share
-// an answer, which costs at most speed: every candidate is a correct all-gather of any
-// distribution. ROSCHED_ALLGATHERV=native|rosched forces the library's or the first candidate.
-// A call that repeats this thread's last call handed to the library, counts and all, goes
-// straight to it (as LibraryRepeat's for the other collectives).
+// candidates. The decision's key is the result's size in bytes (byte_units of it, the same on
+// every rank whatever its receive type), kept apart for distributions with a dominant block
+// (Decided::kAllgathervLargest) and for the others (Decided::kAllgatherv); two distributions of
+// one total in the same group share an answer, which costs at most speed: every candidate is a
+// correct all-gather of any distribution. rosched's all-gathers run on the result's bytes, the
+// blocks in rank order (message_bytes.h, BlocksBytes: ranks may pass different datatypes of one
+// type signature, and different displacements). ROSCHED_ALLGATHERV=native|rosched forces the
+// library's or the first candidate. A call that repeats this thread's last call handed to the
+// library, counts and all, goes straight to it (as LibraryRepeat's for the other collectives).
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -25,6 +27,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/library_choice.h"
+#include "mpi_exec/message_bytes.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/trial_check.h"
@@ -37,13 +40,15 @@ namespace {
 enum class Check { kCall, kQuery };
 
 // MPI_Allgatherv's argument rules (recvcounts entries >= 0, the send size equal to this rank's
-// receive size); in debug mode also the same recvcounts on every rank, entry by entry. A query
+// receive size); in debug mode also the same recvcounts on every rank, entry by entry, in bytes
+// (recvcounts[j] * size of recvtype: ranks may receive in different datatypes). A query
 // passes MPI_IN_PLACE and no displs.
 TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int sendcount,
                                MPI_Datatype sendtype, const int recvcounts[], const int displs[],
                                MPI_Datatype recvtype, Check what = Check::kCall) {
   Agreement agreement;
-  agreement.same_entries("recvcounts", recvcounts, comm.p, MPI_ERR_COUNT);
+  agreement.same_entry_bytes("recvcounts", recvcounts, comm.p, recvtype, " * size of recvtype",
+                             MPI_ERR_COUNT);
   return check_arguments(comm.c, agreement, [&] {
     if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
     if (!displs && what == Check::kCall) throw Error(MPI_ERR_ARG, "displs is NULL");
@@ -88,28 +93,35 @@ enum Answer { kOurs = 1, kLargestBlock = 2 };
 // What Rosched_Allgatherv runs for a distribution, the call's and its query's
 // (Rosched_Allgatherv_choice): library_verdict's answer and candidate, and the key it is kept
 // under: the answers of distributions whose largest block is at least half of the data (which
-// have a third candidate) or the others', and the total element count (at most INT_MAX).
+// have a third candidate) or the others', and the result's bytes as `count` units of `size`
+// bytes (byte_units).
 struct AllgathervChoice {
   Verdict verdict = Verdict::kRosched;
   int candidate = kOurs;
   bool dominated = false;
   Decided which = Decided::kAllgatherv;
-  int count = 0;
-  std::int64_t total = 0;
+  int count = 0, size = 1;
+  std::int64_t bytes = 0;
 };
 
 // The choice for checked counts; rosched's first candidate where there is nothing to choose
-// (p = 1, no data).
+// (p = 1, no data), the library's where no unit counts the bytes in an int.
 AllgathervChoice allgatherv_choice(const CommInfo& ci, const int recvcounts[],
                                    const TypeInfo& rtype) {
   AllgathervChoice c;
-  for (int j = 0; j < ci.p; ++j) c.total += recvcounts[j];
-  if (ci.p == 1 || c.total == 0 || rtype.size == 0) return c;
+  c.bytes = blocks_bytes(recvcounts, ci.p, rtype.size);
+  if (ci.p == 1 || c.bytes == 0) return c;
+  const ByteUnits units = byte_units(c.bytes);
+  if (!units.ok) {
+    if (settings().allgatherv != Settings::Choice::kRosched) c.verdict = Verdict::kLibrary;
+    return c;
+  }
+  c.count = units.count;
+  c.size = units.info.size;
   c.dominated = largest_block_dominates(recvcounts, ci.p);
   c.which = c.dominated ? Decided::kAllgathervLargest : Decided::kAllgatherv;
-  c.count = static_cast<int>(std::min<std::int64_t>(c.total, INT_MAX));
   c.verdict = library_verdict(
-      ci, c.which, settings().allgatherv, c.count, rtype.size, [] { return true; }, &c.candidate);
+      ci, c.which, settings().allgatherv, c.count, c.size, [] { return true; }, &c.candidate);
   return c;
 }
 
@@ -127,28 +139,44 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
                    base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
                    recvcounts[ci.rank], recvtype);
       }
+      const BlocksBytes blocks(base, ci.p, ci.rank, recvcounts, displs, recvtype, rtype);
+      char* const data = static_cast<char*>(blocks.data());
       if (e == Entry::kLargest) {
-        largest_bcast_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
+        largest_bcast_allgatherv_on(ci, name, data, blocks.counts(), blocks.displs(), blocks.type(),
+                                    blocks.info());
       } else if (e == Entry::kFlat ||
-                 !node_aware_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype)) {
-        circulant_allgatherv_on(ci, name, base, recvcounts, displs, recvtype, rtype);
+                 !node_aware_allgatherv_on(ci, name, data, blocks.counts(), blocks.displs(),
+                                           blocks.type(), blocks.info())) {
+        circulant_allgatherv_on(ci, name, data, blocks.counts(), blocks.displs(), blocks.type(),
+                                blocks.info());
       }
+      blocks.store();
     };
     if (entry != Entry::kChoose) {
       ours(entry);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
+    // The library's, with this rank's block put in place first where the send type is not the
+    // receive type: Open MPI 4.1's MPI_Allgatherv sizes the result for its choice of algorithm
+    // as the send type's size times recvcounts, so ranks whose types differ (a legal program)
+    // chose different algorithms and hung.
     const auto library = [&] {
+      const void* send = sendbuf;
+      if (sendbuf != MPI_IN_PLACE && sendtype != recvtype) {
+        local_copy(sendbuf, sendcount, sendtype,
+                   base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
+                   recvcounts[ci.rank], recvtype);
+        send = MPI_IN_PLACE;
+      }
       check_on(ci.user,
-               PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+               PMPI_Allgatherv(send, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                ci.user),
                "MPI_Allgatherv");
     };
     switch (c.verdict) {
       case Verdict::kLibrary:
-        tell_choice(ci, name, "native MPI_Allgatherv", 0, 0,
-                    static_cast<double>(c.total) * rtype.size);
+        tell_choice(ci, name, "native MPI_Allgatherv", 0, 0, static_cast<double>(c.bytes));
         library();
         remember_library_call(ci, recvcounts, recvtype);
         return;
@@ -167,8 +195,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
                 {base + static_cast<MPI_Aint>(displs[j]) * rtype.extent, recvcounts[j], recvtype});
           }
         }
-        time_checked_choices(ci, name, c.which, c.count, rtype.size, std::move(candidates),
-                             result);
+        time_checked_choices(ci, name, c.which, c.count, c.size, std::move(candidates), result);
         return;
       }
       case Verdict::kRosched:

@@ -142,16 +142,30 @@ std::optional<long long> bytes_of(long long count, MPI_Datatype type) {
 }
 
 Agreement& Agreement::record(const char* what, std::optional<long long> value, int mpi_class) {
-  items_.push_back({what, mpi_class, false, values_.size(), 1});
+  items_.push_back({what, mpi_class, false, "", values_.size(), 1});
   values_.push_back(value);
   return *this;
 }
 
 Agreement& Agreement::same_entries(const char* name, const int* values, int n, int mpi_class) {
   if (!debug_checks()) return *this;
-  items_.push_back({name, mpi_class, true, values_.size(), static_cast<std::size_t>(n)});
+  items_.push_back({name, mpi_class, true, "", values_.size(), static_cast<std::size_t>(n)});
   for (int j = 0; j < n; ++j) {
     values_.push_back(values ? std::optional<long long>(values[j]) : std::nullopt);
+  }
+  return *this;
+}
+
+Agreement& Agreement::same_entry_bytes(const char* name, const int* values, int n,
+                                       MPI_Datatype type, const char* type_name, int mpi_class) {
+  if (!debug_checks()) return *this;
+  same_entries(name, values, n, mpi_class);
+  Item& item = items_.back();
+  item.suffix = type_name;
+  const std::optional<long long> size = bytes_of(1, type);
+  for (std::size_t k = 0; k < item.count; ++k) {
+    std::optional<long long>& v = values_[item.first + k];
+    v = v && size ? std::optional<long long>(*v * *size) : std::nullopt;
   }
   return *this;
 }
@@ -178,7 +192,8 @@ void Agreement::compare(MPI_Comm c, int own_class) const {
       const long long hi = out[2 * i], lo = -out[2 * i + 1];
       if (hi == lo) continue;
       const std::string what =
-          item.indexed ? std::string(item.what) + "[" + std::to_string(k) + "]" : item.what;
+          (item.indexed ? std::string(item.what) + "[" + std::to_string(k) + "]" : item.what) +
+          item.suffix;
       const std::string mine = values_[i] ? std::to_string(*values_[i]) : "unknown";
       throw Error(item.mpi_class, what + " differs between ranks (this rank: " + mine +
                                       ", range over the ranks: " +

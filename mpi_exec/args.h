@@ -85,6 +85,10 @@ class Agreement {
   }
   // values[0 .. n-1], reported per entry as name[j]; values may be null (unknown).
   Agreement& same_entries(const char* name, const int* values, int n, int mpi_class);
+  // The same for values[j] * size of type (bytes: ranks may count in different datatypes of one
+  // type signature), reported as "name[j] * size of <type_name>".
+  Agreement& same_entry_bytes(const char* name, const int* values, int n, MPI_Datatype type,
+                              const char* type_name, int mpi_class);
 
   // Collective over c: one MPI_Allreduce of the minimum and maximum of every value and the
   // largest error class of any rank's local checks. Returns if own_class != 0 (the caller throws
@@ -99,6 +103,7 @@ class Agreement {
     const char* what;
     int mpi_class;
     bool indexed;      // an entry of an array: reported as what[index]
+    const char* suffix;  // after it in the report
     std::size_t first;  // its values' positions in values_
     std::size_t count;
   };

@@ -4,10 +4,13 @@
 // faster than the MPI library's own MPI_Bcast, else that. Rosched_Bcast_circulant always runs
 // the circulant broadcast.
 //
+// rosched's broadcasts run on the message's bytes (message_bytes.h: ranks may pass different
+// datatypes of one type signature), and every decision below is taken on the byte count.
+//
 // The block count is the cost model's optimum (cost_model.h; for a linear model
 // n = sqrt((q - 1) beta m / alpha), Träff 2022, Theorem 2). ROSCHED_BCAST_F = F instead sets
 // blocks of about F sqrt(m / q) bytes (Träff 2022, Sec. 3.1; the paper used F = 80..120 on its
-// cluster). Blocks are whole elements of the user's datatype.
+// cluster). Blocks are cut at bytes, not at the user's elements (message_bytes.h).
 //
 // The choice (ROSCHED_BCAST=auto, the default) has two steps:
 //  1. The prediction: the circulant broadcast's time with n blocks must be no more than that
@@ -128,27 +131,33 @@ bool is_window_variant(int family) {
 constexpr double kKaryCrowding = 2;
 
 // ROSCHED_BCAST, the memo of the last call, the prediction, then the size class's measured
-// answer (library_choice.h); *family: which of rosched's runs where that does. Nothing to send
-// (p = 1, count 0) counts as circulant (it returns at once). On several multicore nodes the
-// model (one figure for all pairs) predicts neither rosched's node-aware broadcast nor the
-// library's: both are timed.
-Verdict verdict(const CommInfo& ci, int count, const TypeInfo& type, int* family) {
+// answer (library_choice.h), all on the message's bytes (`units`, byte_units of them: the same
+// on every rank); *family: which of rosched's runs where that does. Nothing to send (p = 1, no
+// bytes) counts as circulant (it returns at once); bytes that no unit counts in an int go to the
+// library. On several multicore nodes the model (one figure for all pairs) predicts neither
+// rosched's node-aware broadcast nor the library's: both are timed.
+Verdict verdict(const CommInfo& ci, const ByteUnits& units, int* family) {
   *family = kCirculant;
-  if (ci.p == 1 || count == 0 || type.size == 0) return Verdict::kRosched;
+  if (ci.p == 1 || (units.ok && units.count == 0)) return Verdict::kRosched;
   const Settings::Choice choice = settings().bcast;
+  if (!units.ok && choice != Settings::Choice::kRosched) return Verdict::kLibrary;
   return library_verdict(
-      ci, Decided::kBcast, choice, count, type.size,
+      ci, Decided::kBcast, choice, units.count, units.info.size,
       [&] {
         return (choice == Settings::Choice::kAuto && node_layout(ci).hierarchical()) ||
-               predicted_to_pay(ci, count, type);
+               predicted_to_pay(ci, units.count, units.info);
       },
       family);
 }
 
+ByteUnits units_of(int count, const TypeInfo& type) {
+  return byte_units(std::int64_t{count} * type.size);
+}
+
 // Runs rosched's broadcast `family` (the circulant one: node-aware where the layout has it) for
-// Rosched_Bcast (`name`; ROSCHED_VERBOSE names the other families).
-void run_family(int family, const CommInfo& ci, const char* name, void* buffer, int count,
-                MPI_Datatype datatype, const TypeInfo& type, int root) {
+// Rosched_Bcast (`name`; ROSCHED_VERBOSE names the other families) on the message's bytes.
+void run_family_on_bytes(int family, const CommInfo& ci, const char* name, void* buffer, int count,
+                         MPI_Datatype datatype, const TypeInfo& type, int root) {
   const Settings& s = settings();
   if (is_window_variant(family)) {
     // The circulant pipeline over all ranks, or between the nodes, with the trial's window.
@@ -177,6 +186,14 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
   }
 }
 
+void run_family(int family, const CommInfo& ci, const char* name, void* buffer, int count,
+                MPI_Datatype datatype, const TypeInfo& type, int root) {
+  bcast_bytes(ci, buffer, count, datatype, type, root,
+              [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
+                run_family_on_bytes(family, ci, name, bytes, units, unit, info, root);
+              });
+}
+
 // The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
 // nodes, else against the circulant, hypercube and two-tree broadcasts and, where the model's
 // crowding is at least kKaryCrowding, the k-ary tree; at p = 2 all are one message: the
@@ -187,15 +204,16 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 // (all three: only the ranks of a lane have the model that tells whether the lane's pipeline
 // sends synchronously; where it does not, the variant runs as the node-aware broadcast). A
 // broadcast is idempotent: the later calls deliver the bytes the first did.
+// The candidates and the size class are the bytes' (`units`).
 void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
-                   MPI_Datatype datatype, const TypeInfo& type, int root) {
+                   MPI_Datatype datatype, const TypeInfo& type, const ByteUnits& units, int root) {
   node_aware_bcast_prepare(ci, root);
   // ROSCHED_DEBUG: every candidate's bytes checked on the ranks that receive them.
   std::vector<ResultPart> result;
   if (ci.rank != root) result.push_back({buffer, count, datatype});
   const auto time = [&](std::vector<Candidate>& candidates) {
-    time_checked_choices(ci, name, Decided::kBcast, count, type.size, std::move(candidates),
-                         result);
+    time_checked_choices(ci, name, Decided::kBcast, units.count, units.info.size,
+                         std::move(candidates), result);
   };
   const auto family = [&](int f) -> std::function<void()> {
     return [&, f] { run_family(f, ci, name, buffer, count, datatype, type, root); };
@@ -220,9 +238,9 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
   // every rank's block holding an element; on several nodes as the phase between the nodes
   // (one rank of each, on its node's own link), every node's block holding an element.
   const bool scatter =
-      hierarchical ? count >= node_layout(ci).nodes : !kary && count >= ci.p;
+      hierarchical ? units.count >= node_layout(ci).nodes : !kary && units.count >= ci.p;
   candidates.push_back({"scatter + all-gather", scatter ? family(kScatterAllgather) : nullptr, 1});
-  const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, count, type);
+  const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, units.count, units.info);
   const bool windows =
       settings().window == 0 && (hierarchical || (plan.pipe.n > 0 && plan.pipe.synchronous));
   for (int f = kCirculantWindow1; f <= kCirculantWindow4; ++f) {
@@ -246,8 +264,11 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
     switch (entry) {
       case Entry::kFlat:
-        pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, buffer, count,
-                                          datatype, type, root);
+        bcast_bytes(ci, buffer, count, datatype, type, root,
+                    [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
+                      pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, bytes,
+                                                        units, unit, info, root);
+                    });
         return;
       case Entry::kNodeAware:
         run_family(kCirculant, ci, name, buffer, count, datatype, type, root);
@@ -263,14 +284,15 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
 void chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                      MPI_Datatype datatype, const TypeInfo& type, int root) {
   int family = kCirculant;
-  switch (verdict(ci, count, type, &family)) {
+  const ByteUnits units = units_of(count, type);
+  switch (verdict(ci, units, &family)) {
     case Verdict::kLibrary:
       tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
       check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
       library_repeat(Decided::kBcast).remember(ci, count, datatype, MPI_OP_NULL);
       return;
     case Verdict::kTimeBoth:
-      time_families(ci, name, buffer, count, datatype, type, root);
+      time_families(ci, name, buffer, count, datatype, type, units, root);
       return;
     case Verdict::kRosched:
       run_family(family, ci, name, buffer, count, datatype, type, root);
@@ -317,8 +339,8 @@ extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datat
     }
     const rosched::mpi::TypeInfo type = rosched::mpi::check_bcast_args(ci, count, datatype, 0);
     int family = 0;
-    const bool ours =
-        rosched::mpi::verdict(ci, count, type, &family) != rosched::mpi::Verdict::kLibrary;
+    const bool ours = rosched::mpi::verdict(ci, rosched::mpi::units_of(count, type), &family) !=
+                      rosched::mpi::Verdict::kLibrary;
     *algorithm = !ours ? 0 : rosched::mpi::is_window_variant(family) ? 1 : family;
   });
 }

@@ -58,6 +58,9 @@ extern "C" int Rosched_Bcast_kary_tree(void* buffer, int count, MPI_Datatype dat
   using namespace rosched::mpi;
   return run_collective("Rosched_Bcast_kary_tree", comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    kary_tree_bcast_on(ci, "Rosched_Bcast_kary_tree", buffer, count, datatype, type, root);
+    bcast_bytes(ci, buffer, count, datatype, type, root,
+                [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
+                  kary_tree_bcast_on(ci, "Rosched_Bcast_kary_tree", bytes, units, unit, info, root);
+                });
   });
 }

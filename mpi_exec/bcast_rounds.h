@@ -14,8 +14,9 @@
 #include "mpi_exec/block_count.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
-#include "mpi_exec/payload.h"
+#include "mpi_exec/message_bytes.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/payload.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/round.h"
@@ -160,13 +161,26 @@ void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor,
              ci.rank == root, pipe, ci.c);
 }
 
+// Runs one of rosched's broadcasts, run(buffer, count, datatype, type), on the message's bytes
+// (message_bytes.h): every rank cuts the same bytes into blocks, whatever datatype it passed.
+template <typename Run>
+void bcast_bytes(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
+                 const TypeInfo& type, int root, Run run) {
+  const MessageBytes message(buffer, count, datatype, type, ci.rank == root);
+  run(message.data(), message.count(), message.type(), message.info());
+  if (ci.rank != root) message.store();
+}
+
 template <typename Schedule>
 int pipelined_bcast(const char* name, double Settings::*factor, bool synchronous_allowed,
                     void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    pipelined_bcast_on<Schedule>(ci, name, settings().*factor, synchronous_allowed, buffer,
-                                 count, datatype, type, root);
+    bcast_bytes(ci, buffer, count, datatype, type, root,
+                [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
+                  pipelined_bcast_on<Schedule>(ci, name, settings().*factor, synchronous_allowed,
+                                               bytes, units, unit, info, root);
+                });
   });
 }
 

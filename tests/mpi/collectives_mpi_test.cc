@@ -706,6 +706,7 @@ int main(int argc, char** argv) {
     test_choice_queries(false, std::atoi(nodes.c_str()));
     test_lower_bound();  // the node-aware algorithms
     test_loc_pairs();
+    test_matching_signatures();
     return finish("nodes of " + nodes);
   }
   if (one_block) {
@@ -740,6 +741,7 @@ int main(int argc, char** argv) {
   test_node_aware_reductions();
   test_lower_bound();  // many blocks: the pipelines cut 1,000 elements into many
   test_loc_pairs();
+  test_matching_signatures();
   test_nway_allreduce(!many_blocks);
   return finish(many_blocks ? "many blocks" : "");
 }

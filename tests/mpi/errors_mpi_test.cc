@@ -210,8 +210,10 @@ void test_debug_invalid_on_one_rank(MPI_Comm comm) {
                               MPI_INT, comm);
   }, text);
   expect(cls == MPI_ERR_COUNT, "debug allgatherv: {1, 0} against {0, 1000003}: MPI_ERR_COUNT");
-  expect_message(text, std::string("recvcounts[0] differs between ranks (this rank: ") +
-                           (rank == 0 ? "1" : "0") + ", range over the ranks: 0..1)",
+  expect_message(text,
+                 std::string("recvcounts[0] * size of recvtype differs between ranks (this "
+                             "rank: ") +
+                     (rank == 0 ? "4" : "0") + ", range over the ranks: 0..4)",
                  "debug allgatherv mismatch");
   Rosched_Set_debug(0);
 }

@@ -112,6 +112,9 @@ void test_inter_communicators();
 void test_lower_bound();
 // tests/mpi/loc_pairs_mpi_test.cc: MPI_MAXLOC / MPI_MINLOC on MPI_DOUBLE_INT and MPI_2INT.
 void test_loc_pairs();
+// tests/mpi/signature_mpi_test.cc: different datatypes of matching type signatures on different
+// ranks, every algorithm by name.
+void test_matching_signatures();
 
 }  // namespace rosched_mpi_test
 
