@@ -135,7 +135,8 @@ void test_allgathers(const Layouts& layouts, MPI_Comm comm) {
   }
 }
 
-// Rank r sends `ints` ints to each rank in one layout and receives in another.
+// Rank r sends `ints` ints to each rank in one layout and receives in another; the all-to-allv
+// varies the counts.
 void test_alltoalls(const Layouts& layouts, MPI_Comm comm) {
   for (int ints : {10, 10 * 257}) {
     for (int turn = 0; turn < 3; ++turn) {
@@ -155,6 +156,32 @@ void test_alltoalls(const Layouts& layouts, MPI_Comm comm) {
         expect(rc == MPI_SUCCESS && got == want, std::string("Rosched_Alltoall ") + v + " from " +
                                                      in.name + " into " + out.name + ", " +
                                                      std::to_string(ints) + " ints");
+      }
+      // The irregular one: ints * (1 + (s + d) mod 2) from rank s to rank d.
+      const auto n = [&](int s, int d) { return ints * (1 + (s + d) % 2); };
+      std::vector<int> scounts(p), sdispls(p), rcounts(p), rdispls(p), sent, wanted;
+      for (int j = 0, at_s = 0, at_r = 0; j < p; ++j) {
+        scounts[j] = n(rank, j) / in.ints;
+        sdispls[j] = at_s / in.ints;
+        rcounts[j] = n(j, rank) / out.ints;
+        rdispls[j] = at_r / out.ints;
+        at_s += n(rank, j);
+        at_r += n(j, rank);
+        for (int i = 0; i < n(rank, j); ++i) sent.push_back(value(rank, j, i));
+        for (int i = 0; i < n(j, rank); ++i) wanted.push_back(value(j, rank, i));
+      }
+      const int sent_ints = static_cast<int>(sent.size());
+      const int wanted_ints = static_cast<int>(wanted.size());
+      const auto sendv = laid_out(in, sent_ints, [&](int i) { return sent[i]; });
+      const auto wantv = laid_out(out, wanted_ints, [&](int i) { return wanted[i]; });
+      for (const char* v : {"auto", "padded", "twophase", "linear"}) {
+        auto got = empty(out, wanted_ints);
+        const int rc = Rosched_Alltoallv_variant(v, sendv.data(), scounts.data(), sdispls.data(),
+                                                 in.type, got.data(), rcounts.data(),
+                                                 rdispls.data(), out.type, comm);
+        expect(rc == MPI_SUCCESS && got == wantv, std::string("Rosched_Alltoallv ") + v +
+                                                      " from " + in.name + " into " + out.name +
+                                                      ", " + std::to_string(ints) + " ints");
       }
     }
   }
