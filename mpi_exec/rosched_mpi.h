@@ -2,8 +2,15 @@
  *
  * Same signatures and semantics as the MPI standard's MPI_Bcast, MPI_Allgather,
  * MPI_Allgatherv and MPI_Allreduce (MPI 3.1, Chapter 5), callable from C and C++:
- *   - any root, count 0, one process, MPI_IN_PLACE (Allgather, Allreduce), derived datatypes
- *     (blocks are whole elements of the user's datatype, so no basic element is ever split);
+ *   - any root, count 0, one process, MPI_IN_PLACE (Allgather, Allreduce), derived datatypes,
+ *     and different datatypes of matching type signatures on different ranks (a root's 6
+ *     MPI_INTs received as 3 pairs elsewhere): the broadcasts and all-gathers move the
+ *     message's bytes (the buffer itself where its datatype has no gaps, else a packed copy;
+ *     mpi_exec/message_bytes.h), cut where every rank counts alike; the reductions, whose
+ *     datatype MPI wants the same on every rank, cut at whole elements. A message of more than
+ *     INT_MAX bytes goes in units of a power of two bytes that divide it; where none does (an
+ *     odd count of bytes) Rosched_Bcast and Rosched_Allgatherv run the library's collective
+ *     and the others return MPI_ERR_COUNT;
  *   - errors (bad arguments, failing MPI calls) are reported like MPI's own: a one-line message
  *     on stderr naming the call and the argument, then the error handler the communicator has
  *     at the time of the call is invoked with the MPI error class Open MPI's own collective
