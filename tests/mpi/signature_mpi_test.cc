@@ -5,8 +5,8 @@
 // --many-blocks streams rounds in cut such an element), so one rank's element is ten of
 // another's. Every broadcast, all-gather and allgatherv by name, the all-to-all's variants; the
 // allgathervs also with blocks in reverse order on odd ranks (displacements differ too).
-// Before the collectives moved bytes (mpi_exec/message_bytes.h), six of the seven broadcasts
-// delivered wrong data or hung at p = 3, and the all-gathers with streamed rounds.
+// Before the collectives moved bytes (mpi_exec/message_bytes.h), five of the seven broadcasts
+// failed or hung here, and on nodes the all-gathers and allgathervs.
 #include <mpi.h>
 
 #include <string>
