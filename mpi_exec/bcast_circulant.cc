@@ -186,9 +186,27 @@ void run_family_on_bytes(int family, const CommInfo& ci, const char* name, void*
   }
 }
 
+// Whether family sends `units` as one block (bcast_bytes: nothing to pack then).
+bool family_whole(int family, const CommInfo& ci, const ByteUnits& units) {
+  const Settings& s = settings();
+  switch (family) {
+    case kHypercube:
+      return pipelined_whole<HypercubeBcastSchedule>(ci, s.hypercube_f, true, units);
+    case kTwoTree:
+      return pipelined_whole<TwoTreeBcastSchedule>(ci, s.twotree_f, false, units);
+    case kKaryTree:
+      return kary_tree_whole(ci, units);
+    case kScatterAllgather:
+      return ci.p == 1;
+    default:  // the circulant pipeline, node-aware where the layout has nodes; the windows too
+      return node_aware_whole(ci, units);
+  }
+}
+
 void run_family(int family, const CommInfo& ci, const char* name, void* buffer, int count,
                 MPI_Datatype datatype, const TypeInfo& type, int root) {
-  bcast_bytes(ci, buffer, count, datatype, type, root,
+  const bool whole = family_whole(family, ci, units_of(count, type));
+  bcast_bytes(ci, buffer, count, datatype, type, root, whole,
               [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
                 run_family_on_bytes(family, ci, name, bytes, units, unit, info, root);
               });
@@ -265,6 +283,8 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
     switch (entry) {
       case Entry::kFlat:
         bcast_bytes(ci, buffer, count, datatype, type, root,
+                    pipelined_whole<BcastSchedule>(ci, settings().bcast_f, true,
+                                                   units_of(count, type)),
                     [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
                       pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, bytes,
                                                         units, unit, info, root);

@@ -31,6 +31,14 @@ void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int 
              datatype, type, ci.rank == root, pipe, ci.c);
 }
 
+bool kary_tree_whole(const CommInfo& ci, const ByteUnits& units) {
+  if (!units.ok) return false;
+  return ci.p == 1 || units.count == 0 ||
+         kary_tree_plan(cost_model(ci), ci.p, static_cast<double>(units.count) * units.info.size,
+                        units.count)
+                 .n <= 1;
+}
+
 void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
                              const TypeInfo& type, int root, int degree) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
@@ -58,7 +66,8 @@ extern "C" int Rosched_Bcast_kary_tree(void* buffer, int count, MPI_Datatype dat
   using namespace rosched::mpi;
   return run_collective("Rosched_Bcast_kary_tree", comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    bcast_bytes(ci, buffer, count, datatype, type, root,
+    const bool whole = kary_tree_whole(ci, byte_units(std::int64_t{count} * type.size));
+    bcast_bytes(ci, buffer, count, datatype, type, root, whole,
                 [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
                   kary_tree_bcast_on(ci, "Rosched_Bcast_kary_tree", bytes, units, unit, info, root);
                 });

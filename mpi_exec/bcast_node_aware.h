@@ -24,6 +24,10 @@ struct PhasePlan {
 };
 PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
 
+// Whether node_aware_bcast_on sends `units` (byte_units of the message) as one block: one phase
+// over all ranks (no nodes) whose plan is a one-block tree or a pipeline of one block.
+bool node_aware_whole(const CommInfo& ci, const ByteUnits& units);
+
 // How Rosched_Bcast's trial runs the phase over all ranks, or between the nodes, instead of as
 // its plan says. window > 0: where that phase is a pipeline with synchronous sends, the pipeline
 // with `window` rounds in flight instead of the model's (synchronous_window), also where the

@@ -163,12 +163,31 @@ void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor,
 
 // Runs one of rosched's broadcasts, run(buffer, count, datatype, type), on the message's bytes
 // (message_bytes.h): every rank cuts the same bytes into blocks, whatever datatype it passed.
+// `whole`: the broadcast sends the message as one block (its plan, made from the bytes, is the
+// same on every rank), so it runs on the caller's own buffer, count and datatype, with nothing
+// to pack: a datatype with gaps would pay a copy in and out for nothing.
 template <typename Run>
 void bcast_bytes(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
-                 const TypeInfo& type, int root, Run run) {
+                 const TypeInfo& type, int root, bool whole, Run run) {
+  if (whole) {
+    run(buffer, count, datatype, type);
+    return;
+  }
   const MessageBytes message(buffer, count, datatype, type, ci.rank == root);
   run(message.data(), message.count(), message.type(), message.info());
   if (ci.rank != root) message.store();
+}
+
+// Whether pipelined_bcast_on over Schedule sends `units` (byte_units of the message) as one
+// block: nothing to send, or a pipeline of one block.
+template <typename Schedule>
+bool pipelined_whole(const CommInfo& ci, double factor, bool synchronous_allowed,
+                     const ByteUnits& units) {
+  if (!units.ok) return false;
+  return ci.p == 1 || units.count == 0 ||
+         pipeline_for(ci, factor, units.count, units.info, extra_rounds<Schedule>(ci.p),
+                      synchronous_allowed)
+                 .n <= 1;
 }
 
 template <typename Schedule>
@@ -176,7 +195,9 @@ int pipelined_bcast(const char* name, double Settings::*factor, bool synchronous
                     void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    bcast_bytes(ci, buffer, count, datatype, type, root,
+    const bool whole = pipelined_whole<Schedule>(ci, settings().*factor, synchronous_allowed,
+                                                 byte_units(std::int64_t{count} * type.size));
+    bcast_bytes(ci, buffer, count, datatype, type, root, whole,
                 [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
                   pipelined_bcast_on<Schedule>(ci, name, settings().*factor, synchronous_allowed,
                                                bytes, units, unit, info, root);

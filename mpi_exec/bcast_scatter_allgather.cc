@@ -37,7 +37,7 @@ extern "C" int Rosched_Bcast_scatter_allgather(void* buffer, int count, MPI_Data
     if (ci.p > 1 && count > 0) {
       tell_choice(ci, kName, "scatter + all-gather", 0, 0, static_cast<double>(count) * type.size);
     }
-    bcast_bytes(ci, buffer, count, datatype, type, root,
+    bcast_bytes(ci, buffer, count, datatype, type, root, ci.p == 1,
                 [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
                   scatter_allgather_bcast_on(ci, bytes, units, unit, info, root);
                 });

@@ -123,7 +123,8 @@ int run(int argc, char** argv) {
   po::options_description desc("bench: the collectives of mpi_exec against the native MPI ones\n\nOptions");
   desc.add_options()("help,h", "print this help")(
       "op", po::value(&o.op)->default_value(o.op),
-      "bcast, allgather, allgatherv, reduce, allreduce, reduce_scatter_block and reduce_scatter "
+      "bcast, bcast_vector (m ints as vectors of five pairs with gaps), allgather, allgatherv, "
+      "reduce, allreduce, reduce_scatter_block and reduce_scatter "
       "(m: the whole vector; reduce_scatter's blocks as --dist cuts allgatherv's), allmerge (m "
       "sorted MPI_INT per rank), "
       "alltoall (m MPI_INT per block) or alltoallv (blocks of at most m MPI_INT, --dist uniform, "
@@ -153,8 +154,8 @@ int run(int argc, char** argv) {
       "allgatherv and reduce_scatter counts: irregular (default), uniform, one (rank 0 holds 99%), "
       "half or rank0=F (rank 0 holds the share F, 0 < F < 1, the others the rest evenly); allmerge "
       "block sizes: uniform (default), irregular or half (rank 0 holds half); alltoallv sizes: "
-      "uniform, powerlaw or normal")(
-      "check", po::bool_switch(&o.check), "verify the result of every repetition")(
+      "uniform, powerlaw or normal")("check", po::bool_switch(&o.check),
+                                     "verify the result of every repetition")(
       "nway-n", po::value(&o.nway_n)->default_value(0),
       "allreduce nway: ports per round, 1..64 (0: the cost rule, Rosched_Nway_ports)")(
       "nway-rule", po::value(&o.nway_rule)->default_value(o.nway_rule),
