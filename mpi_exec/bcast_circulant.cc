@@ -199,7 +199,7 @@ bool family_whole(int family, const CommInfo& ci, const ByteUnits& units) {
     case kScatterAllgather:
       return ci.p == 1;
     default:  // the circulant pipeline, node-aware where the layout has nodes; the windows too
-      return node_aware_whole(ci, units);
+      return node_aware_whole(ci, units, is_window_variant(family));
   }
 }
 

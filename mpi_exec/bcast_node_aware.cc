@@ -83,12 +83,12 @@ PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type) {
   return plan;
 }
 
-bool node_aware_whole(const CommInfo& ci, const ByteUnits& units) {
+bool node_aware_whole(const CommInfo& ci, const ByteUnits& units, bool windowed) {
   if (!units.ok) return false;
   if (ci.p == 1 || units.count == 0) return true;
   if (node_layout(ci).hierarchical()) return false;
   const PhasePlan plan = phase_plan(ci, units.count, units.info);
-  return plan.degree >= 2 || plan.pipe.n <= 1;
+  return (!windowed && plan.degree >= 2) || plan.pipe.n <= 1;
 }
 
 void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,

@@ -25,8 +25,10 @@ struct PhasePlan {
 PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
 
 // Whether node_aware_bcast_on sends `units` (byte_units of the message) as one block: one phase
-// over all ranks (no nodes) whose plan is a one-block tree or a pipeline of one block.
-bool node_aware_whole(const CommInfo& ci, const ByteUnits& units);
+// over all ranks (no nodes) whose plan is a pipeline of one block or, unless `windowed` (a
+// variant's window, which turns a synchronous plan's tree back into its pipeline), a one-block
+// tree.
+bool node_aware_whole(const CommInfo& ci, const ByteUnits& units, bool windowed = false);
 
 // How Rosched_Bcast's trial runs the phase over all ranks, or between the nodes, instead of as
 // its plan says. window > 0: where that phase is a pipeline with synchronous sends, the pipeline
