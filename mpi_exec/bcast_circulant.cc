@@ -150,14 +150,11 @@ Verdict verdict(const CommInfo& ci, const ByteUnits& units, int* family) {
       family);
 }
 
-ByteUnits units_of(int count, const TypeInfo& type) {
-  return byte_units(std::int64_t{count} * type.size);
-}
-
 // Runs rosched's broadcast `family` (the circulant one: node-aware where the layout has it) for
-// Rosched_Bcast (`name`; ROSCHED_VERBOSE names the other families) on the message's bytes.
-void run_family_on_bytes(int family, const CommInfo& ci, const char* name, void* buffer, int count,
-                         MPI_Datatype datatype, const TypeInfo& type, int root) {
+// Rosched_Bcast (`name`; ROSCHED_VERBOSE names the other families), each planned on the
+// message's bytes and cut at them (bcast_planned, bcast_rounds.h).
+void run_family(int family, const CommInfo& ci, const char* name, void* buffer, int count,
+                MPI_Datatype datatype, const TypeInfo& type, int root) {
   const Settings& s = settings();
   if (is_window_variant(family)) {
     // The circulant pipeline over all ranks, or between the nodes, with the trial's window.
@@ -184,32 +181,6 @@ void run_family_on_bytes(int family, const CommInfo& ci, const char* name, void*
     default:
       node_aware_bcast_on(ci, name, buffer, count, datatype, type, root);
   }
-}
-
-// Whether family sends `units` as one block (bcast_bytes: nothing to pack then).
-bool family_whole(int family, const CommInfo& ci, const ByteUnits& units) {
-  const Settings& s = settings();
-  switch (family) {
-    case kHypercube:
-      return pipelined_whole<HypercubeBcastSchedule>(ci, s.hypercube_f, true, units);
-    case kTwoTree:
-      return pipelined_whole<TwoTreeBcastSchedule>(ci, s.twotree_f, false, units);
-    case kKaryTree:
-      return kary_tree_whole(ci, units);
-    case kScatterAllgather:
-      return ci.p == 1;
-    default:  // the circulant pipeline, node-aware where the layout has nodes; the windows too
-      return node_aware_whole(ci, units, is_window_variant(family));
-  }
-}
-
-void run_family(int family, const CommInfo& ci, const char* name, void* buffer, int count,
-                MPI_Datatype datatype, const TypeInfo& type, int root) {
-  const bool whole = family_whole(family, ci, units_of(count, type));
-  bcast_bytes(ci, buffer, count, datatype, type, root, whole,
-              [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
-                run_family_on_bytes(family, ci, name, bytes, units, unit, info, root);
-              });
 }
 
 // The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
@@ -282,13 +253,8 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
     switch (entry) {
       case Entry::kFlat:
-        bcast_bytes(ci, buffer, count, datatype, type, root,
-                    pipelined_whole<BcastSchedule>(ci, settings().bcast_f, true,
-                                                   units_of(count, type)),
-                    [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
-                      pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, bytes,
-                                                        units, unit, info, root);
-                    });
+        pipelined_bcast_on<BcastSchedule>(ci, name, settings().bcast_f, true, buffer, count,
+                                          datatype, type, root);
         return;
       case Entry::kNodeAware:
         run_family(kCirculant, ci, name, buffer, count, datatype, type, root);
@@ -304,7 +270,7 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
 void chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                      MPI_Datatype datatype, const TypeInfo& type, int root) {
   int family = kCirculant;
-  const ByteUnits units = units_of(count, type);
+  const ByteUnits units = message_units(count, type);
   switch (verdict(ci, units, &family)) {
     case Verdict::kLibrary:
       tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
@@ -359,8 +325,8 @@ extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datat
     }
     const rosched::mpi::TypeInfo type = rosched::mpi::check_bcast_args(ci, count, datatype, 0);
     int family = 0;
-    const bool ours = rosched::mpi::verdict(ci, rosched::mpi::units_of(count, type), &family) !=
-                      rosched::mpi::Verdict::kLibrary;
+    const bool ours = rosched::mpi::verdict(ci, rosched::mpi::message_units(count, type),
+                                            &family) != rosched::mpi::Verdict::kLibrary;
     *algorithm = !ours ? 0 : rosched::mpi::is_window_variant(family) ? 1 : family;
   });
 }

@@ -21,22 +21,19 @@ namespace rosched::mpi {
 void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                         MPI_Datatype datatype, const TypeInfo& type, int root) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
-  const double bytes = count * static_cast<double>(type.size);
-  const KaryTreePlan plan = kary_tree_plan(cost_model(ci), ci.p, bytes, count);
-  char algorithm[64];
-  std::snprintf(algorithm, sizeof algorithm, "pipelined %d-ary tree", plan.degree);
-  tell_choice(ci, name, algorithm, plan.n, plan.window, bytes);
-  const Pipeline pipe{plan.n, plan.window, false, true};
-  walk_bcast(KaryTreeBcastSchedule(ci.p, plan.n, ci.rank, root, plan.degree), buffer, count,
-             datatype, type, ci.rank == root, pipe, ci.c);
-}
-
-bool kary_tree_whole(const CommInfo& ci, const ByteUnits& units) {
-  if (!units.ok) return false;
-  return ci.p == 1 || units.count == 0 ||
-         kary_tree_plan(cost_model(ci), ci.p, static_cast<double>(units.count) * units.info.size,
-                        units.count)
-                 .n <= 1;
+  bcast_planned(
+      ci, buffer, count, datatype, type, root,
+      [&](int units, const TypeInfo& info) {
+        return kary_tree_plan(cost_model(ci), ci.p, static_cast<double>(units) * info.size, units);
+      },
+      [&](const KaryTreePlan& plan, void* data, int n, MPI_Datatype unit, const TypeInfo& info) {
+        char algorithm[64];
+        std::snprintf(algorithm, sizeof algorithm, "pipelined %d-ary tree", plan.degree);
+        tell_choice(ci, name, algorithm, plan.n, plan.window, n * static_cast<double>(info.size));
+        const Pipeline pipe{plan.n, plan.window, false, true};
+        walk_bcast(KaryTreeBcastSchedule(ci.p, plan.n, ci.rank, root, plan.degree), data, n, unit,
+                   info, ci.rank == root, pipe, ci.c);
+      });
 }
 
 void one_block_tree_bcast_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
@@ -66,10 +63,6 @@ extern "C" int Rosched_Bcast_kary_tree(void* buffer, int count, MPI_Datatype dat
   using namespace rosched::mpi;
   return run_collective("Rosched_Bcast_kary_tree", comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    const bool whole = kary_tree_whole(ci, byte_units(std::int64_t{count} * type.size));
-    bcast_bytes(ci, buffer, count, datatype, type, root, whole,
-                [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
-                  kary_tree_bcast_on(ci, "Rosched_Bcast_kary_tree", bytes, units, unit, info, root);
-                });
+    kary_tree_bcast_on(ci, "Rosched_Bcast_kary_tree", buffer, count, datatype, type, root);
   });
 }

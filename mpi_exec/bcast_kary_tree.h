@@ -7,18 +7,15 @@
 
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
-#include "mpi_exec/message_bytes.h"
 #include "mpi_exec/mpi_call.h"
 
 namespace rosched::mpi {
 
 // Broadcasts count elements of datatype from root over ci (arguments already checked) by the
-// pipelined k-ary tree (bcast_kary_tree.cc); ROSCHED_VERBOSE reports it as `name`.
+// pipelined k-ary tree (bcast_kary_tree.cc), planned on the message's bytes and cut at them
+// (bcast_planned, bcast_rounds.h); ROSCHED_VERBOSE reports it as `name`.
 void kary_tree_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                         MPI_Datatype datatype, const TypeInfo& type, int root);
-
-// Whether kary_tree_bcast_on sends `units` (byte_units of the message) as one block.
-bool kary_tree_whole(const CommInfo& ci, const ByteUnits& units);
 
 // Broadcasts count elements of datatype from root over ci as one block down the complete k-ary
 // tree of the given degree (2 <= degree; BFS order from the root), every round in flight, so

@@ -38,26 +38,38 @@
 namespace rosched::mpi {
 namespace {
 
-// sub_bcast_on on ci as `variant` says (node_aware_bcast_on), returning what it ran.
-PhasePlan phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
-                   const TypeInfo& type, int root, PhaseVariant variant = {}) {
+// What phase_on runs on ci for count elements of type: phase_plan, or as `variant` says.
+PhasePlan variant_plan(const CommInfo& ci, int count, const TypeInfo& type, PhaseVariant variant) {
   if (variant.scatter_allgather && ci.p > 1 && count >= ci.p && type.size > 0) {
-    scatter_allgather_bcast_on(ci, buffer, count, datatype, type, root);
-    PhasePlan ran;
-    ran.scatter_allgather = true;
-    return ran;
+    PhasePlan scatter;
+    scatter.scatter_allgather = true;
+    return scatter;
   }
   PhasePlan phase = phase_plan(ci, count, type);
   if (variant.window > 0 && phase.pipe.n > 0 && phase.pipe.synchronous) {
     phase.degree = 0;
     phase.pipe.window = variant.window;
   }
-  if (phase.degree >= 2) {
+  return phase;
+}
+
+void run_phase(const CommInfo& ci, const PhasePlan& phase, void* buffer, int count,
+               MPI_Datatype datatype, const TypeInfo& type, int root) {
+  if (phase.scatter_allgather) {
+    scatter_allgather_bcast_on(ci, buffer, count, datatype, type, root);
+  } else if (phase.degree >= 2) {
     one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, phase.degree);
   } else if (phase.pipe.n > 0) {
     walk_bcast(BcastSchedule(ci.p, phase.pipe.n, ci.rank, root), buffer, count, datatype, type,
                ci.rank == root, phase.pipe, ci.c);
   }
+}
+
+// sub_bcast_on on ci as `variant` says (node_aware_bcast_on), returning what it ran.
+PhasePlan phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
+                   const TypeInfo& type, int root, PhaseVariant variant = {}) {
+  const PhasePlan phase = variant_plan(ci, count, type, variant);
+  run_phase(ci, phase, buffer, count, datatype, type, root);
   return phase;
 }
 
@@ -65,6 +77,38 @@ std::string phase_name(const PhasePlan& phase) {
   return phase.scatter_allgather ? "scatter + all-gather"
          : phase.degree > 0      ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
                                  : "circulant";
+}
+
+// node_aware_bcast_on where the layout is hierarchical: between the nodes, then within each.
+void two_phase_bcast(const NodeLayout& layout, const char* name, void* buffer, int count,
+                     MPI_Datatype datatype, const TypeInfo& type, int root, PhaseVariant variant) {
+  const int k = layout.node_rank_of[root], home = layout.number_of[root];
+  const int lane = layout.carrier_lane(root);
+  const bool at_home = layout.node_number == home;
+  if (lane != k && at_home && (layout.node_rank == k || layout.node_rank == 0)) {
+    const CommInfo node = comm_info(layout.node);
+    if (layout.node_rank == k) {
+      check(PMPI_Send(buffer, count, datatype, 0, tag::kBcastNodeHop, node.c), "MPI_Send");
+    } else {
+      check(PMPI_Recv(buffer, count, datatype, k, tag::kBcastNodeHop, node.c, MPI_STATUS_IGNORE),
+            "MPI_Recv");
+    }
+  }
+  if (layout.node_rank == lane) {
+    // In a lane every node has a member, so the root's node number is its rank there.
+    const PhasePlan between =
+        phase_on(comm_info(layout.lane), buffer, count, datatype, type, home, variant);
+    if (settings().verbose) {
+      const std::string what =
+          "node-aware: " + phase_name(between) + " between " + std::to_string(layout.nodes) +
+          " nodes (lane " + std::to_string(lane) + "), then within each node of " +
+          std::to_string(layout.min_node_size) + ".." + std::to_string(layout.max_node_size) +
+          " ranks" + (between.pipe.synchronous ? ", synchronous sends" : "");
+      tell_choice(comm_info(layout.lane), name, what.c_str(), between.pipe.n, between.pipe.window,
+                  static_cast<double>(count) * type.size);
+    }
+  }
+  phase_on(comm_info(layout.node), buffer, count, datatype, type, at_home ? k : lane);
 }
 
 }  // namespace
@@ -81,14 +125,6 @@ PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type) {
   plan.seconds = tree.seconds;
   if (tree.degree >= 2) plan.degree = tree.degree;
   return plan;
-}
-
-bool node_aware_whole(const CommInfo& ci, const ByteUnits& units, bool windowed) {
-  if (!units.ok) return false;
-  if (ci.p == 1 || units.count == 0) return true;
-  if (node_layout(ci).hierarchical()) return false;
-  const PhasePlan plan = phase_plan(ci, units.count, units.info);
-  return (!windowed && plan.degree >= 2) || plan.pipe.n <= 1;
 }
 
 void sub_bcast_on(MPI_Comm sub, void* buffer, int count, MPI_Datatype datatype,
@@ -109,48 +145,29 @@ void node_aware_bcast_prepare(const CommInfo& ci, int root) {
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                          MPI_Datatype datatype, const TypeInfo& type, int root,
                          PhaseVariant variant) {
+  if (ci.p == 1 || count == 0 || type.size == 0) return;
   const NodeLayout& layout = node_layout(ci);
-  if (!layout.hierarchical()) {  // one phase over all ranks
-    const PhasePlan all = phase_on(ci, buffer, count, datatype, type, root, variant);
-    if ((all.pipe.n > 0 || all.scatter_allgather) && settings().verbose) {
-      tell_choice(ci, name,
-                  (all.degree > 0 || all.scatter_allgather ? phase_name(all)
-                   : all.pipe.synchronous ? "pipelined, synchronous sends"
-                                          : "pipelined")
-                      .c_str(),
-                  all.pipe.n, all.pipe.window, static_cast<double>(count) * type.size);
-    }
+  if (layout.hierarchical()) {  // the phases' plans differ between ranks: always on the bytes
+    run_on_bytes(ci, buffer, count, datatype, type, root, message_units(count, type),
+                 [&](void* data, int n, MPI_Datatype unit, const TypeInfo& info) {
+                   two_phase_bcast(layout, name, data, n, unit, info, root, variant);
+                 });
     return;
   }
-  if (count == 0 || type.size == 0) return;
-  const int k = layout.node_rank_of[root], home = layout.number_of[root];
-  const int lane = layout.carrier_lane(root);
-  const bool at_home = layout.node_number == home;
-  if (lane != k && at_home && (layout.node_rank == k || layout.node_rank == 0)) {
-    const CommInfo node = comm_info(layout.node);
-    if (layout.node_rank == k) {
-      check(PMPI_Send(buffer, count, datatype, 0, tag::kBcastNodeHop, node.c), "MPI_Send");
-    } else {
-      check(PMPI_Recv(buffer, count, datatype, k, tag::kBcastNodeHop, node.c, MPI_STATUS_IGNORE),
-            "MPI_Recv");
-    }
-  }
-  if (layout.node_rank == lane) {
-    // In a lane every node has a member, so the root's node number is its rank there.
-    const PhasePlan between =
-        phase_on(comm_info(layout.lane), buffer, count, datatype, type, home, variant);
-    if (settings().verbose) {
-      const std::string what = "node-aware: " + phase_name(between) + " between " +
-                               std::to_string(layout.nodes) + " nodes (lane " +
-                               std::to_string(lane) + "), then within each node of " +
-                               std::to_string(layout.min_node_size) + ".." +
-                               std::to_string(layout.max_node_size) + " ranks" +
-                               (between.pipe.synchronous ? ", synchronous sends" : "");
-      tell_choice(comm_info(layout.lane), name, what.c_str(), between.pipe.n, between.pipe.window,
-                  static_cast<double>(count) * type.size);
-    }
-  }
-  phase_on(comm_info(layout.node), buffer, count, datatype, type, at_home ? k : lane);
+  bcast_planned(  // one phase over all ranks
+      ci, buffer, count, datatype, type, root,
+      [&](int units, const TypeInfo& info) { return variant_plan(ci, units, info, variant); },
+      [&](const PhasePlan& all, void* data, int n, MPI_Datatype unit, const TypeInfo& info) {
+        run_phase(ci, all, data, n, unit, info, root);
+        if (settings().verbose) {
+          tell_choice(ci, name,
+                      (all.degree > 0 || all.scatter_allgather ? phase_name(all)
+                       : all.pipe.synchronous                  ? "pipelined, synchronous sends"
+                                                               : "pipelined")
+                          .c_str(),
+                      all.pipe.n, all.pipe.window, n * static_cast<double>(info.size));
+        }
+      });
 }
 
 }  // namespace rosched::mpi

@@ -21,14 +21,10 @@ struct PhasePlan {
   int degree = 0;
   double seconds = 0;
   bool scatter_allgather = false;
+  // Sends the message as one block (a one-block tree, a pipeline of one block, or nothing).
+  bool one_block() const { return !scatter_allgather && (degree >= 2 || pipe.n <= 1); }
 };
 PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
-
-// Whether node_aware_bcast_on sends `units` (byte_units of the message) as one block: one phase
-// over all ranks (no nodes) whose plan is a pipeline of one block or, unless `windowed` (a
-// variant's window, which turns a synchronous plan's tree back into its pipeline), a one-block
-// tree.
-bool node_aware_whole(const CommInfo& ci, const ByteUnits& units, bool windowed = false);
 
 // How Rosched_Bcast's trial runs the phase over all ranks, or between the nodes, instead of as
 // its plan says. window > 0: where that phase is a pipeline with synchronous sends, the pipeline
@@ -45,7 +41,8 @@ struct PhaseVariant {
 // the node layout is hierarchical (node_layout.h), the broadcast among the nodes, then within
 // every node; else one phase over all ranks; each phase as sub_bcast_on chooses (the circulant
 // pipeline or a k-ary tree of one block), the phase over all ranks or between the nodes as
-// `variant` says (Rosched_Bcast's trial). Reported as `name`.
+// `variant` says (Rosched_Bcast's trial). On the message's bytes (bcast_rounds.h): one phase as
+// bcast_planned, two phases always (their plans differ between ranks). Reported as `name`.
 void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                          MPI_Datatype datatype, const TypeInfo& type, int root,
                          PhaseVariant variant = {});

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/args.h"
@@ -111,6 +112,7 @@ struct Pipeline {
   int window;
   bool synchronous;
   bool receive_ahead = false;  // BcastWindow's post_receive / send walk
+  bool one_block() const { return n <= 1; }
 };
 Pipeline pipeline_for(const CommInfo& comm, double factor, int count, const TypeInfo& type,
                       std::int64_t extra_rounds, bool synchronous_allowed);
@@ -144,64 +146,73 @@ std::int64_t extra_rounds(int p) {
   return Schedule(p, 1, 0, 0).rounds() - 1;
 }
 
-// A whole MPI_Bcast over the schedule family Schedule, built as Schedule(p, n, rank, root):
-// MPI_Bcast's argument checks, the pipeline (pipeline_for with the family's factor), the walk
-// on the communicator's private duplicate, and errors to the communicator's error handler under
-// the name `name`. factor is a Settings member: read at the call, once per process.
+// Runs run(buffer, count, datatype, type) on the message's bytes, `units` (message_units of
+// it): MessageBytes, filled on the root, stored back on the other ranks. So every rank cuts the
+// same bytes into blocks, whatever datatype it passed (message_bytes.h).
+template <typename Run>
+void run_on_bytes(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
+                  const TypeInfo& type, int root, ByteUnits units, Run run) {
+  const MessageBytes message(buffer, count, datatype, type, std::move(units), ci.rank == root);
+  run(message.data(), message.count(), message.type(), message.info());
+  if (ci.rank != root) message.store();
+}
+
+// Runs one of rosched's broadcasts on a caller's message: plan_of(units, info) makes the
+// algorithm's plan from the message's bytes (message_units: the same on every rank, whatever
+// datatype each passed; MPI_ERR_COUNT where no unit counts them in an int), then
+// run(plan, buffer, count, datatype, type) runs that plan. Where the plan sends the message as
+// one block (plan.one_block()), on the caller's own buffer, count and datatype: one message,
+// which MPI matches by type signature, and a datatype with gaps pays no copy in and out. Else
+// on the bytes (run_on_bytes), so that every rank cuts at the same bytes.
+template <typename PlanOf, typename Run>
+void bcast_planned(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
+                   const TypeInfo& type, int root, PlanOf plan_of, Run run) {
+  ByteUnits units = message_units(count, type);
+  require_units(units, std::int64_t{count} * type.size);
+  const auto plan = plan_of(units.count, units.info);
+  if (plan.one_block()) {
+    run(plan, buffer, count, datatype, type);
+    return;
+  }
+  run_on_bytes(ci, buffer, count, datatype, type, root, std::move(units),
+               [&](void* bytes, int n, MPI_Datatype unit, const TypeInfo& info) {
+                 run(plan, bytes, n, unit, info);
+               });
+}
+
+// A broadcast over the schedule family Schedule, built as Schedule(p, n, rank, root), on ci
+// (arguments already checked): the pipeline (pipeline_for with the family's factor) made from
+// the message's bytes, and the walk on the communicator's private duplicate (bcast_planned);
+// ROSCHED_VERBOSE reports it as `name`.
 template <typename Schedule>
 void pipelined_bcast_on(const CommInfo& ci, const char* name, double factor,
                         bool synchronous_allowed, void* buffer, int count, MPI_Datatype datatype,
                         const TypeInfo& type, int root) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
-  const Pipeline pipe = pipeline_for(ci, factor, count, type, extra_rounds<Schedule>(ci.p),
-                                     synchronous_allowed);
-  tell_choice(ci, name, pipe.synchronous ? "pipelined, synchronous sends" : "pipelined", pipe.n,
-              pipe.window, count * static_cast<double>(type.size));
-  walk_bcast(Schedule(ci.p, pipe.n, ci.rank, root), buffer, count, datatype, type,
-             ci.rank == root, pipe, ci.c);
+  const std::int64_t extra = extra_rounds<Schedule>(ci.p);
+  bcast_planned(
+      ci, buffer, count, datatype, type, root,
+      [&](int units, const TypeInfo& info) {
+        return pipeline_for(ci, factor, units, info, extra, synchronous_allowed);
+      },
+      [&](const Pipeline& pipe, void* data, int n, MPI_Datatype unit, const TypeInfo& info) {
+        tell_choice(ci, name, pipe.synchronous ? "pipelined, synchronous sends" : "pipelined",
+                    pipe.n, pipe.window, n * static_cast<double>(info.size));
+        walk_bcast(Schedule(ci.p, pipe.n, ci.rank, root), data, n, unit, info, ci.rank == root,
+                   pipe, ci.c);
+      });
 }
 
-// Runs one of rosched's broadcasts, run(buffer, count, datatype, type), on the message's bytes
-// (message_bytes.h): every rank cuts the same bytes into blocks, whatever datatype it passed.
-// `whole`: the broadcast sends the message as one block (its plan, made from the bytes, is the
-// same on every rank), so it runs on the caller's own buffer, count and datatype, with nothing
-// to pack: a datatype with gaps would pay a copy in and out for nothing.
-template <typename Run>
-void bcast_bytes(const CommInfo& ci, void* buffer, int count, MPI_Datatype datatype,
-                 const TypeInfo& type, int root, bool whole, Run run) {
-  if (whole) {
-    run(buffer, count, datatype, type);
-    return;
-  }
-  const MessageBytes message(buffer, count, datatype, type, ci.rank == root);
-  run(message.data(), message.count(), message.type(), message.info());
-  if (ci.rank != root) message.store();
-}
-
-// Whether pipelined_bcast_on over Schedule sends `units` (byte_units of the message) as one
-// block: nothing to send, or a pipeline of one block.
-template <typename Schedule>
-bool pipelined_whole(const CommInfo& ci, double factor, bool synchronous_allowed,
-                     const ByteUnits& units) {
-  if (!units.ok) return false;
-  return ci.p == 1 || units.count == 0 ||
-         pipeline_for(ci, factor, units.count, units.info, extra_rounds<Schedule>(ci.p),
-                      synchronous_allowed)
-                 .n <= 1;
-}
-
+// A whole MPI_Bcast over Schedule: MPI_Bcast's argument checks, pipelined_bcast_on, and errors
+// to the communicator's error handler under the name `name`. factor is a Settings member: read
+// at the call, once per process.
 template <typename Schedule>
 int pipelined_bcast(const char* name, double Settings::*factor, bool synchronous_allowed,
                     void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run_collective(name, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    const bool whole = pipelined_whole<Schedule>(ci, settings().*factor, synchronous_allowed,
-                                                 byte_units(std::int64_t{count} * type.size));
-    bcast_bytes(ci, buffer, count, datatype, type, root, whole,
-                [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
-                  pipelined_bcast_on<Schedule>(ci, name, settings().*factor, synchronous_allowed,
-                                               bytes, units, unit, info, root);
-                });
+    pipelined_bcast_on<Schedule>(ci, name, settings().*factor, synchronous_allowed, buffer, count,
+                                 datatype, type, root);
   });
 }
 

@@ -34,12 +34,11 @@ extern "C" int Rosched_Bcast_scatter_allgather(void* buffer, int count, MPI_Data
   constexpr const char* kName = "Rosched_Bcast_scatter_allgather";
   return run_collective(kName, comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_bcast_args(ci, count, datatype, root);
-    if (ci.p > 1 && count > 0) {
-      tell_choice(ci, kName, "scatter + all-gather", 0, 0, static_cast<double>(count) * type.size);
-    }
-    bcast_bytes(ci, buffer, count, datatype, type, root, ci.p == 1,
-                [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
-                  scatter_allgather_bcast_on(ci, bytes, units, unit, info, root);
-                });
+    if (ci.p == 1 || count == 0 || type.size == 0) return;
+    tell_choice(ci, kName, "scatter + all-gather", 0, 0, static_cast<double>(count) * type.size);
+    run_on_bytes(ci, buffer, count, datatype, type, root, message_units(count, type),
+                 [&](void* bytes, int units, MPI_Datatype unit, const TypeInfo& info) {
+                   scatter_allgather_bcast_on(ci, bytes, units, unit, info, root);
+                 });
   });
 }

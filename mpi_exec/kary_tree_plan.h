@@ -13,6 +13,7 @@ struct KaryTreePlan {
   int degree;      // children per interior rank
   std::int64_t n;  // blocks
   int window;      // rounds in flight (sched/kary/kary_tree_schedule.h counts k per block)
+  bool one_block() const { return n <= 1; }
 };
 
 // The degree: where all ranks sending at once makes each message crowding times slower than

@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <string>
+#include <utility>
 
 #include "mpi_exec/mpi_call.h"
 
@@ -25,6 +26,10 @@ ByteUnits byte_units(std::int64_t bytes) {
   return u;
 }
 
+ByteUnits message_units(int count, const TypeInfo& type) {
+  return byte_units(std::int64_t{count} * type.size);
+}
+
 void require_units(const ByteUnits& units, std::int64_t bytes) {
   if (!units.ok) {
     throw Error(MPI_ERR_COUNT, std::to_string(bytes) +
@@ -34,10 +39,9 @@ void require_units(const ByteUnits& units, std::int64_t bytes) {
 }
 
 MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
-                           bool fill)
-    : buffer_(buffer), count_(count), datatype_(datatype) {
+                           ByteUnits units, bool fill)
+    : buffer_(buffer), count_(count), datatype_(datatype), units_(std::move(units)) {
   const std::int64_t bytes = std::int64_t{count} * type.size;
-  units_ = byte_units(bytes);
   require_units(units_, bytes);
   if (contiguous(type)) {
     data_ = buffer;

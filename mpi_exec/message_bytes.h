@@ -32,17 +32,23 @@ struct ByteUnits {
 };
 ByteUnits byte_units(std::int64_t bytes);
 
+// byte_units of count elements of a datatype of type.size bytes.
+ByteUnits message_units(int count, const TypeInfo& type);
+
 // Throws MPI_ERR_COUNT, naming the byte count, unless units.ok.
 void require_units(const ByteUnits& units, std::int64_t bytes);
 
-// One rank's copy of a message, count elements of datatype at buffer, as units (byte_units):
-// the buffer itself where the datatype is contiguous, else a packed copy in payload memory,
-// filled from the buffer when `fill` (the ranks that hold the data). store() copies a packed
-// copy back to the buffer (the ranks that received it). Throws MPI_ERR_COUNT where the bytes
-// are not representable.
+// One rank's copy of a message, count elements of datatype at buffer, as units (message_units,
+// or `units` if the caller has them already): the buffer itself where the datatype is
+// contiguous, else a packed copy in payload memory, filled from the buffer when `fill` (the
+// ranks that hold the data). store() copies a packed copy back to the buffer (the ranks that
+// received it). Throws MPI_ERR_COUNT where the bytes are not representable.
 class MessageBytes {
  public:
-  MessageBytes(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type, bool fill);
+  MessageBytes(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type, bool fill)
+      : MessageBytes(buffer, count, datatype, type, message_units(count, type), fill) {}
+  MessageBytes(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
+               ByteUnits units, bool fill);
   void* data() const { return data_; }
   int count() const { return units_.count; }
   MPI_Datatype type() const { return units_.type; }
