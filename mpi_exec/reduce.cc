@@ -51,11 +51,10 @@ ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type
   const int ports = settings().reduce_ports > 0 ? settings().reduce_ports
                                                 : nway_ports_for(model, comm.p, bytes);
   const double pipelined_time =
-      commutative
-          ? pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(comm.p),
-                          circulant_reduce_pipeline(comm, count, type).n)
-          : pipeline_time(model, bytes, extra_rounds<rosched::TwoTreeBcastSchedule>(comm.p),
-                          two_tree_pipeline(comm, count, type).n);
+      commutative ? pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(comm.p),
+                                  circulant_reduce_pipeline(comm, count, type).n)
+                  : pipeline_time(model, bytes, two_tree_reduce_extra(comm.p),
+                                  two_tree_pipeline(comm, count, type).n);
   if (nway_time(model, comm.p, ports, bytes) <= pipelined_time) {
     return {ReduceTree::kKnomial, ports};
   }

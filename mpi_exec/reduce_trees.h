@@ -196,6 +196,8 @@ void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatyp
 // the two-tree schedule's rounds (pipeline_for), or the rule of block_count with
 // ROSCHED_TWOTREE_F if set.
 Pipeline two_tree_pipeline(const CommInfo& comm, int count, const TypeInfo& type);
+// The rounds beyond n that two_tree_pipeline and Rosched_Reduce's prediction count for p ranks.
+std::int64_t two_tree_reduce_extra(int p);
 
 // The same for the circulant reduction: the cost model's optimum for its n - 1 + ceil(log2 p)
 // rounds, or the rule of block_count with ROSCHED_BCAST_F (the circulant broadcast's) if set.

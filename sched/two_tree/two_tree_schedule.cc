@@ -14,7 +14,8 @@ TwoTreeBcastSchedule::TwoTreeBcastSchedule(std::int64_t p, std::int64_t n, std::
     throw std::invalid_argument("two-tree schedule: block count n = " + std::to_string(n) +
                                 " must be at least 1");
   }
-  rounds_ = p == 1 ? 0 : max_arrival_bound(p) + 2 * ((n + 1) / 2 - 1) + 1;
+  // p = 2: the other rank is the relay, with no tree below it; the root's n sends are all.
+  rounds_ = p == 1 ? 0 : p == 2 ? n : max_arrival_bound(p) + 2 * ((n + 1) / 2 - 1) + 1;
 }
 
 std::optional<std::int64_t> TwoTreeBcastSchedule::block_at(TreeId t, std::int64_t arrival,

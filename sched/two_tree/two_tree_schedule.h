@@ -7,7 +7,10 @@
 // block of a tree in round arrival + 2j from its parent there and forwards it to each child in
 // the first round of that child's colour after it arrived. Rounds: at most
 // max_arrival_bound(p) + 2 (ceil(n/2) - 1) + 1, close to the lecture's pipelining-lemma count
-// 2 (ceil(log2(p + 1)) - 1) + 2 (ceil(n/2) - 1); verify --family twotree reports both.
+// 2 (ceil(log2(p + 1)) - 1) + 2 (ceil(n/2) - 1); verify --family twotree reports both. For
+// p = 2, n rounds: the root's sends to the relay, which has no tree below it (the bound would
+// count one round more for odd n, and the pipelines' cost model, which takes the rounds beyond
+// n from the one-block instance, would cut a message that one edge carries best whole).
 //
 // Reduction to the root: the broadcast run backwards (round i of the reduction is round
 // rounds() - 1 - i of the broadcast with send and receive exchanged), so each rank sends the
