@@ -4,12 +4,12 @@
 // r + skips[k] .. r + skips[k+1] - 1, straight from and into the user's receive buffer (in MPI
 // order: the contribution of rank j at block j; a packed copy of it where the receive type has
 // gaps: the rounds move bytes, message_bytes.h), as one derived datatype of at most two pieces.
-// The pieces count elements in an int, hence p * recvcount <= INT_MAX (MPI_ERR_COUNT beyond).
+// The pieces count units of the result in an int: where the result is more than INT_MAX bytes,
+// units of a power of two bytes that divides each block and counts the result in an int (none:
+// MPI_ERR_COUNT, or the library's MPI_Allgather for Rosched_Allgather).
 // On several multicore nodes Rosched_Allgather is the node-aware all-gather of
 // allgatherv_node_aware.cc instead (every block recvcount elements). Rosched_Allgather runs
 // either where it beats the MPI library's MPI_Allgather, else that (library_choice.h).
-#include <climits>
-#include <string>
 #include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
@@ -26,7 +26,7 @@ namespace rosched::mpi {
 
 namespace {
 
-// MPI_Allgather's argument rules, and p * recvcount <= INT_MAX; returns the receive type.
+// MPI_Allgather's argument rules; returns the receive type.
 TypeInfo check_allgather_args(const CommInfo& comm, const void* sendbuf, int sendcount,
                               MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype) {
   Agreement agreement;
@@ -35,11 +35,6 @@ TypeInfo check_allgather_args(const CommInfo& comm, const void* sendbuf, int sen
   return check_arguments(comm.c, agreement, [&] {
     check_count("recvcount", recvcount);
     const TypeInfo rtype = check_type("recvtype", recvtype);
-    const long long total = static_cast<long long>(recvcount) * comm.p;
-    if (total > INT_MAX) {
-      throw Error(MPI_ERR_COUNT, "p * recvcount = " + std::to_string(total) +
-                                     " elements exceed INT_MAX, the limit of Rosched_Allgather");
-    }
     if (sendbuf != MPI_IN_PLACE) {
       check_count("sendcount", sendcount);
       const TypeInfo stype = check_type("sendtype", sendtype);
@@ -68,6 +63,10 @@ rosched::mpi::Verdict allgather_verdict(const rosched::mpi::CommInfo& ci, int re
                                         const rosched::mpi::TypeInfo& rtype) {
   using namespace rosched::mpi;
   if (ci.p == 1 || recvcount == 0 || rtype.size == 0) return Verdict::kRosched;
+  if (!message_units(recvcount, rtype, ci.p).ok &&
+      settings().allgather != Settings::Choice::kRosched) {
+    return Verdict::kLibrary;  // no unit counts the result in an int
+  }
   return library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount, rtype.size,
                          [] { return true; });
 }
@@ -89,7 +88,8 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       }
       if (p == 1 || recvcount == 0 || rtype.size == 0) return;
       // On the result's bytes (message_bytes.h), with this rank's block in them.
-      const MessageBytes result(base, recvcount * p, recvtype, rtype, false);
+      const MessageBytes result(base, recvcount, recvtype, rtype,
+                                message_units(recvcount, rtype, p), false, p);
       auto* const data = static_cast<char*>(result.data());
       const int block = result.count() / p;
       if (data != base) {

@@ -8,7 +8,7 @@
 //    block followed by Algorithm 9 for the others (allgatherv_largest.cc).
 // No prediction: Algorithm 9 moves no more data than the libraries' all-gathers and takes no
 // more rounds, so only a trial tells; the first call of each size class of the total times the
-// candidates. The decision's key is the result's size in bytes (byte_units of it, the same on
+// candidates. The decision's key is the result's size in bytes (blocks_units of it, the same on
 // every rank whatever its receive type), kept apart for distributions with a dominant block
 // (Decided::kAllgathervLargest) and for the others (Decided::kAllgatherv); two distributions of
 // one total in the same group share an answer, which costs at most speed: every candidate is a
@@ -94,7 +94,7 @@ enum Answer { kOurs = 1, kLargestBlock = 2 };
 // (Rosched_Allgatherv_choice): library_verdict's answer and candidate, and the key it is kept
 // under: the answers of distributions whose largest block is at least half of the data (which
 // have a third candidate) or the others', and the result's bytes as `count` units of `size`
-// bytes (byte_units).
+// bytes (blocks_units).
 struct AllgathervChoice {
   Verdict verdict = Verdict::kRosched;
   int candidate = kOurs;
@@ -111,7 +111,7 @@ AllgathervChoice allgatherv_choice(const CommInfo& ci, const int recvcounts[],
   AllgathervChoice c;
   c.bytes = blocks_bytes(recvcounts, ci.p, rtype.size);
   if (ci.p == 1 || c.bytes == 0) return c;
-  const ByteUnits units = byte_units(c.bytes);
+  const ByteUnits units = blocks_units(recvcounts, ci.p, rtype.size);
   if (!units.ok) {
     if (settings().allgatherv != Settings::Choice::kRosched) c.verdict = Verdict::kLibrary;
     return c;

@@ -42,7 +42,8 @@ bool node_aware_allgatherv_on(const CommInfo& ci, const char* name, char* base,
                               const TypeInfo& rtype);
 
 // node_aware_allgatherv_on with every block recvcount elements, block j at j * recvcount (p *
-// recvcount <= INT_MAX): Rosched_Allgather's node-aware path.
+// recvcount <= INT_MAX: Rosched_Allgather passes units of the result's bytes): Rosched_Allgather's
+// node-aware path.
 bool node_aware_allgather_on(const CommInfo& ci, const char* name, char* base, int recvcount,
                              MPI_Datatype recvtype, const TypeInfo& rtype);
 

@@ -8,11 +8,11 @@
 
 namespace rosched::mpi {
 
-ByteUnits byte_units(std::int64_t bytes) {
+ByteUnits byte_units(std::int64_t bytes, std::int64_t parts_or) {
   ByteUnits u;
   std::int64_t unit = 1;
   while (bytes / unit > INT_MAX && unit < (std::int64_t{1} << 30)) unit *= 2;
-  if (bytes % unit != 0 || bytes / unit > INT_MAX) return u;
+  if (bytes % unit != 0 || parts_or % unit != 0 || bytes / unit > INT_MAX) return u;
   u.ok = true;
   u.count = static_cast<int>(bytes / unit);
   u.info = {0, static_cast<MPI_Aint>(unit), 0, static_cast<MPI_Aint>(unit), static_cast<int>(unit)};
@@ -26,22 +26,39 @@ ByteUnits byte_units(std::int64_t bytes) {
   return u;
 }
 
-ByteUnits message_units(int count, const TypeInfo& type) {
-  return byte_units(std::int64_t{count} * type.size);
+ByteUnits message_units(int count, const TypeInfo& type, int parts) {
+  const std::int64_t part = std::int64_t{count} * type.size;
+  return byte_units(part * parts, part);
+}
+
+ByteUnits blocks_units(const int recvcounts[], int p, int size) {
+  std::int64_t total = 0, parts_or = 0;
+  for (int j = 0; j < p; ++j) {
+    const std::int64_t bytes = std::int64_t{recvcounts[j]} * size;
+    total += bytes;
+    parts_or |= bytes;
+  }
+  return byte_units(total, parts_or);
 }
 
 void require_units(const ByteUnits& units, std::int64_t bytes) {
   if (!units.ok) {
     throw Error(MPI_ERR_COUNT, std::to_string(bytes) +
                                    " bytes: more than INT_MAX, and no unit of a power of two "
-                                   "bytes that divides them counts them in an int");
+                                   "bytes that divides them (each of the blocks they are cut "
+                                   "into, for an all-gather) counts them in an int");
   }
 }
 
 MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
-                           ByteUnits units, bool fill)
-    : buffer_(buffer), count_(count), datatype_(datatype), units_(std::move(units)) {
-  const std::int64_t bytes = std::int64_t{count} * type.size;
+                           ByteUnits units, bool fill, int parts)
+    : buffer_(buffer),
+      count_(count),
+      parts_(parts),
+      datatype_(datatype),
+      extent_(type.extent),
+      units_(std::move(units)) {
+  const std::int64_t bytes = std::int64_t{count} * type.size * parts;
   require_units(units_, bytes);
   if (contiguous(type)) {
     data_ = buffer;
@@ -49,12 +66,23 @@ MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype datatype, const
   }
   packed_ = PayloadBuffer(static_cast<std::size_t>(bytes));
   data_ = packed_.data();
-  if (fill && bytes > 0) local_copy(buffer, count, datatype, data_, units_.count, units_.type);
+  if (fill && bytes > 0) copy_parts(true);
 }
 
 void MessageBytes::store() const {
-  if (data_ != buffer_ && units_.count > 0) {
-    local_copy(data_, units_.count, units_.type, buffer_, count_, datatype_);
+  if (data_ != buffer_ && units_.count > 0) copy_parts(false);
+}
+
+void MessageBytes::copy_parts(bool pack) const {
+  const int units = units_.count / parts_;  // per part
+  for (int j = 0; j < parts_; ++j) {
+    char* const user = static_cast<char*>(buffer_) + MPI_Aint{j} * count_ * extent_;
+    char* const bytes = static_cast<char*>(data_) + MPI_Aint{j} * units * units_.info.size;
+    if (pack) {
+      local_copy(user, count_, datatype_, bytes, units, units_.type);
+    } else {
+      local_copy(bytes, units, units_.type, user, count_, datatype_);
+    }
   }
 }
 
@@ -76,7 +104,7 @@ BlocksBytes::BlocksBytes(void* base, int p, int rank, const int recvcounts[], co
       counts_(p),
       displs_(p) {
   const std::int64_t bytes = blocks_bytes(recvcounts, p, rtype.size);
-  units_ = byte_units(bytes);
+  units_ = blocks_units(recvcounts, p, rtype.size);
   require_units(units_, bytes);
   const std::int64_t unit = units_.info.size;
   // The blocks one after the other in rank order, in units.

@@ -21,8 +21,11 @@ namespace rosched::mpi {
 
 // `bytes` bytes as whole units of one contiguous datatype, counted in an int: MPI_BYTE up to
 // INT_MAX bytes, else the smallest power of two of bytes that divides them and brings the count
-// to at most INT_MAX (a datatype built for the call). Not representable (ok false): more than
-// INT_MAX bytes and no such unit (an odd count of bytes, say).
+// to at most INT_MAX (a datatype built for the call). Where the bytes are parts that are cut
+// apart (an all-gather's blocks), the unit also divides every part: parts_or is the bitwise OR
+// of the parts' byte counts (a power of two divides each of them if and only if it divides
+// that). Not representable (ok false): more than INT_MAX bytes and no such unit (an odd count
+// of bytes, say).
 struct ByteUnits {
   bool ok = false;
   int count = 0;
@@ -30,10 +33,14 @@ struct ByteUnits {
   TypeInfo info;
   OwnedType owned;  // the unit's datatype, where it is not MPI_BYTE
 };
-ByteUnits byte_units(std::int64_t bytes);
+ByteUnits byte_units(std::int64_t bytes, std::int64_t parts_or);
+inline ByteUnits byte_units(std::int64_t bytes) { return byte_units(bytes, bytes); }
 
-// byte_units of count elements of a datatype of type.size bytes.
-ByteUnits message_units(int count, const TypeInfo& type);
+// byte_units of `parts` parts of count elements of a datatype of type.size bytes each.
+ByteUnits message_units(int count, const TypeInfo& type, int parts = 1);
+
+// byte_units of p blocks, recvcounts[j] elements of `size` bytes each.
+ByteUnits blocks_units(const int recvcounts[], int p, int size);
 
 // Throws MPI_ERR_COUNT, naming the byte count, unless units.ok.
 void require_units(const ByteUnits& units, std::int64_t bytes);
@@ -42,13 +49,16 @@ void require_units(const ByteUnits& units, std::int64_t bytes);
 // or `units` if the caller has them already): the buffer itself where the datatype is
 // contiguous, else a packed copy in payload memory, filled from the buffer when `fill` (the
 // ranks that hold the data). store() copies a packed copy back to the buffer (the ranks that
-// received it). Throws MPI_ERR_COUNT where the bytes are not representable.
+// received it). `parts` > 1: the message is that many parts of count elements each, one after
+// the other (an all-gather's result: more than INT_MAX elements in all, so copied part by part;
+// `units` then message_units(count, type, parts)). Throws MPI_ERR_COUNT where the bytes are not
+// representable.
 class MessageBytes {
  public:
   MessageBytes(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type, bool fill)
       : MessageBytes(buffer, count, datatype, type, message_units(count, type), fill) {}
   MessageBytes(void* buffer, int count, MPI_Datatype datatype, const TypeInfo& type,
-               ByteUnits units, bool fill);
+               ByteUnits units, bool fill, int parts = 1);
   void* data() const { return data_; }
   int count() const { return units_.count; }
   MPI_Datatype type() const { return units_.type; }
@@ -56,9 +66,12 @@ class MessageBytes {
   void store() const;
 
  private:
+  void copy_parts(bool pack) const;  // the buffer into the packed copy, or back
+
   void* buffer_;
-  int count_;
+  int count_, parts_;
   MPI_Datatype datatype_;
+  MPI_Aint extent_;
   ByteUnits units_;
   PayloadBuffer packed_;
   void* data_;

@@ -8,9 +8,10 @@
  *     message's bytes (the buffer itself where its datatype has no gaps, else a packed copy;
  *     mpi_exec/message_bytes.h), cut where every rank counts alike; the reductions, whose
  *     datatype MPI wants the same on every rank, cut at whole elements. A message of more than
- *     INT_MAX bytes goes in units of a power of two bytes that divide it; where none does (an
- *     odd count of bytes) Rosched_Bcast and Rosched_Allgatherv run the library's collective
- *     and the others return MPI_ERR_COUNT;
+ *     INT_MAX bytes goes in units of a power of two bytes that divide it (for the all-gathers:
+ *     that divide every block, so an all-gather's result may hold more than INT_MAX elements);
+ *     where none does (an odd count of bytes) Rosched_Bcast, Rosched_Allgather and
+ *     Rosched_Allgatherv run the library's collective and the others return MPI_ERR_COUNT;
  *   - errors (bad arguments, failing MPI calls) are reported like MPI's own: a one-line message
  *     on stderr naming the call and the argument, then the error handler the communicator has
  *     at the time of the call is invoked with the MPI error class Open MPI's own collective
@@ -44,8 +45,7 @@
  * broadcast is Rosched_Bcast_node_aware: the circulant broadcast among one rank per node, then
  * within each node (elsewhere it is Rosched_Bcast_circulant), and it is always timed against
  * MPI_Bcast at a size class's first call;
- * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds; p * recvcount
- * must not exceed INT_MAX elements, else MPI_ERR_COUNT);
+ * Rosched_Allgather the regular all-gather (Algorithm 7, ceil(log2 p) rounds);
  * Rosched_Allgatherv the irregular all-gather (Algorithm 9: p broadcasts in lockstep, one
  * combined message per round, described by derived datatypes over the receive buffer; where one
  * block is at least half of the data also that block's broadcast then Algorithm 9 for the rest,

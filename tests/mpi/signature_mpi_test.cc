@@ -9,6 +9,7 @@
 // failed or hung here, and on nodes the all-gathers and allgathervs.
 #include <mpi.h>
 
+#include <climits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -187,6 +188,39 @@ void test_alltoalls(const Layouts& layouts, MPI_Comm comm) {
   }
 }
 
+// More than INT_MAX bytes go in units of a power of two bytes that counts them in an int and
+// divides every block (mpi_exec/message_bytes.h). Where none does, rosched's forced all-gathers
+// return MPI_ERR_COUNT before they touch a byte (in place, into a 16-byte buffer): the
+// allgathervs of blocks of INT_MAX and 1 chars (2^31 bytes, which units of 2 would count, but
+// not the block of INT_MAX: before, the allgathervs counted it as INT_MAX / 2 units and wrote
+// far beyond the buffer, or into a large one wrong bytes without an error), and
+// Rosched_Allgather_circulant of INT_MAX chars per rank.
+void test_no_unit_beyond_int_max(MPI_Comm comm) {
+  if (p < 2) return;
+  std::vector<char> tiny(16);
+  std::vector<int> counts(p, 0), displs(p, INT_MAX);
+  counts[0] = INT_MAX;
+  counts[1] = 1;
+  displs[0] = 0;
+  using Allgatherv = int (*)(const void*, int, MPI_Datatype, void*, const int*, const int*,
+                             MPI_Datatype, MPI_Comm);
+  const std::pair<const char*, Allgatherv> entries[] = {
+      {"Rosched_Allgatherv_circulant", Rosched_Allgatherv_circulant},
+      {"Rosched_Allgatherv_node_aware", Rosched_Allgatherv_node_aware},
+      {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest}};
+  for (const auto& [name, run] : entries) {
+    const int rc =
+        run(MPI_IN_PLACE, 0, MPI_CHAR, tiny.data(), counts.data(), displs.data(), MPI_CHAR, comm);
+    expect(error_class(rc) == MPI_ERR_COUNT,
+           std::string(name) + ": blocks of INT_MAX and 1 chars give MPI_ERR_COUNT");
+  }
+  const int rc =
+      Rosched_Allgather_circulant(MPI_IN_PLACE, 0, MPI_CHAR, tiny.data(), INT_MAX, MPI_CHAR, comm);
+  expect(error_class(rc) == MPI_ERR_COUNT,
+         "Rosched_Allgather_circulant: p blocks of INT_MAX chars give MPI_ERR_COUNT");
+  expect(tiny == std::vector<char>(16), "the all-gathers beyond INT_MAX leave the buffer alone");
+}
+
 }  // namespace
 
 void test_matching_signatures() {
@@ -195,6 +229,7 @@ void test_matching_signatures() {
   test_broadcasts(layouts, comm);
   test_allgathers(layouts, comm);
   test_alltoalls(layouts, comm);
+  test_no_unit_beyond_int_max(comm);
   // Debug mode compares what MPI wants equal across ranks: message sizes and every recvcounts
   // entry in bytes, not in each rank's own elements, so this legal program is no error there.
   Rosched_Set_debug(1);
