@@ -60,6 +60,10 @@ MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype datatype, const
       units_(std::move(units)) {
   const std::int64_t bytes = std::int64_t{count} * type.size * parts;
   require_units(units_, bytes);
+  if (parts_ > 1 && std::int64_t{count_} * parts_ <= INT_MAX) {  // one copy where an int counts
+    count_ *= parts_;
+    parts_ = 1;
+  }
   if (contiguous(type)) {
     data_ = buffer;
     return;
