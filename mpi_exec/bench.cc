@@ -15,7 +15,9 @@
 //
 // --batch K times K calls back to back per repetition and divides by K: what a program that
 // calls a small collective in a loop pays per call, without the barrier's noise of a single
-// sub-microsecond call.
+// sub-microsecond call. --buffers reuse keeps each operation's buffers from call to call
+// instead of making them for each (bench_buffers.h: on this machine a fresh buffer's page
+// faults can cost a 1 MiB all-reduce 80x its own time).
 //
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|node
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
@@ -55,6 +57,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/bench_buffers.h"
 #include "mpi_exec/bench_ops.h"
 #include "mpi_exec/bench_setup.h"
 #include "mpi_exec/clock.h"
@@ -93,6 +96,7 @@ struct Options {
   int batch = 1;
   int nway_n = 0;
   std::string nway_rule = "circulant";
+  std::string buffers = "fresh";
   bool check = false;
 };
 
@@ -156,6 +160,10 @@ int run(int argc, char** argv) {
       "block sizes: uniform (default), irregular or half (rank 0 holds half); alltoallv sizes: "
       "uniform, powerlaw or normal")("check", po::bool_switch(&o.check),
                                      "verify the result of every repetition")(
+      "buffers", po::value(&o.buffers)->default_value(o.buffers),
+      "fresh (each call's buffers malloc'd for it, as every committed figure before 2026-12-01) "
+      "or reuse (kept from call to call, as a program and the MPI libraries' benchmarks keep "
+      "them); allmerge makes its data per call either way")(
       "nway-n", po::value(&o.nway_n)->default_value(0),
       "allreduce nway: ports per round, 1..64 (0: the cost rule, Rosched_Nway_ports)")(
       "nway-rule", po::value(&o.nway_rule)->default_value(o.nway_rule),
@@ -212,6 +220,7 @@ int run(int argc, char** argv) {
       throw std::invalid_argument(std::string("--dist must be ") + allowed + ", not " + o.dist);
     }
     sizes = o.sizes.empty() ? default_sizes() : parse_sizes(o.sizes);
+    set_buffers(parse_buffers(o.buffers));
     op = make_op(o.op, o.dist);
     impls = parse_impls(o.impl, impls_of(o.op), o.op);
   } catch (const std::exception& e) {
@@ -385,6 +394,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const int status = run(argc, argv);
+  rosched::mpi::bench::release_buffers();
   MPI_Finalize();
   return status;
 }

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "mpi_exec/payload.h"
+#include "mpi_exec/bench_buffers.h"
 #include "mpi_exec/rosched_mpi.h"
 
 namespace rosched::mpi {
@@ -53,9 +53,12 @@ AlltoallOp make_alltoall_op(bool vector, const std::string& dist) {
       for (int j = 0; j < p; ++j) sc[j] = c[rank * p + j], rc[j] = c[j * p + rank];
     }
     for (int j = 1; j < p; ++j) sd[j] = sd[j - 1] + sc[j - 1], rd[j] = rd[j - 1] + rc[j - 1];
-    PayloadArray<int> send(sd[p - 1] + sc[p - 1] + 1), recv(rd[p - 1] + rc[p - 1] + 1);
-    for (int d = 0; d < p; ++d)
-      for (long k = 0; k < sc[d]; ++k) send[sd[d] + k] = value(rank, d, k);
+    bench::CallBuffer send(0, sd[p - 1] + sc[p - 1] + 1, false),
+        recv(1, rd[p - 1] + rc[p - 1] + 1, check);
+    if (send.made() || check) {
+      for (int d = 0; d < p; ++d)
+        for (long k = 0; k < sc[d]; ++k) send[sd[d] + k] = value(rank, d, k);
+    }
     const bool native = impl == "native";
     int rcode;
     if (vector) {

@@ -1,7 +1,7 @@
-// bench_ops.h: bench's operations. Every operation makes its data per call (PayloadArray: shared
-// malloc under SMPI for large buffers) and checks what it can tell wrong: each element of a
-// broadcast or all-gather by its origin, each reduced element by a pattern in which a block
-// reduced into another block's place shows.
+// bench_ops.h: bench's operations. Every operation makes its data per call or keeps it
+// (bench_buffers.h, --buffers; payload memory: shared malloc under SMPI for large buffers) and
+// checks what it can tell wrong: each element of a broadcast or all-gather by its origin, each
+// reduced element by a pattern in which a block reduced into another block's place shows.
 #include "mpi_exec/bench_ops.h"
 
 #include <mpi.h>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mpi_exec/bench_alltoall.h"
+#include "mpi_exec/bench_buffers.h"
 #include "mpi_exec/compute_charge.h"
 #include "mpi_exec/payload.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -153,8 +154,8 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
     return [](Impl impl, long m, bool check) {
       const long count = m / 10;
       const auto place = [](long i) { return i / 10 * 14 + i % 10 / 2 * 3 + i % 2; };
-      rosched::mpi::PayloadArray<int> buf(count * 14);
-      if (rank == 0)
+      CallBuffer buf(0, count * 14, check && rank != 0);
+      if (rank == 0 && (buf.made() || check))
         for (long i = 0; i < count * 10; ++i) buf[place(i)] = static_cast<int>(i * 31 + 7);
       bcast_of(impl)(buf.data(), static_cast<int>(count), vector, 0, MPI_COMM_WORLD);
       if (!check) return true;
@@ -166,18 +167,20 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
   }
   if (o.op == "bcast") {
     return [](Impl impl, long m, bool check) {
-      rosched::mpi::PayloadArray<int> buf(m);
-      if (rank == 0) for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
+      CallBuffer buf(0, m, check && rank != 0);
+      if (rank == 0 && (buf.made() || check))
+        for (long i = 0; i < m; ++i) buf[i] = static_cast<int>(i * 31 + 7);
       bcast_of(impl)(buf.data(), static_cast<int>(m), MPI_INT, 0, MPI_COMM_WORLD);
       if (!check) return true;
-      for (long i = 0; i < m; ++i) if (buf[i] != static_cast<int>(i * 31 + 7)) return false;
+      for (long i = 0; i < m; ++i)
+        if (buf[i] != static_cast<int>(i * 31 + 7)) return false;
       return true;
     };
   }
   if (o.op == "allgather") {
     return [](Impl impl, long m, bool check) {
       const long c = std::max(1L, m / p);
-      rosched::mpi::PayloadArray<int> send(c, rank + 1), recv(c * p);
+      CallBuffer send(0, c, check, rank + 1), recv(1, c * p, check);
       const auto allgather = impl == kCirculant   ? Rosched_Allgather_circulant
                              : impl == kNodeAware ? Rosched_Allgather_node_aware
                              : impl == kAuto      ? Rosched_Allgather
@@ -193,7 +196,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
     return [dist](Impl impl, long m, bool check) {
       const std::vector<int> counts = allgatherv_counts(m, dist);
       const std::vector<int> displs = packed_displs(counts);
-      rosched::mpi::PayloadArray<int> send(counts[rank], rank + 1), recv(std::max(1L, m));
+      CallBuffer send(0, counts[rank], check, rank + 1), recv(1, std::max(1L, m), check);
       const auto allgatherv = impl == kCirculant   ? Rosched_Allgatherv_circulant
                               : impl == kNodeAware ? Rosched_Allgatherv_node_aware
                               : impl == kLargest   ? Rosched_Allgatherv_largest
@@ -208,10 +211,11 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
   }
   if (o.op == "allreduce") {
     return [](Impl impl, long m, bool check) {
-      rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
+      CallBuffer send(0, m, check, rank + 1), recv(1, m, check);
       // Checked: element i of rank r is r + 1 + i mod 13, so that a block reduced into another
       // block's place shows.
-      if (check) for (long i = 0; i < m; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
+      if (check)
+        for (long i = 0; i < m; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
       const auto allreduce = impl == kCirculant   ? Rosched_Allreduce_census
                              : impl == kRsag      ? Rosched_Allreduce_scatter_gather
                              : impl == kTwoTree   ? Rosched_Allreduce_two_tree
@@ -232,7 +236,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
     // r + 1 + i mod 13 (so that a block combined into another's place shows).
     return [](Impl impl, long m, bool check) {
       const long c = std::max(1L, m / p);
-      rosched::mpi::PayloadArray<int> send(c * p, rank + 1), recv(c);
+      CallBuffer send(0, c * p, check, rank + 1), recv(1, c, check);
       if (check) for (long i = 0; i < c * p; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
       const auto reduce_scatter = impl == kCirculant   ? Rosched_Reduce_scatter_block_circulant
                                   : impl == kNodeAware ? Rosched_Reduce_scatter_block_node_aware
@@ -257,8 +261,8 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
         if (j == rank) first = total;
         total += counts[j];
       }
-      rosched::mpi::PayloadArray<int> send(std::max(1L, total), rank + 1),
-          recv(std::max(1, counts[rank]));
+      CallBuffer send(0, std::max(1L, total), check, rank + 1),
+          recv(1, std::max(1, counts[rank]), check);
       if (check) for (long i = 0; i < total; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
       const auto reduce_scatter = impl == kCirculant   ? Rosched_Reduce_scatter_circulant
                                   : impl == kNodeAware ? Rosched_Reduce_scatter_node_aware
@@ -274,7 +278,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
   }
   if (o.op == "reduce") {
     return [](Impl impl, long m, bool check) {
-      rosched::mpi::PayloadArray<int> send(m, rank + 1), recv(m);
+      CallBuffer send(0, m, check, rank + 1), recv(1, m, check);
       const auto reduce = impl == kTwoTree     ? Rosched_Reduce_two_tree
                           : impl == kCirculant ? Rosched_Reduce_circulant
                           : impl == kRsag      ? Rosched_Reduce_scatter_gather
@@ -284,7 +288,8 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
                                                : MPI_Reduce;
       reduce(send.data(), recv.data(), m, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
       if (!check || rank != 0) return true;
-      for (long i = 0; i < m; ++i) if (recv[i] != p * (p + 1) / 2) return false;
+      for (long i = 0; i < m; ++i)
+        if (recv[i] != p * (p + 1) / 2) return false;
       return true;
     };
   }

@@ -14,6 +14,16 @@ for case in bcast:60 allgather:28 allgatherv:36 reduce:52 allreduce:52 reduce_sc
   if [ $rc -ne 0 ] || [ "$rows" != "$want" ]; then echo "FAIL $op (exit $rc, $rows rows, want $want)"; echo "$out"; fail=1
   else echo "ok   $op"; fi
 done
+# --buffers reuse: the buffers kept from call to call, sizes falling and rising (a kept buffer
+# larger than the call needs; regrown), every result checked (overwritten before each call).
+for case in bcast:60 allgather:28 allgatherv:36 reduce:52 allreduce:52 reduce_scatter:28 alltoallv:36; do
+  op=${case%%:*}; want=${case##*:}
+  out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --buffers reuse --sizes 1000,7,0,1500 --reps 2 --check 2>&1)
+  rc=$?
+  rows=$(echo "$out" | grep -c "^$op	")
+  if [ $rc -ne 0 ] || [ "$rows" != "$want" ]; then echo "FAIL $op --buffers reuse (exit $rc, $rows rows, want $want)"; echo "$out"; fail=1
+  else echo "ok   $op --buffers reuse"; fi
+done
 # allmerge with unequal blocks (rank 0 holds half; the (r mod 3) counts), results checked.
 for dist in half irregular; do
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op allmerge --dist $dist --sizes 0,1,7,1000 --reps 2 --check 2>&1)
@@ -60,7 +70,8 @@ for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist we
            "--op allgatherv --dist rank0=0.5x:--dist must be irregular, uniform, one, half or rank0=F" \
            "--batch 0:--batch must be in 1..1000000" "--warmup=-1:--warmup must be in 0..1000" \
            "--rewarm sometimes:--rewarm must be every or until-setup" \
-           "--rewarm until-setup:needs --measure span or sync"; do
+           "--rewarm until-setup:needs --measure span or sync" \
+           "--buffers keep:--buffers must be fresh or reuse"; do
   args=${bad%%:*}; want=${bad#*:}
   # shellcheck disable=SC2086
   op=(--op bcast); [[ "$args" == --op* ]] && op=()  # an item may name its own --op
