@@ -51,13 +51,15 @@
  * block is at least half of the data also that block's broadcast then Algorithm 9 for the rest,
  * and MPI_Allgatherv, timed at the first call of a size class like Rosched_Bcast's choice);
  * Rosched_Allreduce_census the census (Algorithm 8, ceil(log2 p) rounds, commutative
- * operations, meant for small data); Rosched_Allreduce_scatter_gather a reduce-scatter
- * (Algorithm 7 run backwards) then Algorithm 7, 2 ceil(log2 p) rounds that send 2 (p - 1) / p of
- * the vector per rank (commutative operations, meant for long vectors); Rosched_Allreduce
- * runs whichever of the two, of the n-way all-reduce (Rosched_Allreduce_nway) and, on several
- * multicore nodes of equal size, of the lane all-reduces of Rosched_Allreduce_node_aware,
- * timed at the first call of each size class, beat the library's MPI_Allreduce (the census and
- * the n-way all-reduce only where the cost model says they can pay), else that
+ * operations, meant for small data and for p = 2, where it is one exchange and needs no memory
+ * beyond the caller's buffers; elsewhere at most three vectors); Rosched_Allreduce_scatter_gather
+ * a reduce-scatter (Algorithm 7 run backwards) then Algorithm 7, 2 ceil(log2 p) rounds that
+ * send 2 (p - 1) / p of the vector per rank (commutative operations, meant for long vectors);
+ * Rosched_Allreduce runs whichever of the two, of the n-way all-reduce (Rosched_Allreduce_nway)
+ * and, on several multicore nodes of equal size, of the lane all-reduces of
+ * Rosched_Allreduce_node_aware, timed at the first call of each size class, beat the library's
+ * MPI_Allreduce (the census and the n-way all-reduce only where the cost model says they can
+ * pay), else that
  * (ROSCHED_ALLREDUCE=auto|model|rosched|native, as ROSCHED_BCAST; mpi_exec/library_choice.h;
  * forced or by the model: the census where it can pay, else the lane all-reduces where they
  * apply, else the reduce-scatter/all-gather). Rosched_Allgather likewise chooses between its
