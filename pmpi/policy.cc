@@ -190,11 +190,17 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   // Two processes: every algorithm reduces by one message (reduce) or one exchange
   // (allreduce), so rosched has no round to save and only fixed costs differ (Open MPI 4.1,
   // p = 2: the two-tree reduction 1.2-2.9x and the n-way allreduce 1.6-3.0x of the library's
-  // time, results/collectives_p2_local.tsv). The default rule keeps them with the MPI library;
-  // an explicit threshold decides for itself.
+  // time, results/collectives_p2_local.tsv). The default rule keeps the reduction and the
+  // n-way range of the all-reduce with the MPI library; above that range a commutative
+  // all-reduce goes to Rosched_Allreduce, whose trial times the census, one exchange of the
+  // whole vector with no copy, against the library's (0.43-0.54 of Open MPI 4.1's time at
+  // 64 KiB-1 MiB on kept buffers; docs/perf.md, "Buffers made per call"). An explicit threshold
+  // decides for itself.
   const bool one_exchange = c == Collective::kReduce || c == Collective::kAllreduce;
   if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
-    return Route::kNative;
+    const bool census_range =
+        c == Collective::kAllreduce && facts.commutative && facts.bytes > kDefaultThreshold[i];
+    return census_range ? Route::kModel : Route::kNative;
   }
   if (t == Controls::kUnset) return Route::kModel;  // no rule set and none by default
   if (t == Controls::kNever) return Route::kNative;
@@ -204,7 +210,7 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   if (facts.equal_nodes && uses_node_facts(c, facts, controls)) return Route::kNodeAware;
   // Above the n-way range elsewhere, by default: Rosched_Allreduce, whose timed first call of
   // each size class picks the library's, the census or the reduce-scatter + all-gather (a
-  // commutative operation; not on two processes, above).
+  // commutative operation; two processes decided above, the same way).
   const bool allreduce_model = c == Collective::kAllreduce && !wins &&
                                controls.threshold[i] == Controls::kUnset && facts.commutative;
   if (!wins && !allreduce_model) return Route::kNative;

@@ -134,7 +134,9 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2048), c), Route::kNway);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2049), c), Route::kModel);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 2049, true, false), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 2049), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 2049), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 2048), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 2049, true, false), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4, true, false), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAlltoall, facts(36, 4), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAlltoallv, facts(36, 0), c), Route::kNative);
@@ -144,9 +146,11 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kBcast, facts(36, -1), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllgather, facts(36, 16 * kMiB, false), c), Route::kNative);
   // Two processes: a reduction is one message or one exchange in every algorithm, so the
-  // defaults keep reduce and allreduce with the MPI library; the gathers still go to rosched's
-  // choice, and an explicit threshold decides for itself.
+  // defaults keep reduce and the n-way range of allreduce with the MPI library (above it a
+  // commutative allreduce goes to Rosched_Allreduce's choice, the census or the library's); the
+  // gathers still go to rosched's choice, and an explicit threshold decides for itself.
   EXPECT_EQ(decide(Collective::kReduce, facts(2, kMiB), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllreduce, facts(2, kMiB), c), Route::kModel);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 4), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kReduce, facts(3, kMiB), c), Route::kModel);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(3, 4), c), Route::kNway);
