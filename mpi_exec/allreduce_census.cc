@@ -53,9 +53,12 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
   const bool in_place = sendbuf == MPI_IN_PLACE;
   void* const x = in_place ? recvbuf : const_cast<void*>(sendbuf);
   std::optional<ScratchBuffer> s_scratch, arrived, mixed;  // S in place, what arrives, x (+) S
-  void* const s = in_place ? s_scratch.emplace(type, count).data() : recvbuf;
-  bool have_partial = false;  // S is empty until the first receive
   const rosched::Skips& skips = skips_of(p);
+  // In place S needs a vector of its own, unless there is no round (p = 1).
+  void* const s = !in_place       ? recvbuf
+                  : skips.q() > 0 ? s_scratch.emplace(type, count).data()
+                                  : nullptr;
+  bool have_partial = false;  // S is empty until the first receive
   for (int k = 0; k < skips.q(); ++k) {
     const rosched::CensusRound round = rosched::census_round(skips, rank, k);
     if (!round.send_includes_own && !have_partial) {
@@ -82,12 +85,11 @@ void census(const CommInfo& ci, const void* sendbuf, void* recvbuf, int count,
     have_partial = true;
   }
   // Result: x (+) S (a commutative op: in either order), or x alone (p = 1).
-  if (!have_partial) {
-    if (!in_place) local_copy(x, recvbuf, count, datatype);
-  } else if (in_place) {
-    check(PMPI_Reduce_local(s, recvbuf, count, datatype, op), "MPI_Reduce_local");
-  } else {
-    check(PMPI_Reduce_local(x, recvbuf, count, datatype, op), "MPI_Reduce_local");
+  // recvbuf holds the one of them that is not elsewhere: S, or in place x.
+  if (have_partial) {
+    check(PMPI_Reduce_local(in_place ? s : x, recvbuf, count, datatype, op), "MPI_Reduce_local");
+  } else if (!in_place) {
+    local_copy(x, recvbuf, count, datatype);
   }
 }
 
