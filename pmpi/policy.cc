@@ -199,7 +199,7 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   const bool one_exchange = c == Collective::kReduce || c == Collective::kAllreduce;
   if (facts.p == 2 && one_exchange && controls.threshold[i] == Controls::kUnset) {
     const bool census_range =
-        c == Collective::kAllreduce && facts.commutative && facts.bytes > kDefaultThreshold[i];
+        c == Collective::kAllreduce && facts.commutative && facts.bytes > nway_limit;
     return census_range ? Route::kModel : Route::kNative;
   }
   if (t == Controls::kUnset) return Route::kModel;  // no rule set and none by default
