@@ -136,7 +136,7 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
       node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
       return;
     }
-    std::optional<TypedBuffer> scratch;  // every rank but 0 reduces in a copy of its input
+    std::optional<ScratchBuffer> scratch;  // every rank but 0 reduces in a copy of its input
     if (p > 1 && rank != 0) scratch.emplace(type, count);
     void* acc = scratch ? scratch->data() : recvbuf;
     if (input != acc) local_copy(input, acc, count, datatype);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "mpi_exec/kept_buffers.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/tags.h"
 
@@ -48,60 +49,55 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count) {
               span_of(t, count));
 }
 
-TypedBuffer::TypedBuffer(const TypeInfo& info, int count)
-    : storage_(span_of(info, count)), offset_(info.true_lb) {}
-
 namespace {
 
-// The buffers ScratchBuffer gives back, for the next blocks of this thread: at most kKept, each at
-// most kKeptBytes (larger ones are freed), taken best fit.
-class BlockStore {
- public:
-  static constexpr std::size_t kKept = 16, kKeptBytes = std::size_t{1} << 20;
-
-  std::unique_ptr<unsigned char[]> take(std::size_t bytes, std::size_t* capacity) {
-    std::size_t best = kept_;
-    for (std::size_t i = 0; i < kept_; ++i) {
-      if (sizes_[i] >= bytes && (best == kept_ || sizes_[i] < sizes_[best])) best = i;
-    }
-    if (best == kept_) {
-      *capacity = bytes;
-      return std::unique_ptr<unsigned char[]>(new unsigned char[bytes]);
-    }
-    *capacity = sizes_[best];
-    std::unique_ptr<unsigned char[]> out = std::move(stores_[best]);
-    --kept_;
-    stores_[best] = std::move(stores_[kept_]);
-    sizes_[best] = sizes_[kept_];
-    return out;
+struct MakeSmall {
+  std::unique_ptr<unsigned char[]> operator()(std::size_t bytes) const {
+    return std::unique_ptr<unsigned char[]>(new unsigned char[bytes]);
   }
-
-  void give(std::unique_ptr<unsigned char[]> store, std::size_t capacity) {
-    if (kept_ == kKept || capacity > kKeptBytes) return;  // freed here
-    stores_[kept_] = std::move(store);
-    sizes_[kept_++] = capacity;
-  }
-
- private:
-  std::array<std::unique_ptr<unsigned char[]>, kKept> stores_;
-  std::array<std::size_t, kKept> sizes_{};
-  std::size_t kept_ = 0;
 };
-thread_local BlockStore block_store;
+struct MakeLarge {
+  PayloadBuffer operator()(std::size_t bytes) const { return PayloadBuffer(bytes); }
+};
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+// Blocks of pipelined collectives and short vectors: up to 1 MiB, 16 of them, any fit.
+thread_local KeptBuffers<std::unique_ptr<unsigned char[]>, MakeSmall> small_store(
+    16, kSmallScratch, 16 * kSmallScratch, kSmallScratch);
+
+// Whole vectors (accumulators, packed copies, landing places of one-block messages): above
+// 1 MiB, at most 4 of them, each at most 64 MiB, 128 MiB in all, a request taking at most 4
+// times its size. Made per call, such buffers cost more than the collective where the system
+// hands back their pages after each call (glibc's malloc does above its trim threshold): p = 2,
+// the circulant reduction of 4 MiB took 1,788 us with them, 513 us with malloc keeping its
+// memory, Open MPI's MPI_Reduce 376 us (docs/perf.md, "Scratch kept from call to call"). Not
+// under SimGrid SMPI: its shared-malloc records are gone by the time this thread's buffers
+// would be freed (at exit), and a simulation does not charge page faults anyway.
+#ifdef SMPI_H
+constexpr std::size_t kLargeKept = 0;
+#else
+constexpr std::size_t kLargeKept = 4;
+#endif
+thread_local KeptBuffers<PayloadBuffer, MakeLarge> large_store(kLargeKept, 64 * kMiB, 128 * kMiB,
+                                                               4);
 
 }  // namespace
 
-ScratchBuffer::ScratchBuffer(const TypeInfo& t, int count) : offset_(t.true_lb) {
-  const std::size_t bytes = span_of(t, count);
-  if (bytes > BlockStore::kKeptBytes) {
-    large_ = PayloadBuffer(bytes);
+ScratchBuffer::ScratchBuffer(const TypeInfo& t, int count)
+    : ScratchBuffer(span_of(t, count), t.true_lb) {}
+
+ScratchBuffer::ScratchBuffer(std::size_t bytes, MPI_Aint offset) : offset_(offset) {
+  if (bytes > kSmallScratch) {
+    large_ = large_store.take(bytes, &capacity_);
   } else if (bytes > kInline) {
-    store_ = block_store.take(bytes, &capacity_);
+    store_ = small_store.take(bytes, &capacity_);
   }
 }
 
 ScratchBuffer::~ScratchBuffer() {
-  if (store_) block_store.give(std::move(store_), capacity_);
+  if (store_) small_store.give(std::move(store_), capacity_);
+  if (large_.data() != nullptr) large_store.give(std::move(large_), capacity_);
 }
 
 OwnedType::~OwnedType() {

@@ -37,38 +37,27 @@ inline bool contiguous(const TypeInfo& t) {
   return t.lb == 0 && t.true_lb == 0 && t.extent == t.size && t.true_extent == t.size;
 }
 
-// A buffer for `count` elements of a datatype (true extent respected), owned, uninitialised,
-// in payload memory (payload.h).
-class TypedBuffer {
- public:
-  TypedBuffer(const TypeInfo& info, int count);
-  void* data() { return storage_.data() - offset_; }  // where element 0 starts
-  std::size_t span() const { return storage_.size(); }
-
- private:
-  PayloadBuffer storage_;
-  MPI_Aint offset_ = 0;
-};
-
 // Bytes that count elements of a datatype span (its true extent respected): what a buffer of
 // them must hold.
 std::size_t span_of(const TypeInfo& t, int count);
 
 // Copies count elements of a datatype from src to dst, both where element 0 starts in buffers
-// of span_of(t, count) bytes (TypedBuffer, ScratchBuffer): the whole span byte by byte, which
+// of span_of(t, count) bytes (ScratchBuffer): the whole span byte by byte, which
 // begins true_lb bytes from there (a datatype's data can start before its element 0's address).
 void copy_elements(void* dst, const void* src, const TypeInfo& t, int count);
 
-// count elements of a datatype, true extent respected, left uninitialised. Up to 1 MiB the
-// storage comes from, and goes back to, a small store of this thread's recent buffers (at most
-// 16), or, for at most 64 bytes, is part of the object: a program repeats its reductions, and an
-// allocation per buffer costs more than the reduction of a short vector. Above 1 MiB it is
-// payload memory (payload.h), allocated for the call and freed after it. Not the store's: a
-// buffer kept in a thread_local store outlives the simulation under SMPI, whose shared-malloc
-// records are gone by the time thread_local destructors run (freeing it there crashed).
+// Scratch memory of a call: count elements of a datatype, true extent respected, or `bytes`
+// bytes; left uninitialised. A program repeats its collectives, so the storage is taken from,
+// and goes back to, this thread's buffers of earlier calls where one fits: up to 1 MiB (16 kept,
+// operator new), an allocation per buffer costing more than the reduction of a short vector;
+// above it (4 kept, each at most 64 MiB, 128 MiB in all) payload memory (payload.h), whose pages
+// the system would otherwise map afresh at every call (datatype.cc). Up to 64 bytes it is part
+// of the object. Under SimGrid SMPI buffers above 1 MiB are made and freed per call.
+inline constexpr std::size_t kSmallScratch = std::size_t{1} << 20;
 class ScratchBuffer {
  public:
   ScratchBuffer(const TypeInfo& t, int count);
+  explicit ScratchBuffer(std::size_t bytes, MPI_Aint offset = 0);
   ~ScratchBuffer();
   ScratchBuffer(ScratchBuffer&&) = default;
   ScratchBuffer& operator=(ScratchBuffer&&) = delete;
@@ -80,8 +69,8 @@ class ScratchBuffer {
  private:
   static constexpr std::size_t kInline = 64;  // spans up to this live in the object itself
   std::size_t capacity_ = 0;
-  std::unique_ptr<unsigned char[]> store_;  // from the store, for spans above kInline
-  PayloadBuffer large_;                     // spans above the store's largest
+  std::unique_ptr<unsigned char[]> store_;  // spans above kInline, up to kSmallScratch
+  PayloadBuffer large_;                     // spans above kSmallScratch
   MPI_Aint offset_;
   alignas(std::max_align_t) unsigned char inline_[kInline];
 };

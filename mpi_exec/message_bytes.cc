@@ -68,8 +68,8 @@ MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype datatype, const
     data_ = buffer;
     return;
   }
-  packed_ = PayloadBuffer(static_cast<std::size_t>(bytes));
-  data_ = packed_.data();
+  packed_.emplace(static_cast<std::size_t>(bytes));
+  data_ = packed_->data();
   if (fill && bytes > 0) copy_parts(true);
 }
 
@@ -128,21 +128,22 @@ BlocksBytes::BlocksBytes(void* base, int p, int rank, const int recvcounts[], co
     data_ = base_ + displs[0] * extent_;
     return;
   }
-  packed_ = PayloadBuffer(static_cast<std::size_t>(bytes));
-  data_ = packed_.data();
+  packed_.emplace(static_cast<std::size_t>(bytes));
+  data_ = packed_->data();
   if (counts_[rank] > 0) {
     local_copy(base_ + displs[rank] * extent_, recvcounts[rank], recvtype,
-               packed_.data() + std::int64_t{displs_[rank]} * unit, counts_[rank], units_.type);
+               static_cast<char*>(data_) + std::int64_t{displs_[rank]} * unit, counts_[rank],
+               units_.type);
   }
 }
 
 void BlocksBytes::store() const {
-  if (packed_.data() == nullptr || data_ != packed_.data()) return;
+  if (!packed_) return;
   const std::int64_t unit = units_.info.size;
   for (int j = 0; j < p_; ++j) {
     if (j == rank_ || counts_[j] == 0) continue;
-    local_copy(packed_.data() + std::int64_t{displs_[j]} * unit, counts_[j], units_.type,
-               base_ + user_displs_[j] * extent_, recvcounts_[j], recvtype_);
+    local_copy(static_cast<const char*>(data_) + std::int64_t{displs_[j]} * unit, counts_[j],
+               units_.type, base_ + user_displs_[j] * extent_, recvcounts_[j], recvtype_);
   }
 }
 

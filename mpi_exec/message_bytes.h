@@ -12,10 +12,10 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "mpi_exec/datatype.h"
-#include "mpi_exec/payload.h"
 
 namespace rosched::mpi {
 
@@ -47,9 +47,9 @@ void require_units(const ByteUnits& units, std::int64_t bytes);
 
 // One rank's copy of a message, count elements of datatype at buffer, as units (message_units,
 // or `units` if the caller has them already): the buffer itself where the datatype is
-// contiguous, else a packed copy in payload memory, filled from the buffer when `fill` (the
-// ranks that hold the data). store() copies a packed copy back to the buffer (the ranks that
-// received it). `parts` > 1: the message is that many parts of count elements each, one after
+// contiguous, else a packed copy in scratch memory (ScratchBuffer), filled from the buffer when
+// `fill` (the ranks that hold the data). store() copies a packed copy back to the buffer (the ranks
+// that received it). `parts` > 1: the message is that many parts of count elements each, one after
 // the other (an all-gather's result: more than INT_MAX elements in all, so copied part by part;
 // `units` then message_units(count, type, parts)). Throws MPI_ERR_COUNT where the bytes are not
 // representable.
@@ -73,7 +73,7 @@ class MessageBytes {
   MPI_Datatype datatype_;
   MPI_Aint extent_;
   ByteUnits units_;
-  PayloadBuffer packed_;
+  std::optional<ScratchBuffer> packed_;
   void* data_;
 };
 
@@ -105,7 +105,7 @@ class BlocksBytes {
   MPI_Aint extent_;
   ByteUnits units_;
   std::vector<int> counts_, displs_;
-  PayloadBuffer packed_;
+  std::optional<ScratchBuffer> packed_;
   void* data_;
 };
 
