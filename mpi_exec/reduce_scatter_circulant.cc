@@ -8,8 +8,10 @@
 // Rosched_Reduce_scatter(_block) runs it (or, for a short vector, the n-way all-reduce of all of
 // it, then the rank's block) where, timed at the first call of each size class, it beat the MPI
 // library's collective, else that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST;
-// library_choice.h; the library's for a non-commutative operation and at p <= 2, where either
-// is one exchange); Rosched_Reduce_scatter(_block)_circulant always runs it.
+// library_choice.h; the library's for a non-commutative operation). At p = 2, where either is
+// one exchange, the trial decides too: Open MPI 4.1's MPI_Reduce_scatter took 6-7x the circulant
+// one's time at 1-4 MiB there (its scratch made per call; docs/perf.md, "Scratch kept from call
+// to call"). Rosched_Reduce_scatter(_block)_circulant always runs it.
 #include "mpi_exec/circulant_rounds.h"
 
 #include <algorithm>
@@ -171,7 +173,7 @@ ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry, D
       entry != Entry::kChoose ? Verdict::kRosched
       : !commutative          ? Verdict::kLibrary
                               : library_verdict(ci, which, settings().reduce_scatter, count,
-                                                type.size, [&] { return ci.p > 2; }, &answer);
+                                                type.size, [&] { return ci.p > 1; }, &answer);
   ReduceScatterDecision d;
   if (verdict == Verdict::kLibrary) return d;
   d.timed = verdict == Verdict::kTimeBoth;
