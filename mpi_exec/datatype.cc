@@ -70,10 +70,10 @@ thread_local KeptBuffers<std::unique_ptr<unsigned char[]>, MakeSmall> small_stor
 // 1 MiB, at most 4 of them, each at most 64 MiB, 128 MiB in all, a request taking at most 4
 // times its size. Made per call, such buffers cost more than the collective where the system
 // hands back their pages after each call (glibc's malloc does above its trim threshold): p = 2,
-// the circulant reduction of 4 MiB took 1,788 us with them, 513 us with malloc keeping its
-// memory, Open MPI's MPI_Reduce 376 us (docs/perf.md, "Scratch kept from call to call"). Not
-// under SimGrid SMPI: its shared-malloc records are gone by the time this thread's buffers
-// would be freed (at exit), and a simulation does not charge page faults anyway.
+// the circulant reduction of 4 MiB took 1,689-1,788 us with them, 591 with this store, 513 with
+// malloc keeping all its memory, Open MPI's MPI_Reduce 340-376 (docs/perf.md, "Scratch kept
+// from call to call"). Not under SimGrid SMPI: its shared-malloc records are gone by the time
+// this thread's buffers would be freed (at exit), and a simulation does not charge page faults.
 #ifdef SMPI_H
 constexpr std::size_t kLargeKept = 0;
 #else

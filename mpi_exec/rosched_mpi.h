@@ -28,7 +28,10 @@
  *     Rosched_Allmerge, the n-way all-reduce) is MPI_ERR_COMM;
  *   - threads (MPI_THREAD_MULTIPLE): threads may call the collectives at once on different
  *     communicators (on one communicator MPI forbids it); what the library keeps per process is
- *     made once or kept per thread.
+ *     made once or kept per thread;
+ *   - memory: scratch vectors (accumulators, packed copies of datatypes with gaps) are kept per
+ *     thread from call to call for the next call, at most 16 MiB up to 1 MiB each and 128 MiB
+ *     above (at most 4 buffers, each at most 64 MiB); larger ones are made and freed per call.
  *
  * Algorithms (Träff 2022): Rosched_Bcast_circulant is the n-block broadcast (Algorithm 6,
  * n - 1 + ceil(log2 p) rounds, n from the cost model (message time against size) of the
