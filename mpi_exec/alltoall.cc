@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "mpi_exec/alltoall_bruck.h"
@@ -39,26 +40,26 @@ class Side {
     }
     if (!dense_) {
       if (at > INT_MAX) throw Error(MPI_ERR_COUNT, "more than INT_MAX bytes to stage");
-      staged_.resize(static_cast<std::size_t>(at) + 1);
+      staged_.emplace(static_cast<std::size_t>(at) + 1);
       std::vector<MPI_Aint> where(p);
       for (int j = 0; j < p; ++j) where[j] = static_cast<MPI_Aint>(displs[j]) * info.extent;
       blocks_type_ = std::make_unique<OwnedType>(hindexed(p, counts, where.data(), type));
       total_ = static_cast<int>(at);
     }
   }
-  char* data() { return dense_ ? static_cast<char*>(base_) : staged_.data(); }
+  char* data() { return dense_ ? static_cast<char*>(base_) : static_cast<char*>(staged_->data()); }
   void stage_in() {
-    if (!dense_) local_copy(base_, 1, blocks_type_->get(), staged_.data(), total_, MPI_BYTE);
+    if (!dense_) local_copy(base_, 1, blocks_type_->get(), data(), total_, MPI_BYTE);
   }
   void stage_out() {
-    if (!dense_) local_copy(staged_.data(), total_, MPI_BYTE, base_, 1, blocks_type_->get());
+    if (!dense_) local_copy(data(), total_, MPI_BYTE, base_, 1, blocks_type_->get());
   }
   std::vector<std::int64_t> offset, size;
 
  private:
   void* base_;
   bool dense_;
-  std::vector<char> staged_;
+  std::optional<ScratchBuffer> staged_;  // scratch kept from call to call (datatype.h)
   std::unique_ptr<OwnedType> blocks_type_;
   int total_ = 0;
 };
@@ -151,14 +152,15 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
     std::vector<int> rcounts(ci.p, recvcount), rdispls(ci.p);
     for (int j = 0; j < ci.p; ++j) rdispls[j] = j * recvcount;
     Side recv(recvbuf, rcounts.data(), rdispls.data(), recvtype, rtype, ci.p);
-    std::vector<char> copy;  // MPI_IN_PLACE: the data, before the receive buffer is written
+    std::optional<ScratchBuffer> copy;  // MPI_IN_PLACE: the data, before recvbuf is written
     std::unique_ptr<Side> send;
     if (in_place) {
       recv.stage_in();
-      copy.assign(recv.data(), recv.data() + n * ci.p);
+      copy.emplace(static_cast<std::size_t>(n * ci.p));
+      std::memcpy(copy->data(), recv.data(), static_cast<std::size_t>(n * ci.p));
       std::vector<int> counts(ci.p, static_cast<int>(n)), displs(ci.p);
       for (int j = 0; j < ci.p; ++j) displs[j] = static_cast<int>(j * n);
-      send = std::make_unique<Side>(copy.data(), counts.data(), displs.data(), MPI_BYTE,
+      send = std::make_unique<Side>(copy->data(), counts.data(), displs.data(), MPI_BYTE,
                                     type_info(MPI_BYTE), ci.p);
     } else {
       std::vector<int> counts(ci.p, sendcount), displs(ci.p);
@@ -194,7 +196,7 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
       return std::make_pair(r, forced_algorithm(name, true, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
     });
     Side recv(recvbuf, recvcounts, rdispls, recvtype, rtype, ci.p);
-    std::vector<char> copy;
+    std::optional<ScratchBuffer> copy;
     std::unique_ptr<Side> send;
     if (in_place) {
       recv.stage_in();
@@ -205,12 +207,13 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
         displs[j] = static_cast<int>(at);
         at += recv.size[j];
       }
-      copy.resize(static_cast<std::size_t>(at) + 1);
+      char* const to = static_cast<char*>(copy.emplace(static_cast<std::size_t>(at) + 1).data());
       for (int j = 0; j < ci.p; ++j) {
-        if (recv.size[j] > 0) std::memcpy(copy.data() + displs[j], recv.data() + recv.offset[j], recv.size[j]);
+        if (recv.size[j] > 0)
+          std::memcpy(to + displs[j], recv.data() + recv.offset[j], recv.size[j]);
       }
-      send = std::make_unique<Side>(copy.data(), counts.data(), displs.data(), MPI_BYTE,
-                                    type_info(MPI_BYTE), ci.p);
+      send = std::make_unique<Side>(to, counts.data(), displs.data(), MPI_BYTE, type_info(MPI_BYTE),
+                                    ci.p);
     } else {
       send = std::make_unique<Side>(sendbuf, sendcounts, sdispls, sendtype, type_info(sendtype), ci.p);
       send->stage_in();
