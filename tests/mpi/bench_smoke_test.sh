@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The MPI benchmark runs every operation with --check on a few sizes, and rejects bad options.
+# The MPI benchmark runs every operation with --check on a few sizes, and rejects bad options;
+# bench/call_overhead runs. Args: bench call_overhead
 set -u
 bin="$(realpath "$1")"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
@@ -162,6 +163,15 @@ for kw in 2:2 3:5; do
   if [ $rc -eq 0 ] && [ "$lines" -ge 2 ]; then echo "ok   bcast k-ary tree degree ${kw%%:*} window ${kw##*:}"
   else echo "FAIL bcast k-ary tree $kw (exit $rc, $lines lines)"; echo "$out"; fail=1; fi
 done
+# bench/call_overhead (the second argument): a row of ns per call for each of its four calls
+# at p = 3 (it checks their results itself: exit 1 on a wrong value), and a bad count rejected.
+over="$(realpath "$2")"
+out=$(timeout 120 mpirun -np 3 --oversubscribe "$over" --calls 2000 --trials 2 2>&1); rc=$?
+rows=$(echo "$out" | grep -cE "^(MPI|Rosched)_(Bcast|Allreduce)	3	[0-9]+[.][0-9]+$")
+if [ $rc -eq 0 ] && [ "$rows" = 4 ]; then echo "ok   call_overhead"
+else echo "FAIL call_overhead (exit $rc, $rows rows)"; echo "$out"; fail=1; fi
+timeout 60 "$over" --calls 0 >/dev/null 2>&1
+[ $? -eq 2 ] && echo "ok   call_overhead --calls 0 rejected" || { echo "FAIL call_overhead --calls 0"; fail=1; }
 # Run as a singleton (no mpirun, whose output forwarding would hide the error): a failed write
 # of the results is exit status 2.
 timeout 60 "$bin" --op bcast --sizes 1 --reps 1 >/dev/full 2>/dev/null
