@@ -21,12 +21,13 @@
 namespace {
 
 void usage(std::FILE* to) {
-  std::fprintf(to,
-               "usage: call_overhead [--calls N] [--trials T]\n"
-               "  Times N back-to-back calls of MPI_Bcast, MPI_Allreduce, Rosched_Bcast and\n"
-               "  Rosched_Allreduce on one int of MPI_COMM_WORLD, T times each (defaults 1000000\n"
-               "  and 5), and prints on rank 0 a TSV: call, p, ns per call (the shortest trial).\n"
-               "  Run under mpirun; preload librosched_pmpi.so to time the interposer's MPI_ calls.\n");
+  std::fprintf(
+      to,
+      "usage: call_overhead [--calls N] [--trials T]\n"
+      "  Times N back-to-back calls of MPI_Bcast, MPI_Allreduce, Rosched_Bcast and\n"
+      "  Rosched_Allreduce on one int of MPI_COMM_WORLD, T times each (defaults 1000000\n"
+      "  and 5), and prints on rank 0 a TSV: call, p, ns per call (the shortest trial).\n"
+      "  Run under mpirun; preload librosched_pmpi.so to time the interposer's MPI_ calls.\n");
 }
 
 // Parses a positive count; 0 where it is not one.
@@ -68,10 +69,17 @@ int main(int argc, char** argv) {
       for (long i = 0; i < calls; ++i) {
         int rc = MPI_SUCCESS;
         switch (which) {
-          case 0: rc = MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD); break;
-          case 1: rc = MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-          case 2: rc = Rosched_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD); break;
-          default: rc = Rosched_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+          case 0:
+            rc = MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            break;
+          case 1:
+            rc = MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            break;
+          case 2:
+            rc = Rosched_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            break;
+          default:
+            rc = Rosched_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         }
         failures += rc != MPI_SUCCESS;
       }
@@ -84,7 +92,8 @@ int main(int argc, char** argv) {
   const bool right = x == 1 && y == p && failures == 0;
   int wrong = right ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0 && wrong) std::fprintf(stderr, "call_overhead: a call failed or gave a wrong value\n");
+  if (rank == 0 && wrong)
+    std::fprintf(stderr, "call_overhead: a call failed or gave a wrong value\n");
   MPI_Finalize();
   return wrong ? 1 : 0;
 }
