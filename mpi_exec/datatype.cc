@@ -1,8 +1,8 @@
 #include "mpi_exec/datatype.h"
 
-#include <algorithm>
-#include <array>
 #include <cstring>
+#include <memory>
+#include <utility>
 
 #include "mpi_exec/kept_buffers.h"
 #include "mpi_exec/mpi_call.h"
