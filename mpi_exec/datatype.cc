@@ -1,11 +1,13 @@
 #include "mpi_exec/datatype.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <utility>
 
 #include "mpi_exec/kept_buffers.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 
 namespace rosched::mpi {
@@ -62,25 +64,33 @@ struct MakeLarge {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
+// What ROSCHED_SCRATCH_KEEP (settings.h) leaves to each store: the small one first, up to
+// 16 MiB, the large one the rest, up to 128 MiB by default.
+std::size_t small_keep() { return std::min(16 * kSmallScratch, settings().scratch_keep); }
+std::size_t large_keep() { return settings().scratch_keep - small_keep(); }
+
 // Blocks of pipelined collectives and short vectors: up to 1 MiB, 16 of them, any fit.
-thread_local KeptBuffers<std::unique_ptr<unsigned char[]>, MakeSmall> small_store(
-    16, kSmallScratch, 16 * kSmallScratch, kSmallScratch);
+thread_local KeptBuffers<std::unique_ptr<unsigned char[]>, MakeSmall> small_store(16, kSmallScratch,
+                                                                                  small_keep(),
+                                                                                  kSmallScratch);
 
 // Whole vectors (accumulators, packed copies, landing places of one-block messages): above
-// 1 MiB, at most 4 of them, each at most 64 MiB, 128 MiB in all, a request taking at most 4
-// times its size. Made per call, such buffers cost more than the collective where the system
-// hands back their pages after each call (glibc's malloc does above its trim threshold): p = 2,
-// the circulant reduction of 4 MiB took 1,689-1,788 us with them, 591 with this store, 513 with
-// malloc keeping all its memory, Open MPI's MPI_Reduce 340-376 (docs/perf.md, "Scratch kept
-// from call to call"). Not under SimGrid SMPI: its shared-malloc records are gone by the time
-// this thread's buffers would be freed (at exit), and a simulation does not charge page faults.
+// 1 MiB, at most 4 of them, each at most 64 MiB, 128 MiB in all by default, a request taking at
+// most 4 times its size. Made per call, such buffers cost more than the collective where the
+// system hands back their pages after each call (glibc's malloc does above its trim threshold):
+// p = 2, the circulant reduction of 4 MiB took 1,689-1,788 us with them, 591 with this store,
+// 513 with malloc keeping all its memory, Open MPI's MPI_Reduce 340-376 (docs/perf.md, "Scratch
+// kept from call to call"). Not under SimGrid SMPI: its shared-malloc records are gone by the
+// time this thread's buffers would be freed (at exit), and a simulation does not charge page
+// faults.
 #ifdef SMPI_H
 constexpr std::size_t kLargeKept = 0;
 #else
 constexpr std::size_t kLargeKept = 4;
 #endif
-thread_local KeptBuffers<PayloadBuffer, MakeLarge> large_store(kLargeKept, 64 * kMiB, 128 * kMiB,
-                                                               4);
+thread_local KeptBuffers<PayloadBuffer, MakeLarge> large_store(kLargeKept,
+                                                               std::min(64 * kMiB, large_keep()),
+                                                               large_keep(), 4);
 
 }  // namespace
 
@@ -99,6 +109,8 @@ ScratchBuffer::~ScratchBuffer() {
   if (store_) small_store.give(std::move(store_), capacity_);
   if (large_.data() != nullptr) large_store.give(std::move(large_), capacity_);
 }
+
+std::size_t scratch_kept_bytes() { return small_store.held() + large_store.held(); }
 
 OwnedType::~OwnedType() {
   if (type_ != MPI_DATATYPE_NULL) PMPI_Type_free(&type_);

@@ -51,8 +51,9 @@ void copy_elements(void* dst, const void* src, const TypeInfo& t, int count);
 // and goes back to, this thread's buffers of earlier calls where one fits: up to 1 MiB (16 kept,
 // operator new), an allocation per buffer costing more than the reduction of a short vector;
 // above it (4 kept, each at most 64 MiB, 128 MiB in all) payload memory (payload.h), whose pages
-// the system would otherwise map afresh at every call (datatype.cc). Up to 64 bytes it is part
-// of the object. Under SimGrid SMPI buffers above 1 MiB are made and freed per call.
+// the system would otherwise map afresh at every call (datatype.cc). ROSCHED_SCRATCH_KEEP
+// (settings.h) bounds what a thread keeps. Up to 64 bytes it is part of the object. Under
+// SimGrid SMPI buffers above 1 MiB are made and freed per call.
 inline constexpr std::size_t kSmallScratch = std::size_t{1} << 20;
 class ScratchBuffer {
  public:
@@ -74,6 +75,9 @@ class ScratchBuffer {
   MPI_Aint offset_;
   alignas(std::max_align_t) unsigned char inline_[kInline];
 };
+
+// Bytes this thread keeps for its next calls (at most settings().scratch_keep).
+std::size_t scratch_kept_bytes();
 
 // A committed datatype, freed on destruction.
 class OwnedType {

@@ -1,6 +1,7 @@
 #include "mpi_exec/settings.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,7 +11,6 @@
 
 namespace rosched::mpi {
 namespace {
-
 
 void read_factor(const char* name, double& factor) {
   const char* text = std::getenv(name);
@@ -82,10 +82,37 @@ Settings from_environment() {
     if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;
   }
   if (const char* v = std::getenv("ROSCHED_ALLTOALL_VARIANT")) s.alltoall_variant = v;
+  if (const char* keep = std::getenv("ROSCHED_SCRATCH_KEEP"); keep && *keep) {
+    if (!parse_bytes(keep, &s.scratch_keep)) {
+      std::fprintf(stderr,
+                   "rosched: ROSCHED_SCRATCH_KEEP=%s is not a byte count (digits, optionally "
+                   "followed by K, M or G); keeping the default, 144M\n",
+                   keep);
+    }
+  }
   return s;
 }
 
 }  // namespace
+
+bool parse_bytes(const char* text, std::size_t* bytes) {
+  constexpr std::uint64_t kMost = std::uint64_t{1} << 60;
+  std::uint64_t value = 0;
+  const char* c = text;
+  if (*c < '0' || *c > '9') return false;
+  for (; *c >= '0' && *c <= '9'; ++c) {
+    value = value * 10 + static_cast<std::uint64_t>(*c - '0');
+    if (value > kMost) return false;
+  }
+  int shift = 0;
+  if (*c == 'K' || *c == 'k') shift = 10;
+  if (*c == 'M' || *c == 'm') shift = 20;
+  if (*c == 'G' || *c == 'g') shift = 30;
+  if (shift != 0) ++c;
+  if (*c != '\0' || value > (kMost >> shift)) return false;
+  *bytes = static_cast<std::size_t>(value << shift);
+  return true;
+}
 
 bool env_flag(const char* name) {
   const char* text = std::getenv(name);

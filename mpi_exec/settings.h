@@ -4,6 +4,7 @@
 #define ROSCHED_MPI_EXEC_SETTINGS_H_
 
 #include <atomic>
+#include <cstddef>
 #include <string>
 
 namespace rosched::mpi {
@@ -49,11 +50,21 @@ struct Settings {
   // ROSCHED_ALLTOALL_VARIANT: the algorithm of Rosched_Alltoall(v) ("" or "auto": the cost
   // rule; else a Bruck variant name or "linear"), checked at the call.
   std::string alltoall_variant;
+  // ROSCHED_SCRATCH_KEEP: the most bytes of scratch buffers a thread keeps from one call for the
+  // next (ScratchBuffer, datatype.h): a whole number of bytes, or with a suffix K, M or G
+  // (KiB, MiB, GiB); 0 keeps none, every buffer is made and freed in its call. Default 144 MiB:
+  // 16 MiB of buffers up to 1 MiB, 128 MiB of larger ones.
+  std::size_t scratch_keep = kDefaultScratchKeep;
+  static constexpr std::size_t kDefaultScratchKeep = std::size_t{144} << 20;
 };
 
 // The settings; a factor that is unset, not a number or not positive keeps its default, as
 // does an n outside 1..64 or an unknown rule.
 const Settings& settings();
+
+// A byte count as ROSCHED_SCRATCH_KEEP takes it: digits, then optionally K, M or G (powers of
+// 1024); false for anything else (empty, a sign, a fraction, another suffix, or more than 2^60).
+bool parse_bytes(const char* text, std::size_t* bytes);
 
 // Whether the environment variable `name` is set, non-empty and not "0" (how every on/off
 // variable of the library is read, ROSCHED_PMPI_REPORT of the interposer too).

@@ -4,7 +4,9 @@
 # blocks (--many-blocks), and from p = 4 the broadcasts on nodes of 2 and 3 ranks (--nodes=K);
 # at p = 6 and 9 (nodes of 3) also with the multi-lane all-reduce pipelined in 3 chunks; at
 # p = 3 and 8 the allgathervs with one block per contribution, rounds streamed (--one-block);
-# then the C interface at p = 1 and 3 and four threads per process at p = 2 and 3.
+# then the C interface at p = 1 and 3 and four threads per process at p = 2 and 3. At p = 5 and 7
+# with many blocks, scratch buffers are never kept / kept in at most 1536 KiB
+# (ROSCHED_SCRATCH_KEEP=0 / 1536K: every buffer made per call, or evictions at every turn).
 # ROSCHED_MPI_TEST_P, if set, lists other process counts (the sanitized
 # run of scripts/test.sh takes fewer). Ends with the summed "N passed, M failed" line.
 set -u
@@ -29,9 +31,13 @@ for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
       --nodes=*) name="p=$np nodes of ${mode#--nodes=}" ;;
       chunks) name="p=$np nodes of 3"; mode=--nodes=3; chunks=3 ;;
     esac
+    keep=
+    [ "$mode" = --many-blocks ] && [ "$np" -eq 5 ] && keep=0
+    [ "$mode" = --many-blocks ] && [ "$np" -eq 7 ] && keep=1536K
     [ -z "$chunks" ] || echo "(ROSCHED_LANE_CHUNKS=$chunks)"
-    out=$(ROSCHED_LANE_CHUNKS=$chunks timeout 300 mpirun -x ROSCHED_LANE_CHUNKS -np "$np" \
-          --oversubscribe "$bin" $mode 2>&1)
+    [ -z "$keep" ] || echo "(ROSCHED_SCRATCH_KEEP=$keep)"
+    out=$(ROSCHED_LANE_CHUNKS=$chunks ROSCHED_SCRATCH_KEEP=$keep timeout 300 mpirun \
+          -x ROSCHED_LANE_CHUNKS -x ROSCHED_SCRATCH_KEEP -np "$np" --oversubscribe "$bin" $mode 2>&1)
     rc=$?
     line=$(echo "$out" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed$")
     echo "${line:-$name: no result (exit $rc)}"

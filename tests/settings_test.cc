@@ -1,0 +1,94 @@
+// The byte counts of ROSCHED_SCRATCH_KEEP (settings.h, parse_bytes) against a reference that
+// builds the text from a number and a suffix, and the bound it sets on the scratch buffers a
+// thread keeps (datatype.h, ScratchBuffer): this binary runs with ROSCHED_SCRATCH_KEEP=3M, set
+// before anything reads the settings, so buffers up to 1 MiB share 3 MiB and larger ones are
+// never kept.
+#include "mpi_exec/settings.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/datatype.h"
+
+namespace rosched::mpi {
+namespace {
+
+const bool kKeepSet = setenv("ROSCHED_SCRATCH_KEEP", "3M", 1) == 0;
+constexpr std::size_t kKeep = std::size_t{3} << 20;
+
+TEST(ParseBytes, Examples) {
+  std::size_t b = 7;
+  EXPECT_TRUE(parse_bytes("0", &b));
+  EXPECT_EQ(b, 0u);
+  EXPECT_TRUE(parse_bytes("144M", &b));
+  EXPECT_EQ(b, std::size_t{144} << 20);
+  EXPECT_TRUE(parse_bytes("2g", &b));
+  EXPECT_EQ(b, std::size_t{2} << 30);
+  EXPECT_TRUE(parse_bytes("1152921504606846976", &b));  // 2^60, the most
+  EXPECT_EQ(b, std::size_t{1} << 60);
+  b = 7;
+  for (const char* bad : {"", "-1", "+5", "1.5M", "12KB", "M", " 5", "5 ", "1T", "0x10",
+                          "1152921504606846977", "1073741825G", "99999999999999999999999"}) {
+    EXPECT_FALSE(parse_bytes(bad, &b)) << bad;
+    EXPECT_EQ(b, 7u) << bad;  // untouched
+  }
+}
+
+RC_GTEST_PROP(ParseBytes, NumberAndSuffix, ()) {
+  const int shift = *rc::gen::element(0, 10, 20, 30);
+  const std::uint64_t n =
+      *rc::gen::inRange<std::uint64_t>(0, (std::uint64_t{1} << 60 >> shift) + 1);
+  std::string text = std::to_string(n);
+  if (shift > 0)
+    text += *rc::gen::element<std::string>(shift == 10   ? "K"
+                                           : shift == 20 ? "M"
+                                                         : "G",
+                                           shift == 10   ? "k"
+                                           : shift == 20 ? "m"
+                                                         : "g");
+  std::size_t b = 0;
+  RC_ASSERT(parse_bytes(text.c_str(), &b));
+  RC_ASSERT(b == static_cast<std::size_t>(n << shift));
+  // One more than the most is refused.
+  const std::string over =
+      std::to_string((std::uint64_t{1} << 60 >> shift) + 1) + text.substr(std::to_string(n).size());
+  RC_ASSERT(!parse_bytes(over.c_str(), &b));
+}
+
+TEST(ScratchKeep, IsReadFromTheEnvironment) {
+  ASSERT_TRUE(kKeepSet);
+  EXPECT_EQ(settings().scratch_keep, kKeep);
+}
+
+// Buffers of random sizes made and dropped in random order: what the thread keeps never exceeds
+// the bound, nothing above 1 MiB is kept (its share is 0 here), and a buffer is kept at all.
+RC_GTEST_PROP(ScratchKeep, BoundsWhatIsKept, ()) {
+  const auto sizes = *rc::gen::container<std::vector<std::size_t>>(rc::gen::oneOf(
+      rc::gen::inRange<std::size_t>(65, std::size_t{1} << 20),
+      rc::gen::inRange<std::size_t>((std::size_t{1} << 20) + 1, std::size_t{5} << 20)));
+  std::vector<std::unique_ptr<ScratchBuffer>> live;
+  for (std::size_t bytes : sizes) {
+    live.push_back(std::make_unique<ScratchBuffer>(bytes));
+    static_cast<unsigned char*>(live.back()->data())[bytes - 1] = 1;  // it holds `bytes`
+    if (*rc::gen::inRange(0, 3) == 0) {
+      live.erase(live.begin() + *rc::gen::inRange<std::size_t>(0, live.size()));
+    }
+    RC_ASSERT(scratch_kept_bytes() <= kKeep);
+  }
+  live.clear();
+  RC_ASSERT(scratch_kept_bytes() <= kKeep);
+  const std::size_t before = scratch_kept_bytes();
+  { ScratchBuffer large(std::size_t{2} << 20); }
+  RC_ASSERT(scratch_kept_bytes() == before);  // not kept
+  { ScratchBuffer small(std::size_t{1} << 19); }
+  RC_ASSERT(scratch_kept_bytes() > 0);
+}
+
+}  // namespace
+}  // namespace rosched::mpi
