@@ -65,8 +65,9 @@ std::int64_t bcast_delay(int p, std::int64_t n) {
 
 // The overlapped walk: round i of the combined walk is reduction round i and broadcast round
 // i - delay.
-void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatype,
-                        const TypeInfo& type, MPI_Op op, const CommInfo& ci) {
+void two_tree_allreduce(const void* own, void* acc, void* result, int count,
+                        MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                        const CommInfo& ci) {
   const int p = ci.p, rank = ci.rank;
   const MPI_Comm c = ci.c;
   const Pipeline pipe = two_tree_pipeline(ci, count, type);
@@ -75,7 +76,8 @@ void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatyp
   const rosched::TwoTreeReduceSchedule reduction(p, pipe.n, rank, 0);
   const rosched::TwoTreeBcastSchedule broadcast(p, pipe.n, rank, 0);
   const std::int64_t delay = bcast_delay(p, pipe.n);
-  ReduceWindow reduce(acc, count, pipe.n, datatype, type, op, pipe.window, reduction.rounds(), c);
+  ReduceWindow reduce(acc, count, pipe.n, datatype, type, op, pipe.window, reduction.rounds(), c,
+                      own);
   BcastWindow bcast(result, count, datatype, type, pipe.n, rank == 0, pipe.window,
                     pipe.synchronous, c);
   const std::int64_t rounds = std::max(reduction.rounds(), broadcast.rounds() + delay);
@@ -136,12 +138,23 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
       node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
       return;
     }
-    std::optional<ScratchBuffer> scratch;  // every rank but 0 reduces in a copy of its input
-    if (p > 1 && rank != 0) scratch.emplace(type, count);
+    if (p == 1) {
+      if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
+      return;
+    }
+    std::optional<ScratchBuffer> scratch;  // every rank but 0 reduces in a buffer of its own
+    if (rank != 0) scratch.emplace(type, count);
     void* acc = scratch ? scratch->data() : recvbuf;
-    if (input != acc) local_copy(input, acc, count, datatype);
-    if (p == 1) return;
-    two_tree_allreduce(acc, recvbuf, count, datatype, type, op, ci);
+    // The input stays where it is, unless it is recvbuf on a rank but 0 (in place), where the
+    // broadcast's receives would overwrite blocks still being sent from it: then a copy.
+    const void* own = input;
+    if (input == recvbuf && rank != 0) {
+      local_copy(input, acc, count, datatype);
+      own = nullptr;
+    } else if (input == acc) {
+      own = nullptr;
+    }
+    two_tree_allreduce(own, acc, recvbuf, count, datatype, type, op, ci);
   });
 }
 

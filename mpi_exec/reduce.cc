@@ -61,24 +61,23 @@ ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type
   return pipelined;
 }
 
-void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, int count,
-                  MPI_Datatype datatype, const TypeInfo& type,
+void* accumulator(const CommInfo& ci, int root, void* recvbuf, int count, const TypeInfo& type,
                   std::optional<ScratchBuffer>& scratch) {
-  void* acc = ci.rank == root ? recvbuf : scratch.emplace(type, count).data();
-  if (own != nullptr) local_copy(own, acc, count, datatype);
-  return acc;
+  return ci.rank == root ? recvbuf : scratch.emplace(type, count).data();
 }
 
-void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,
-                 const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
+void tree_reduce(const ReduceTree& tree, const void* own, void* acc, int count,
+                 MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int sink,
+                 const CommInfo& comm) {
   if (tree.kind == ReduceTree::kKnomial) {
-    knomial_reduce(nullptr, acc, count, datatype, type, op, tree.ports, sink, comm);
+    knomial_reduce(own, acc, count, datatype, type, op, tree.ports, sink, comm);
   } else if (tree.kind == ReduceTree::kCirculant) {
-    circulant_reduce(acc, count, datatype, type, op, sink, comm);
+    circulant_reduce(own, acc, count, datatype, type, op, sink, comm);
   } else if (tree.kind == ReduceTree::kScatterGather) {
+    if (own != nullptr) local_copy(own, acc, count, datatype);
     scatter_gather_reduce(acc, count, datatype, type, op, sink, comm);
   } else {
-    two_tree_reduce(acc, count, datatype, type, op, sink, comm);
+    two_tree_reduce(own, acc, count, datatype, type, op, sink, comm);
   }
 }
 
@@ -175,8 +174,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
         return;
       }
       std::optional<ScratchBuffer> scratch;
-      void* acc = accumulator(ci, root, contribution, recvbuf, count, datatype, type, scratch);
-      tree_reduce(tree, acc, count, datatype, type, op, sink, ci);
+      void* acc = accumulator(ci, root, recvbuf, count, type, scratch);
+      tree_reduce(tree, contribution, acc, count, datatype, type, op, sink, ci);
       if (sink != root) {
         if (rank == sink) {
           check(PMPI_Send(acc, count, datatype, root, tag::kReduceToRoot, c), "MPI_Send");

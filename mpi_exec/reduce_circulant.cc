@@ -17,13 +17,17 @@ Pipeline circulant_reduce_pipeline(const CommInfo& comm, int count, const TypeIn
                       extra_rounds<rosched::BcastSchedule>(comm.p), false);
 }
 
-void circulant_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
-                      MPI_Op op, int sink, const CommInfo& comm) {
-  if (comm.p == 1 || count == 0) return;
+void circulant_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
+                      const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
+  if (count == 0) return;
+  if (comm.p == 1) {
+    if (own != nullptr) local_copy(own, acc, count, datatype);
+    return;
+  }
   const Pipeline pipe = circulant_reduce_pipeline(comm, count, type);
   walk_reduce(rosched::ReduceSchedule(comm.p, pipe.n, comm.rank, sink),
-              "circulant (the broadcast backwards), pipelined", pipe, acc, count, datatype, type,
-              op, comm);
+              "circulant (the broadcast backwards), pipelined", pipe, own, acc, count, datatype,
+              type, op, comm);
 }
 
 }  // namespace rosched::mpi

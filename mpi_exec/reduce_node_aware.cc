@@ -100,15 +100,16 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
     return true;
   }
   std::optional<ScratchBuffer> scratch;
-  void* acc = accumulator(ci, root, own, recvbuf, count, datatype, type, scratch);
+  void* acc = accumulator(ci, root, recvbuf, count, type, scratch);
   const int k = layout.node_rank_of[root], home = layout.number_of[root];
   const int lane = layout.carrier_lane(root);
   const CommInfo node = comm_info(layout.node);
-  tree_reduce(reduce_tree_for(node, count, type, true), acc, count, datatype, type, op, lane, node);
+  tree_reduce(reduce_tree_for(node, count, type, true), own, acc, count, datatype, type, op,
+              lane, node);
   if (layout.node_rank == lane) {
     const CommInfo lanes = comm_info(layout.lane);
-    tree_reduce(reduce_tree_for(lanes, count, type, true), acc, count, datatype, type, op, home,
-                lanes);
+    tree_reduce(reduce_tree_for(lanes, count, type, true), nullptr, acc, count, datatype, type,
+                op, home, lanes);
   }
   if (lane != k && layout.node_number == home) {
     if (layout.node_rank == lane) {

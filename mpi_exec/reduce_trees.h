@@ -28,10 +28,18 @@ namespace rosched::mpi {
 // with one round at a time; a rank never receives a block again after sending it. A round's
 // buffer and requests are reused `window` rounds later, after they have completed. `window` is
 // cut to `rounds`, the rounds of the walk (more slots would never be used).
+// With `own` (this rank's contribution, count elements; nullptr: acc holds it on entry) acc's
+// contents on entry are ignored and own is never copied whole: a block sent before any receive
+// of it leaves from own; a block's first receive lands in acc, then acc = own op acc (where that
+// is the order: commutative operations, or a receive from after this rank's range; else own's
+// block is copied into acc first); a block neither received nor sent is copied at finish(). At
+// p = 2 the circulant reduction of 4 MiB took 1.6x Open MPI's MPI_Reduce with a whole copy of
+// own first (docs/perf.md, "Reductions without a copy of the input").
 class ReduceWindow {
  public:
   ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype, const TypeInfo& type,
-               MPI_Op op, int window, std::int64_t rounds, MPI_Comm c);
+               MPI_Op op, int window, std::int64_t rounds, MPI_Comm c,
+               const void* own = nullptr);
   // The next round with a transfer.
   void round(const rosched::ReduceRound& r);
   // Completes and combines every receive of `block` posted so far (and the receives before
@@ -48,6 +56,7 @@ class ReduceWindow {
     std::int64_t block = -1;  // the block received in this slot's round, -1: none
     BlockSpan mine{nullptr, 0};
     bool recv_before_own = false;
+    const char* own_at = nullptr;  // received into mine itself: mine = own_at op mine
   };
   Slot& slot_of(std::int64_t k);
   void combine_block(std::int64_t block, std::int64_t before);  // receives of rounds < before
@@ -64,19 +73,27 @@ class ReduceWindow {
   std::vector<Slot> slots_;
   std::int64_t posted_ = 0;    // rounds with a transfer posted so far
   std::int64_t combined_ = 0;  // receives of rounds < combined_ are combined into acc
+  const void* own_;
+  // With own_, per block: whether own's block is still to be used (kOwnPending), is (or will
+  // be, when its receive is combined) folded into acc, or was sent as it is.
+  enum OwnState : unsigned char { kOwnPending, kOwnInAcc, kOwnSent };
+  std::vector<OwnState> own_state_;
+  const char* own_block(std::int64_t block) const {
+    return block_span(const_cast<void*>(own_), block, count_, n_, type_.extent).at;
+  }
 };
 
 // Walks every round of `schedule` (a reduction schedule of pipe.n blocks: rounds(), round(i)
-// giving a ReduceRound) over acc with pipe.window rounds in flight (ReduceWindow), telling
-// ROSCHED_VERBOSE `what` was run.
+// giving a ReduceRound) over acc with pipe.window rounds in flight (ReduceWindow, own as there),
+// telling ROSCHED_VERBOSE `what` was run.
 template <typename Schedule>
-void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pipe, void* acc,
-                 int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
-                 const CommInfo& comm) {
+void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pipe,
+                 const void* own, void* acc, int count, MPI_Datatype datatype,
+                 const TypeInfo& type, MPI_Op op, const CommInfo& comm) {
   tell_choice(comm, "reduction", what, pipe.n, pipe.window,
               static_cast<double>(count) * type.size);
   ReduceWindow window(acc, count, pipe.n, datatype, type, op, pipe.window, schedule.rounds(),
-                      comm.c);
+                      comm.c, own);
   for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
     const rosched::ReduceRound round = schedule.round(i);
     if (round.send || round.recv) window.round(round);
@@ -84,22 +101,22 @@ void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pip
   window.finish();
 }
 
-// acc holds this rank's count elements on entry. Walks TwoTreeReduceSchedule(p, n, rank, sink)
-// on the communicator's private duplicate: per round at most one block of partial results
+// own holds this rank's count elements (nullptr: acc holds them on entry; ReduceWindow). Walks
+// TwoTreeReduceSchedule(p, n, rank, sink) on the communicator's private duplicate: per round at most one block of partial results
 // received (combined into acc on the side the schedule names, so rank order is kept) and one
 // sent, several rounds in flight (nonblocking; the window of two_tree_pipeline). On return the
 // sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or p - 1 (any operation),
 // and the same with x_sink moved last for another sink (commutative operations only).
-void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
-                     MPI_Op op, int sink, const CommInfo& comm);
+void two_tree_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
+                     const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
 
 // The n-block reduction over the circulant graph (sched/circulant/reduce_schedule.h: Träff
 // 2022's Alg. 6 broadcast run backwards) into the sink's acc, the same way: n - 1 + ceil(log2 p)
 // rounds, per round at most one block received and one sent. Commutative operations only (the
 // caller's to ensure): partial results are combined in the schedule's order, not rank order.
 // Blocks and window: circulant_reduce_pipeline.
-void circulant_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
-                      MPI_Op op, int sink, const CommInfo& comm);
+void circulant_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
+                      const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
 
 // The reduce-scatter + gather reduction (reduce_scatter_gather.cc) into the root's acc: the
 // circulant reduce-scatter of p blocks (circulant_rounds.h), then each rank's reduced block sent
@@ -120,11 +137,9 @@ void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const Ty
 void knomial_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
                     const TypeInfo& type, MPI_Op op, int ports, int sink, const CommInfo& comm);
 
-// The buffer this rank reduces into, holding its contribution: the root's recvbuf, every other
-// rank's `scratch` (made here); own is copied into it unless nullptr (an in-place root, whose
-// recvbuf holds it already).
-void* accumulator(const CommInfo& ci, int root, const void* own, void* recvbuf, int count,
-                  MPI_Datatype datatype, const TypeInfo& type,
+// The buffer this rank reduces into: the root's recvbuf, every other rank's `scratch` (made
+// here, count elements, contents undefined).
+void* accumulator(const CommInfo& ci, int root, void* recvbuf, int count, const TypeInfo& type,
                   std::optional<ScratchBuffer>& scratch);
 
 // The tree a reduction of count elements on comm takes (the same on every rank, as the model
@@ -181,16 +196,21 @@ enum AllreduceAnswer {
 };
 
 // knomial_reduce, two_tree_reduce, circulant_reduce or scatter_gather_reduce, as the tree says,
-// with acc holding this rank's contribution; commutative operations unless sink is 0 and the
-// tree is the k-nomial or the two trees (which keep rank order then).
-void tree_reduce(const ReduceTree& tree, void* acc, int count, MPI_Datatype datatype,
-                 const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
+// with own holding this rank's contribution (nullptr: acc holds it; the scatter + gather copies
+// own into acc first, the trees do not); commutative operations unless sink is 0 and the tree is
+// the k-nomial or the two trees (which keep rank order then). On return the sink's acc holds the
+// reduction; another rank's acc holds nothing of use.
+void tree_reduce(const ReduceTree& tree, const void* own, void* acc, int count,
+                 MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int sink,
+                 const CommInfo& comm);
 
-// The doubly pipelined two-tree all-reduce (allreduce_two_tree.cc): acc holds this rank's
-// contribution (a copy of it on every rank but 0, whose acc may be result), result receives the
-// reduction over all ranks of comm, in rank order (any operation).
-void two_tree_allreduce(void* acc, void* result, int count, MPI_Datatype datatype,
-                        const TypeInfo& type, MPI_Op op, const CommInfo& comm);
+// The doubly pipelined two-tree all-reduce (allreduce_two_tree.cc): own holds this rank's
+// contribution (nullptr: acc holds it), acc is where it reduces (rank 0's may be result; on other
+// ranks neither own nor acc may overlap result), result receives the reduction over all ranks of
+// comm, in rank order (any operation).
+void two_tree_allreduce(const void* own, void* acc, void* result, int count,
+                        MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                        const CommInfo& comm);
 
 // The blocks and the rounds in flight both two-tree reductions use: the cost model's optimum for
 // the two-tree schedule's rounds (pipeline_for), or the rule of block_count with

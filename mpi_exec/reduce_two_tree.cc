@@ -31,8 +31,10 @@ std::int64_t two_tree_reduce_extra(int p) { return p == 1 ? 0 : rosched::max_arr
 
 ReduceWindow::ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype,
                            const TypeInfo& type, MPI_Op op, int window, std::int64_t rounds,
-                           MPI_Comm c)
-    : acc_(acc), count_(count), n_(n), datatype_(datatype), type_(type), op_(op), c_(c) {
+                           MPI_Comm c, const void* own)
+    : acc_(acc), count_(count), n_(n), datatype_(datatype), type_(type), op_(op), c_(c),
+      own_(own) {
+  if (own_ != nullptr) own_state_.assign(static_cast<std::size_t>(n), kOwnPending);
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   commutative_ = commutative != 0;
@@ -56,17 +58,35 @@ void ReduceWindow::round(const ReduceRound& r) {
   }
   slot.block = -1;
   if (r.recv) {
-    slot.block = r.recv->block;
-    slot.mine = block_span(acc_, r.recv->block, count_, n_, type_.extent);
+    const std::int64_t b = r.recv->block;
+    slot.block = b;
+    slot.mine = block_span(acc_, b, count_, n_, type_.extent);
     slot.recv_before_own = r.recv_before_own;
-    check(PMPI_Irecv(slot.in.data(), slot.mine.count, datatype_, static_cast<int>(r.recv->peer),
+    slot.own_at = nullptr;
+    void* into = slot.in.data();
+    if (own_ != nullptr && own_state_[static_cast<std::size_t>(b)] == kOwnPending) {
+      own_state_[static_cast<std::size_t>(b)] = kOwnInAcc;
+      if (commutative_ || !r.recv_before_own) {  // own op received: lands in acc itself
+        slot.own_at = own_block(b);
+        into = slot.mine.at;
+      } else {  // received op own: own's block in acc first
+        local_copy(own_block(b), slot.mine.at, slot.mine.count, datatype_);
+      }
+    }
+    check(PMPI_Irecv(into, slot.mine.count, datatype_, static_cast<int>(r.recv->peer),
                      tag::kReduceRound, c_, &slot.recv),
           "MPI_Irecv");
   }
   if (r.send) {
-    combine_block(r.send->block, k);  // every earlier receive of it, before it leaves
-    const BlockSpan send = block_span(acc_, r.send->block, count_, n_, type_.extent);
-    check(PMPI_Isend(send.at, send.count, datatype_, static_cast<int>(r.send->peer),
+    const std::int64_t b = r.send->block;
+    combine_block(b, k);  // every earlier receive of it, before it leaves
+    const BlockSpan send = block_span(acc_, b, count_, n_, type_.extent);
+    const char* from = send.at;
+    if (own_ != nullptr && own_state_[static_cast<std::size_t>(b)] == kOwnPending) {
+      own_state_[static_cast<std::size_t>(b)] = kOwnSent;  // nothing received: own as it is
+      from = own_block(b);
+    }
+    check(PMPI_Isend(from, send.count, datatype_, static_cast<int>(r.send->peer),
                      tag::kReduceRound, c_, &slot.send),
           "MPI_Isend");
   }
@@ -84,6 +104,11 @@ void ReduceWindow::combine_block(std::int64_t block, std::int64_t before) {
 void ReduceWindow::finish() {
   combine_through(posted_ - 1);
   for (Slot& slot : slots_) check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
+  for (std::size_t b = 0; b < own_state_.size(); ++b) {  // blocks neither received nor sent
+    if (own_state_[b] != kOwnPending) continue;
+    const BlockSpan mine = block_span(acc_, static_cast<std::int64_t>(b), count_, n_, type_.extent);
+    local_copy(own_block(static_cast<std::int64_t>(b)), mine.at, mine.count, datatype_);
+  }
 }
 
 void ReduceWindow::combine_through(std::int64_t k) {
@@ -93,7 +118,10 @@ void ReduceWindow::combine_through(std::int64_t k) {
     check(PMPI_Wait(&slot.recv, MPI_STATUS_IGNORE), "MPI_Wait");
     slot.block = -1;
     if (slot.mine.count == 0) continue;
-    if (slot.recv_before_own || commutative_) {  // mine = in op mine
+    if (slot.own_at != nullptr) {  // received into mine: mine = own op mine
+      check(PMPI_Reduce_local(slot.own_at, slot.mine.at, slot.mine.count, datatype_, op_),
+            "MPI_Reduce_local");
+    } else if (slot.recv_before_own || commutative_) {  // mine = in op mine
       check(PMPI_Reduce_local(slot.in.data(), slot.mine.at, slot.mine.count, datatype_, op_),
             "MPI_Reduce_local");
     } else {  // mine = mine op in, computed in `in` and copied back
@@ -104,12 +132,16 @@ void ReduceWindow::combine_through(std::int64_t k) {
   }
 }
 
-void two_tree_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
-                     MPI_Op op, int sink, const CommInfo& comm) {
-  if (comm.p == 1 || count == 0) return;
+void two_tree_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
+                     const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
+  if (count == 0) return;
+  if (comm.p == 1) {
+    if (own != nullptr) local_copy(own, acc, count, datatype);
+    return;
+  }
   const Pipeline pipe = two_tree_pipeline(comm, count, type);
   walk_reduce(rosched::TwoTreeReduceSchedule(comm.p, pipe.n, comm.rank, sink),
-              "two trees, pipelined", pipe, acc, count, datatype, type, op, comm);
+              "two trees, pipelined", pipe, own, acc, count, datatype, type, op, comm);
 }
 
 }  // namespace rosched::mpi
