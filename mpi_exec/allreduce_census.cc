@@ -6,7 +6,8 @@
 // Rosched_Allreduce: the census, the reduce-scatter/all-gather (allreduce_scatter_gather.h), on
 // several multicore nodes the lane all-reduces (allreduce_lanes.h), the n-way all-reduce
 // (nway_allreduce.h), or the MPI library's MPI_Allreduce, chosen as library_choice.h says, for
-// a commutative operation (else the library's). The census and the n-way all-reduce can pay
+// a commutative operation (else the library's, or with ROSCHED_ALLREDUCE=rosched the two-tree
+// all-reduce, which keeps rank order: allreduce_two_tree.cc). The census and the n-way all-reduce can pay
 // only where their whole vectors per round are not far from what an all-reduce must cost
 // (census_can_pay, nway_can_pay); a timed first call of the size class decides among those
 // that can.
@@ -132,11 +133,17 @@ bool lanes_apply(const CommInfo& ci, bool commutative) {
 // (asked from p = 4 on: the node layout is a collective at its first use), and the n-way
 // all-reduce (4, End et al. 2015), timed for p > 2 where it can pay (nway_can_pay). Forced or
 // by the model (answer 1 without a trial): the census where it can pay, else the lane
-// all-reduces where they apply, else the reduce-scatter/all-gather.
+// all-reduces where they apply, else the reduce-scatter/all-gather; forced with a
+// non-commutative operation, the two-tree all-reduce (5).
 AllreduceDecision allreduce_decision(const CommInfo& ci, int count, const TypeInfo& type,
                                      bool commutative) {
   const double bytes = static_cast<double>(count) * type.size;
   int answer = 1;
+  if (ci.p > 1 && !commutative && settings().allreduce == Settings::Choice::kRosched) {
+    AllreduceDecision forced;  // rosched's all-reduce that keeps rank order
+    forced.answer = kAllreduceTwoTree;
+    return forced;
+  }
   const Verdict verdict =
       ci.p == 1      ? Verdict::kRosched  // a copy
       : !commutative ? Verdict::kLibrary
@@ -159,9 +166,6 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
                          int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  if (!commutative && settings().allreduce == Settings::Choice::kRosched) {
-    throw Error(MPI_ERR_OP, std::string(kCensus) + " needs a commutative operation");
-  }
   const double bytes = static_cast<double>(count) * type.size;
   const auto nway = [&](const void* input) {
     const int n = nway_ports(ci, bytes);
@@ -216,6 +220,9 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     if (exact_reduction(datatype, op)) result.push_back({recvbuf, count, datatype});
     time_checked_choices(ci, name, Decided::kAllreduce, count, type.size, std::move(candidates),
                          result);
+  } else if (decision.answer == kAllreduceTwoTree) {
+    two_tree_allreduce_on(ci, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
+                          datatype, type, op);
   } else if (decision.answer == kAllreduceNway) {
     nway(sendbuf);
   } else if (decision.answer == kAllreduceLanes) {

@@ -96,6 +96,27 @@ void two_tree_allreduce(const void* own, void* acc, void* result, int count,
   bcast.finish();
 }
 
+void two_tree_allreduce_on(const CommInfo& ci, const void* input, void* recvbuf, int count,
+                           MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  if (ci.p == 1) {
+    if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
+    return;
+  }
+  std::optional<ScratchBuffer> scratch;  // every rank but 0 reduces in a buffer of its own
+  if (ci.rank != 0) scratch.emplace(type, count);
+  void* acc = scratch ? scratch->data() : recvbuf;
+  // The input stays where it is, unless it is recvbuf on a rank but 0 (in place), where the
+  // broadcast's receives would overwrite blocks still being sent from it: then a copy.
+  const void* own = input;
+  if (input == recvbuf && ci.rank != 0) {
+    local_copy(input, acc, count, datatype);
+    own = nullptr;
+  } else if (input == acc) {
+    own = nullptr;
+  }
+  two_tree_allreduce(own, acc, recvbuf, count, datatype, type, op, ci);
+}
+
 }  // namespace rosched::mpi
 
 namespace {
@@ -138,23 +159,7 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
       node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
       return;
     }
-    if (p == 1) {
-      if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
-      return;
-    }
-    std::optional<ScratchBuffer> scratch;  // every rank but 0 reduces in a buffer of its own
-    if (rank != 0) scratch.emplace(type, count);
-    void* acc = scratch ? scratch->data() : recvbuf;
-    // The input stays where it is, unless it is recvbuf on a rank but 0 (in place), where the
-    // broadcast's receives would overwrite blocks still being sent from it: then a copy.
-    const void* own = input;
-    if (input == recvbuf && rank != 0) {
-      local_copy(input, acc, count, datatype);
-      own = nullptr;
-    } else if (input == acc) {
-      own = nullptr;
-    }
-    two_tree_allreduce(own, acc, recvbuf, count, datatype, type, op, ci);
+    two_tree_allreduce_on(ci, input, recvbuf, count, datatype, type, op);
   });
 }
 

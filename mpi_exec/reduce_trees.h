@@ -212,6 +212,11 @@ void two_tree_allreduce(const void* own, void* acc, void* result, int count,
                         MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
                         const CommInfo& comm);
 
+// The two-tree all-reduce of input (recvbuf itself: in place) into recvbuf on every rank of ci,
+// count > 0 elements, any operation (rank order kept); p = 1 a copy.
+void two_tree_allreduce_on(const CommInfo& ci, const void* input, void* recvbuf, int count,
+                           MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
+
 // The blocks and the rounds in flight both two-tree reductions use: the cost model's optimum for
 // the two-tree schedule's rounds (pipeline_for), or the rule of block_count with
 // ROSCHED_TWOTREE_F if set.

@@ -112,7 +112,9 @@ int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
 
 /* What Rosched_Allreduce(sendbuf, recvbuf, count, datatype, op, comm) would run: *algorithm = 0
  * the MPI library's MPI_Allreduce, 1 the census (Algorithm 8), 2 the reduce-scatter +
- * all-gather, 3 the lane all-reduces of Rosched_Allreduce_node_aware, 4 the n-way all-reduce.
+ * all-gather, 3 the lane all-reduces of Rosched_Allreduce_node_aware, 4 the n-way all-reduce,
+ * 5 the two-tree all-reduce (a non-commutative operation with ROSCHED_ALLREDUCE=rosched;
+ * without it such an operation goes to the library's).
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the

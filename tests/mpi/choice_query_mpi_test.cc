@@ -3,8 +3,9 @@
 // rank, one of the collective's answers, and after a size class's first (timed) call the answer
 // that call stored, which later calls keep; the library's collective wherever rosched's cannot
 // run the operation (non-commutative: the all-reduce and the reduce-scatters; the node-aware
-// reduction never); where a setting forces rosched's (ROSCHED_REDUCE=rosched, or
-// ROSCHED_REDUCE_SCATTER=rosched on nodes), exactly the algorithm that runs then. Bad arguments
+// reduction never; forced by ROSCHED_ALLREDUCE=rosched, the two-tree all-reduce); where a setting
+// forces rosched's (ROSCHED_REDUCE=rosched, or ROSCHED_REDUCE_SCATTER=rosched on nodes), exactly
+// the algorithm that runs then. Bad arguments
 // are errors. The calls between the questions are checked as well. Rosched_Reduce_node_aware_choice
 // and Rosched_Allreduce_node_aware_choice name what the node-aware entry points run: the
 // node-aware forms exactly where the ranks sit on several multicore nodes (the lanes only on
@@ -92,7 +93,7 @@ void scatter_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) 
 }
 
 const Queried kQueried[] = {{"reduce", 6, reduce_query, reduce_call},
-                            {"allreduce", 5, allreduce_query, allreduce_call},
+                            {"allreduce", 6, allreduce_query, allreduce_call},
                             {"reduce_scatter_block", 4, scatter_block_query, scatter_block_call},
                             {"reduce_scatter", 4, scatter_query, scatter_call}};
 
@@ -221,6 +222,11 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
         expect(answer != 3 && answer != 4,
                nc + ": neither the node-aware nor the circulant reduction (" +
                    std::to_string(answer) + ")");
+      } else if (p > 1 && q.query == allreduce_query && reduce_forced) {
+        // ROSCHED_ALLREDUCE=rosched (with ROSCHED_REDUCE): rosched's all-reduce that keeps
+        // rank order.
+        expect(answer == 5, nc + ", forced: the two-tree all-reduce (" +
+                                std::to_string(answer) + ")");
       } else if (p > 1) {
         expect(answer == 0, nc + ": the library's (" + std::to_string(answer) + ")");
       }

@@ -671,6 +671,7 @@ int main(int argc, char** argv) {
     setenv("ROSCHED_NWAY_N", "3", 1);  // and the n-way allreduce with n = 3 by default
     setenv("ROSCHED_REDUCE_PORTS", "3", 1);  // Rosched_Reduce's short vectors: a 4-nomial tree
     setenv("ROSCHED_REDUCE", "rosched", 1);  // and rosched's trees, never MPI_Reduce
+    setenv("ROSCHED_ALLREDUCE", "rosched", 1);  // rosched's all-reduces (non-commutative too)
     setenv("ROSCHED_NWAY_RULE", "digits", 1);
     setenv("ROSCHED_STREAM_PART", "24", 1);  // all-gathers' rounds in parts of 24 B or one element
   }
