@@ -243,7 +243,7 @@ extern "C" int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int 
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce_census", comm, [&](const CommInfo& ci) {
-    const TypeInfo type = check_agreed_reduction(ci.c, count, datatype, op, kCensus);
+    const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op, kCensus);
     if (count > 0) census(ci, sendbuf, recvbuf, count, datatype, type, op);
   });
 }
@@ -258,7 +258,7 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
     return library_result("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
   }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
-    const TypeInfo type = check_agreed_reduction(ci.c, count, datatype, op);
+    const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op);
     if (count > 0) {
       allreduce_by_choice("Rosched_Allreduce", ci, sendbuf, recvbuf, count, datatype, type, op);
     }

@@ -27,9 +27,10 @@ struct Start {
   TypeInfo type;
   int n = 1;
 };
-std::optional<Start> prepare(int count, MPI_Datatype datatype, MPI_Op op, const CommInfo& ci) {
-  const TypeInfo type =
-      check_agreed_reduction(ci.c, count, datatype, op, "the n-way allreduce");
+std::optional<Start> prepare(const void* sendbuf, const void* recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, const CommInfo& ci) {
+  const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op,
+                                               "the n-way allreduce");
   if (count == 0) return std::nullopt;
   return Start{type, nway_ports(ci, static_cast<double>(count) * type.size)};
 }
@@ -52,7 +53,7 @@ extern "C" int Rosched_Allreduce_nway(const void* sendbuf, void* recvbuf, int co
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce_nway", comm, [&](const CommInfo& ci) {
-    const std::optional<Start> s = prepare(count, datatype, op, ci);
+    const std::optional<Start> s = prepare(sendbuf, recvbuf, count, datatype, op, ci);
     if (!s) return;
     nway_allreduce_on(ci, sendbuf, recvbuf, count, datatype, s->type, op, s->n);
   });
@@ -66,7 +67,7 @@ extern "C" int Rosched_Iallreduce_nway(const void* sendbuf, void* recvbuf, int c
     if (!request) throw Error(MPI_ERR_REQUEST, "request is NULL");
     *request = ROSCHED_REQUEST_NULL;
     std::unique_ptr<NwayAllreduce> running;
-    if (const std::optional<Start> s = prepare(count, datatype, op, ci)) {
+    if (const std::optional<Start> s = prepare(sendbuf, recvbuf, count, datatype, op, ci)) {
       running = construct([&] {
         return std::make_unique<NwayAllreduce>(sendbuf, recvbuf, count, datatype, s->type, op, ci,
                                                s->n, nway_rule());

@@ -37,7 +37,7 @@ extern "C" int Rosched_Allreduce_scatter_gather(const void* sendbuf, void* recvb
   using namespace rosched::mpi;
   constexpr const char* kName = "Rosched_Allreduce_scatter_gather";
   return run_collective(kName, comm, [&](const CommInfo& ci) {
-    const TypeInfo type = check_agreed_reduction(ci.c, count, datatype, op,
+    const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op,
                                                       "the reduce-scatter/all-gather all-reduce");
     if (count > 0) {
       scatter_gather_allreduce(ci, kName, sendbuf, recvbuf, count, datatype, type, op);

@@ -145,7 +145,10 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
     Agreement agreement;
     agreement.same("count", count, MPI_ERR_COUNT);
     const TypeInfo type =
-        check_arguments(c, agreement, [&] { return check_reduction(count, datatype, op); });
+        check_arguments(c, agreement, [&] {
+          check_not_aliased(sendbuf, recvbuf, count, MPI_ERR_BUFFER);
+          return check_reduction(count, datatype, op);
+        });
     if (count == 0) return;
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     const int answer = node_aware ? node_aware_allreduce_answer(ci, op) : kAllreduceTwoTree;

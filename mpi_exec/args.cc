@@ -55,6 +55,10 @@ void fail_count(const char* name, int index, long long count) {
   throw Error(MPI_ERR_COUNT, what + " = " + std::to_string(count) + " is negative");
 }
 
+void fail_aliased(int mpi_class) {
+  throw Error(mpi_class, "sendbuf and recvbuf are the same buffer; use MPI_IN_PLACE");
+}
+
 void fail_root(int root, int p) {
   throw Error(MPI_ERR_ROOT,
               "root = " + std::to_string(root) + " is outside [0, " + std::to_string(p) + ")");
@@ -107,11 +111,12 @@ TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op) {
   return type;
 }
 
-TypeInfo check_agreed_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
-                                const char* commutative_for) {
+TypeInfo check_agreed_reduction(MPI_Comm c, const void* sendbuf, const void* recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, const char* commutative_for) {
   Agreement agreement;
   agreement.same("count", count, MPI_ERR_COUNT);
   return check_arguments(c, agreement, [&] {
+    check_not_aliased(sendbuf, recvbuf, count, MPI_ERR_BUFFER);
     const TypeInfo type = check_reduction(count, datatype, op);
     if (commutative_for != nullptr) {
       int commutative = 0;

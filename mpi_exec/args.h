@@ -35,6 +35,18 @@ inline void check_root(int root, int p) {
   if (__builtin_expect(root < 0 || root >= p, 0)) fail_root(root, p);
 }
 
+// MPI_ERR_BUFFER (the all-reduces) or MPI_ERR_ARG (a reduction's root), Open MPI's classes,
+// "sendbuf and recvbuf are the same buffer; use MPI_IN_PLACE" where they are, count > 0 and
+// sendbuf is not MPI_IN_PLACE: MPI forbids the aliasing, and a reduction that reads its input
+// while it writes its result would deliver a wrong result without an error.
+[[noreturn]] void fail_aliased(int mpi_class);
+inline void check_not_aliased(const void* sendbuf, const void* recvbuf, long long count,
+                              int mpi_class) {
+  if (__builtin_expect(count > 0 && sendbuf == recvbuf && sendbuf != MPI_IN_PLACE, 0)) {
+    fail_aliased(mpi_class);
+  }
+}
+
 // MPI_ERR_TYPE for MPI_DATATYPE_NULL or a datatype that is not committed; else the type's
 // size and extents.
 TypeInfo check_type(const char* name, MPI_Datatype type);
@@ -48,10 +60,12 @@ void check_op(MPI_Op op, MPI_Datatype type);
 // on it (check_count, check_type, check_op). Returns the type.
 TypeInfo check_reduction(int count, MPI_Datatype datatype, MPI_Op op);
 
-// A reduction's arguments on every rank: count agreed across ranks (debug mode), check_reduction,
-// and with commutative_for a commutative operation (else MPI_ERR_OP "<commutative_for> needs a
-// commutative operation"). Returns the type.
-TypeInfo check_agreed_reduction(MPI_Comm c, int count, MPI_Datatype datatype, MPI_Op op,
+// An all-reduce's arguments on every rank: count agreed across ranks (debug mode),
+// check_not_aliased (MPI_ERR_BUFFER), check_reduction, and with commutative_for a commutative
+// operation (else MPI_ERR_OP "<commutative_for> needs a commutative operation"). Returns the
+// type.
+TypeInfo check_agreed_reduction(MPI_Comm c, const void* sendbuf, const void* recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op,
                                 const char* commutative_for = nullptr);
 
 // MPI_ERR_TRUNCATE unless the bytes sent equal the bytes received (type signatures match); the

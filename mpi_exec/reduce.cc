@@ -146,8 +146,9 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     const TypeInfo type = check_arguments(c, agreement, [&] {
       check_root(root, p);
       if (in_place && rank != root) {
-        throw Error(MPI_ERR_BUFFER, "sendbuf = MPI_IN_PLACE off the root (root only)");
+        throw Error(MPI_ERR_ARG, "sendbuf = MPI_IN_PLACE off the root (root only)");
       }
+      if (rank == root) check_not_aliased(sendbuf, recvbuf, count, MPI_ERR_ARG);
       const TypeInfo checked = check_reduction(count, datatype, op);
       commutative = is_commutative(op);
       if ((algorithm == Algorithm::kCirculant || algorithm == Algorithm::kScatterGather) &&

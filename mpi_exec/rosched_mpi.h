@@ -17,7 +17,11 @@
  *     at the time of the call is invoked with the MPI error class Open MPI's own collective
  *     would use (MPI_COMM_WORLD's handler for MPI_COMM_NULL); with MPI_ERRORS_RETURN the class
  *     is returned. A predefined operation on a datatype it is not defined on (MPI_SUM on
- *     MPI_C_BOOL) is MPI_ERR_OP, an uncommitted datatype MPI_ERR_TYPE;
+ *     MPI_C_BOOL) is MPI_ERR_OP, an uncommitted datatype MPI_ERR_TYPE, sendbuf == recvbuf
+ *     (not MPI_IN_PLACE, count > 0) MPI_ERR_BUFFER in the all-reduces and MPI_ERR_ARG at a
+ *     reduction's root, as is MPI_IN_PLACE off the root. An argument wrong on some ranks only
+ *     (a root's recvbuf) is an error on those ranks; in debug mode (ROSCHED_DEBUG=1) on every
+ *     rank, where otherwise the others may wait for them;
  *   - traffic runs on a private duplicate of the communicator (cached on it as an attribute),
  *     so it never matches the application's own messages;
  *   - rosched's algorithms run on intra-communicators. On an inter-communicator the entry

@@ -218,6 +218,56 @@ void test_debug_invalid_on_one_rank(MPI_Comm comm) {
   Rosched_Set_debug(0);
 }
 
+// sendbuf == recvbuf (not MPI_IN_PLACE), which MPI forbids: every all-reduce returns
+// MPI_ERR_BUFFER on every rank and leaves the buffer as it was (the census used to deliver a wrong
+// sum without an error), count 0 is no error; a reduction's root returns MPI_ERR_ARG (Open
+// MPI's classes), which debug mode makes an error on every rank (elsewhere the other ranks would
+// wait for the root); MPI_IN_PLACE off the root is MPI_ERR_ARG as well.
+void test_aliased_buffers(MPI_Comm comm) {
+  const std::pair<AllreduceFn, std::string> allreduces[] = {
+      {Rosched_Allreduce, "allreduce"},
+      {Rosched_Allreduce_census, "allreduce census"},
+      {Rosched_Allreduce_scatter_gather, "allreduce scatter-gather"},
+      {Rosched_Allreduce_nway, "allreduce n-way"},
+      {Rosched_Allreduce_two_tree, "allreduce two-tree"},
+      {Rosched_Allreduce_node_aware, "allreduce node-aware"}};
+  for (const auto& [allreduce, name] : allreduces) {
+    std::vector<int> b(4, rank + 1);
+    std::string text;
+    const int cls =
+        capture_stderr([&] { return allreduce(b.data(), b.data(), 4, MPI_INT, MPI_SUM, comm); },
+                       text);
+    expect(cls == MPI_ERR_BUFFER && b == std::vector<int>(4, rank + 1),
+           name + ": sendbuf == recvbuf gives MPI_ERR_BUFFER, buffer untouched");
+    expect_message(text, "sendbuf and recvbuf are the same buffer; use MPI_IN_PLACE", name);
+    expect(allreduce(b.data(), b.data(), 0, MPI_INT, MPI_SUM, comm) == MPI_SUCCESS,
+           name + ": count 0 with sendbuf == recvbuf is no error");
+  }
+  const std::pair<ReduceFn, std::string> reduces[] = {
+      {Rosched_Reduce, "reduce"}, {Rosched_Reduce_two_tree, "reduce two-tree"},
+      {Rosched_Reduce_binomial, "reduce binomial"}, {Rosched_Reduce_circulant, "reduce circulant"},
+      {Rosched_Reduce_node_aware, "reduce node-aware"},
+      {Rosched_Reduce_scatter_gather, "reduce scatter-gather"}};
+  Rosched_Set_debug(1);
+  for (const auto& [reduce, name] : reduces) {
+    for (const int root : {0, p - 1}) {
+      std::vector<int> b(4, rank + 1), other(4, -1);
+      const int cls = error_class(reduce(b.data(), rank == root ? b.data() : other.data(), 4,
+                                         MPI_INT, MPI_SUM, root, comm));
+      expect(cls == MPI_ERR_ARG && b == std::vector<int>(4, rank + 1),
+             "debug " + name + ", root " + std::to_string(root) +
+                 ": sendbuf == recvbuf at the root gives MPI_ERR_ARG on every rank");
+      if (p > 1) {
+        const int in_place = error_class(reduce(rank == root ? b.data() : MPI_IN_PLACE,
+                                                other.data(), 4, MPI_INT, MPI_SUM, root, comm));
+        expect(in_place == MPI_ERR_ARG, "debug " + name + ", root " + std::to_string(root) +
+                                            ": MPI_IN_PLACE off the root gives MPI_ERR_ARG");
+      }
+    }
+  }
+  Rosched_Set_debug(0);
+}
+
 // A failed MPI collective that a collective calls on the user's communicator (the library's
 // own where it is chosen, the agreements: mpi_call.h) meets the user's handler once, from MPI:
 // the report after it does not call it again. A failure on the private duplicate (errors
@@ -259,6 +309,7 @@ void test_error_handling() {
   test_uncommitted_type(comm);
   test_messages(comm);
   if (p > 1) test_debug_invalid_on_one_rank(comm);
+  test_aliased_buffers(comm);
   MPI_Comm_free(&comm);
   test_handler_set_after_first_use();
   test_comm_null();
