@@ -69,6 +69,11 @@ void* accumulator(const CommInfo& ci, int root, void* recvbuf, int count, const 
 void tree_reduce(const ReduceTree& tree, const void* own, void* acc, int count,
                  MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int sink,
                  const CommInfo& comm) {
+  if (count == 0) return;
+  if (comm.p == 1) {  // nothing to reduce: own is the result
+    if (own != nullptr) local_copy(own, acc, count, datatype);
+    return;
+  }
   if (tree.kind == ReduceTree::kKnomial) {
     knomial_reduce(own, acc, count, datatype, type, op, tree.ports, sink, comm);
   } else if (tree.kind == ReduceTree::kCirculant) {

@@ -19,11 +19,7 @@ Pipeline circulant_reduce_pipeline(const CommInfo& comm, int count, const TypeIn
 
 void circulant_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
                       const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
-  if (count == 0) return;
-  if (comm.p == 1) {
-    if (own != nullptr) local_copy(own, acc, count, datatype);
-    return;
-  }
+  if (comm.p == 1 || count == 0) return;  // p = 1: tree_reduce copies own
   const Pipeline pipe = circulant_reduce_pipeline(comm, count, type);
   walk_reduce(rosched::ReduceSchedule(comm.p, pipe.n, comm.rank, sink),
               "circulant (the broadcast backwards), pipelined", pipe, own, acc, count, datatype,

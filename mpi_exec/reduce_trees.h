@@ -101,7 +101,8 @@ void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pip
   window.finish();
 }
 
-// own holds this rank's count elements (nullptr: acc holds them on entry; ReduceWindow). Walks
+// own holds this rank's count elements (nullptr: acc holds them on entry; ReduceWindow; for
+// p = 1 nothing is done: tree_reduce copies own). Walks
 // TwoTreeReduceSchedule(p, n, rank, sink) on the communicator's private duplicate: per round at most one block of partial results
 // received (combined into acc on the side the schedule names, so rank order is kept) and one
 // sent, several rounds in flight (nonblocking; the window of two_tree_pipeline). On return the

@@ -134,11 +134,7 @@ void ReduceWindow::combine_through(std::int64_t k) {
 
 void two_tree_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
                      const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
-  if (count == 0) return;
-  if (comm.p == 1) {
-    if (own != nullptr) local_copy(own, acc, count, datatype);
-    return;
-  }
+  if (comm.p == 1 || count == 0) return;  // p = 1: tree_reduce copies own
   const Pipeline pipe = two_tree_pipeline(comm, count, type);
   walk_reduce(rosched::TwoTreeReduceSchedule(comm.p, pipe.n, comm.rank, sink),
               "two trees, pipelined", pipe, own, acc, count, datatype, type, op, comm);
