@@ -7,10 +7,10 @@
 // several multicore nodes the lane all-reduces (allreduce_lanes.h), the n-way all-reduce
 // (nway_allreduce.h), or the MPI library's MPI_Allreduce, chosen as library_choice.h says, for
 // a commutative operation (else the library's, or with ROSCHED_ALLREDUCE=rosched the two-tree
-// all-reduce, which keeps rank order: allreduce_two_tree.cc). The census and the n-way all-reduce can pay
-// only where their whole vectors per round are not far from what an all-reduce must cost
-// (census_can_pay, nway_can_pay); a timed first call of the size class decides among those
-// that can.
+// all-reduce, which keeps rank order: allreduce_two_tree.cc). The census and the n-way
+// all-reduce can pay only where their whole vectors per round are not far from what an
+// all-reduce must cost (census_can_pay, nway_can_pay); a timed first call of the size class
+// decides among those that can.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -243,7 +243,8 @@ extern "C" int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int 
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective("Rosched_Allreduce_census", comm, [&](const CommInfo& ci) {
-    const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op, kCensus);
+    const TypeInfo type =
+        check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op, kCensus);
     if (count > 0) census(ci, sendbuf, recvbuf, count, datatype, type, op);
   });
 }

@@ -105,16 +105,12 @@ void two_tree_allreduce_on(const CommInfo& ci, const void* input, void* recvbuf,
   std::optional<ScratchBuffer> scratch;  // every rank but 0 reduces in a buffer of its own
   if (ci.rank != 0) scratch.emplace(type, count);
   void* acc = scratch ? scratch->data() : recvbuf;
-  // The input stays where it is, unless it is recvbuf on a rank but 0 (in place), where the
-  // broadcast's receives would overwrite blocks still being sent from it: then a copy.
-  const void* own = input;
-  if (input == recvbuf && ci.rank != 0) {
-    local_copy(input, acc, count, datatype);
-    own = nullptr;
-  } else if (input == acc) {
-    own = nullptr;
-  }
-  two_tree_allreduce(own, acc, recvbuf, count, datatype, type, op, ci);
+  // The input stays where it is, unless it is recvbuf (in place): rank 0 reduces in it, and on
+  // another rank the broadcast's receives would overwrite blocks still being sent from it, so
+  // there acc takes a copy.
+  const bool in_place = input == recvbuf;
+  if (in_place && ci.rank != 0) local_copy(input, acc, count, datatype);
+  two_tree_allreduce(in_place ? nullptr : input, acc, recvbuf, count, datatype, type, op, ci);
 }
 
 }  // namespace rosched::mpi
@@ -140,7 +136,7 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   using namespace rosched::mpi;
   return run_collective(name, comm, [&](const CommInfo& ci) {
-    const int p = ci.p, rank = ci.rank;
+    const int rank = ci.rank;
     const MPI_Comm c = ci.c;
     Agreement agreement;
     agreement.same("count", count, MPI_ERR_COUNT);

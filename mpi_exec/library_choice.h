@@ -131,7 +131,8 @@ int reduction_choice(const char* name, MPI_Comm comm, int count, MPI_Datatype da
   return run_collective(name, comm, [&](const CommInfo& ci) {
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
     // No buffers to check for aliasing: MPI_IN_PLACE stands for them.
-    *algorithm = answer(ci, check_agreed_reduction(ci.c, MPI_IN_PLACE, nullptr, count, datatype, op));
+    *algorithm =
+        answer(ci, check_agreed_reduction(ci.c, MPI_IN_PLACE, nullptr, count, datatype, op));
   });
 }
 

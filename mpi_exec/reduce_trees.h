@@ -74,10 +74,9 @@ class ReduceWindow {
   std::int64_t posted_ = 0;    // rounds with a transfer posted so far
   std::int64_t combined_ = 0;  // receives of rounds < combined_ are combined into acc
   const void* own_;
-  // With own_, per block: whether own's block is still to be used (kOwnPending), is (or will
-  // be, when its receive is combined) folded into acc, or was sent as it is.
-  enum OwnState : unsigned char { kOwnPending, kOwnInAcc, kOwnSent };
-  std::vector<OwnState> own_state_;
+  // With own_, per block: whether own's block is still to be used (not yet folded into acc, or
+  // to be folded when its first receive is combined, nor sent as it is).
+  std::vector<bool> own_pending_;
   const char* own_block(std::int64_t block) const {
     return block_span(const_cast<void*>(own_), block, count_, n_, type_.extent).at;
   }
@@ -102,8 +101,8 @@ void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pip
 }
 
 // own holds this rank's count elements (nullptr: acc holds them on entry; ReduceWindow; for
-// p = 1 nothing is done: tree_reduce copies own). Walks
-// TwoTreeReduceSchedule(p, n, rank, sink) on the communicator's private duplicate: per round at most one block of partial results
+// p = 1 nothing is done: tree_reduce copies own). Walks TwoTreeReduceSchedule(p, n, rank, sink)
+// on the communicator's private duplicate: per round at most one block of partial results
 // received (combined into acc on the side the schedule names, so rank order is kept) and one
 // sent, several rounds in flight (nonblocking; the window of two_tree_pipeline). On return the
 // sink's acc holds the reduction, x_0 op ... op x_{p-1} for sink 0 or p - 1 (any operation),

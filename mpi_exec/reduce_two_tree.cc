@@ -34,7 +34,7 @@ ReduceWindow::ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype da
                            MPI_Comm c, const void* own)
     : acc_(acc), count_(count), n_(n), datatype_(datatype), type_(type), op_(op), c_(c),
       own_(own) {
-  if (own_ != nullptr) own_state_.assign(static_cast<std::size_t>(n), kOwnPending);
+  if (own_ != nullptr) own_pending_.assign(static_cast<std::size_t>(n), true);
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   commutative_ = commutative != 0;
@@ -64,8 +64,8 @@ void ReduceWindow::round(const ReduceRound& r) {
     slot.recv_before_own = r.recv_before_own;
     slot.own_at = nullptr;
     void* into = slot.in.data();
-    if (own_ != nullptr && own_state_[static_cast<std::size_t>(b)] == kOwnPending) {
-      own_state_[static_cast<std::size_t>(b)] = kOwnInAcc;
+    if (own_ != nullptr && own_pending_[static_cast<std::size_t>(b)]) {
+      own_pending_[static_cast<std::size_t>(b)] = false;
       if (commutative_ || !r.recv_before_own) {  // own op received: lands in acc itself
         slot.own_at = own_block(b);
         into = slot.mine.at;
@@ -82,8 +82,8 @@ void ReduceWindow::round(const ReduceRound& r) {
     combine_block(b, k);  // every earlier receive of it, before it leaves
     const BlockSpan send = block_span(acc_, b, count_, n_, type_.extent);
     const char* from = send.at;
-    if (own_ != nullptr && own_state_[static_cast<std::size_t>(b)] == kOwnPending) {
-      own_state_[static_cast<std::size_t>(b)] = kOwnSent;  // nothing received: own as it is
+    if (own_ != nullptr && own_pending_[static_cast<std::size_t>(b)]) {
+      own_pending_[static_cast<std::size_t>(b)] = false;  // nothing received: own as it is
       from = own_block(b);
     }
     check(PMPI_Isend(from, send.count, datatype_, static_cast<int>(r.send->peer),
@@ -104,8 +104,8 @@ void ReduceWindow::combine_block(std::int64_t block, std::int64_t before) {
 void ReduceWindow::finish() {
   combine_through(posted_ - 1);
   for (Slot& slot : slots_) check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
-  for (std::size_t b = 0; b < own_state_.size(); ++b) {  // blocks neither received nor sent
-    if (own_state_[b] != kOwnPending) continue;
+  for (std::size_t b = 0; b < own_pending_.size(); ++b) {  // blocks neither received nor sent
+    if (!own_pending_[b]) continue;
     const BlockSpan mine = block_span(acc_, static_cast<std::int64_t>(b), count_, n_, type_.extent);
     local_copy(own_block(static_cast<std::int64_t>(b)), mine.at, mine.count, datatype_);
   }

@@ -86,8 +86,8 @@ Settings from_environment() {
     if (!parse_bytes(keep, &s.scratch_keep)) {
       std::fprintf(stderr,
                    "rosched: ROSCHED_SCRATCH_KEEP=%s is not a byte count (digits, optionally "
-                   "followed by K, M or G); keeping the default, 144M\n",
-                   keep);
+                   "followed by K, M or G); keeping the default, %zuM\n",
+                   keep, Settings::kDefaultScratchKeep >> 20);
     }
   }
   return s;

@@ -86,8 +86,8 @@ void sum_ints(void* in, void* inout, int* len, MPI_Datatype*);
 
 // tests/mpi/choice_query_mpi_test.cc: Rosched_Reduce_choice, Rosched_Allreduce_choice and
 // Rosched_Reduce_scatter(_block)_choice against what the calls do; reduce_forced: run with
-// ROSCHED_REDUCE=rosched and ROSCHED_ALLREDUCE=rosched; scatter_nodes: run with ROSCHED_REDUCE_SCATTER=rosched on nodes of
-// that many consecutive ranks (0: neither).
+// ROSCHED_REDUCE=rosched and ROSCHED_ALLREDUCE=rosched; scatter_nodes: run with
+// ROSCHED_REDUCE_SCATTER=rosched on nodes of that many consecutive ranks (0: neither).
 void test_choice_queries(bool reduce_forced, int scatter_nodes);
 
 // tests/mpi/library_choice_mpi_test.cc: Rosched_Reduce's and Rosched_Allreduce's choice of the
