@@ -10,6 +10,12 @@
 namespace rosched::mpi {
 namespace {
 
+// The fewest sends of a stream posted ahead: a message of at most this many parts has every send
+// posted at once, as before the sends had a window (SimGrid SMPI then runs the same calls); a
+// longer one keeps this many pending, where Open MPI's progress over 57,000 pending sends was
+// what made parts of 7 B slow (round_stream.h).
+constexpr int kStreamSendsAhead = 64;
+
 void describe_pieces(const std::vector<int>& lengths, const std::vector<MPI_Aint>& offsets,
                      char* base, MPI_Datatype element, OwnedType& owned, char** at, int* count,
                      MPI_Datatype* type) {
@@ -102,9 +108,12 @@ void stream_round(const RoundMessage& send, char* send_base, const RoundMessage&
     OwnedType type;
   };
   const int window = std::max(plan.in_flight, 1);
+  // At least twice the receiver's window (round_stream.h), at least kStreamSendsAhead.
+  const int send_window = std::max(2 * window, kStreamSendsAhead);
   thread_local std::vector<Part> sends;
   thread_local std::vector<Part> recvs;
   recvs.resize(static_cast<std::size_t>(window));
+  sends.resize(static_cast<std::size_t>(send_window));
   // Element j parts' of a message of e elements cut into `parts`, without overflow.
   const auto cut = [](std::int64_t e, std::int64_t j, std::int64_t parts) {
     return static_cast<std::int64_t>(static_cast<__int128>(j) * e / parts);
@@ -131,26 +140,51 @@ void stream_round(const RoundMessage& send, char* send_base, const RoundMessage&
       recv.empty() ? 0 : part_count(recv.elements(), type.size, plan.part_bytes);
   const std::int64_t send_parts =
       send.empty() ? 0 : part_count(send.elements(), type.size, plan.part_bytes);
-  const std::int64_t ahead = std::min<std::int64_t>(recv_parts, window);
-  for (std::int64_t k = 0; k < ahead; ++k) {
-    post(recv, k, recv_parts, recvs[static_cast<std::size_t>(k)], false);
+  const auto recv_slot = [&](std::int64_t k) -> Part& {
+    return recvs[static_cast<std::size_t>(k % window)];
+  };
+  const auto send_slot = [&](std::int64_t k) -> Part& {
+    return sends[static_cast<std::size_t>(k % send_window)];
+  };
+  // The receives first, so that the first parts find them posted.
+  for (std::int64_t k = 0; k < std::min<std::int64_t>(recv_parts, window); ++k) {
+    post(recv, k, recv_parts, recv_slot(k), false);
   }
-  sends.resize(static_cast<std::size_t>(send_parts));
-  for (std::int64_t k = 0; k < send_parts; ++k) {
-    post(send, k, send_parts, sends[static_cast<std::size_t>(k)], true);
+  for (std::int64_t k = 0; k < std::min<std::int64_t>(send_parts, send_window); ++k) {
+    post(send, k, send_parts, send_slot(k), true);
   }
-  for (std::int64_t k = 0; k < recv_parts; ++k) {
-    Part& part = recvs[static_cast<std::size_t>(k % window)];
-    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
-    part.type = OwnedType();
-    if (k + window < recv_parts) post(recv, k + window, recv_parts, part, false);
-    if (arrived) {
-      arrived(cut(recv.elements(), k, recv_parts), cut(recv.elements(), k + 1, recv_parts));
+  // Parts complete in order on each side (MPI's order of messages between two ranks with one
+  // tag). While sends are still to be posted, the oldest part of each side is waited for at once,
+  // so that neither window stalls the other; once every send is posted, the receives in order,
+  // then the sends.
+  std::int64_t got = 0, sent = 0;
+  while (got < recv_parts || sent < send_parts) {
+    int which = got < recv_parts ? 0 : 1;
+    if (sent + send_window < send_parts) {
+      MPI_Request oldest[2] = {got < recv_parts ? recv_slot(got).request : MPI_REQUEST_NULL,
+                               send_slot(sent).request};
+      check(PMPI_Waitany(2, oldest, &which, MPI_STATUS_IGNORE), "MPI_Waitany");
+      if (which == MPI_UNDEFINED) throw Error(MPI_ERR_INTERN, "stream_round: no part pending");
+    } else {
+      Part& part = which == 0 ? recv_slot(got) : send_slot(sent);
+      check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
     }
-  }
-  for (Part& part : sends) {
-    check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
-    part.type = OwnedType();
+    if (which == 0) {
+      Part& part = recv_slot(got);
+      part.request = MPI_REQUEST_NULL;
+      part.type = OwnedType();
+      if (got + window < recv_parts) post(recv, got + window, recv_parts, part, false);
+      if (arrived) {
+        arrived(cut(recv.elements(), got, recv_parts), cut(recv.elements(), got + 1, recv_parts));
+      }
+      ++got;
+    } else {
+      Part& part = send_slot(sent);
+      part.request = MPI_REQUEST_NULL;
+      part.type = OwnedType();
+      if (sent + send_window < send_parts) post(send, sent + send_window, send_parts, part, true);
+      ++sent;
+    }
   }
 }
 
