@@ -10,11 +10,12 @@ bash scripts/install_deps.sh || exit 1
 quiet() { grep -v "^\(Loading\|Analyzing\|INFO: \(Analyzed\|Found\|From\)\|\[[0-9,]* / [0-9,]*\]\)"; }
 bazel test --test_output=errors //... 2>&1 | quiet
 status=${PIPESTATUS[0]}
-# The sanitized run: every GoogleTest target and the mpirun matrix at p = 1, 2, 3, 5, 8 (one
-# process, powers of two and not; the shell tests of the command-line tools, the long verifier
-# sweep and the other p are left to the plain run, to stay within about 5 minutes).
+# The sanitized run: every GoogleTest target, the mpirun matrix at p = 1, 2, 3, 5, 8 (one
+# process, powers of two and not) and the differential test (random derived types, counts and
+# communicators: 228 s sanitized here); the shell tests of the command-line tools, the long
+# verifier sweep and the other p are left to the plain run, to stay within about 10 minutes.
 echo "--- the unit and MPI tests again, with -fsanitize=address,undefined"
-asan_targets=$(bazel query 'kind(cc_test, //...) + //tests:mpi_collectives_test' 2>/dev/null)
+asan_targets=$(bazel query 'kind(cc_test, //...) + //tests:mpi_collectives_test + //tests:mpi_differential_test' 2>/dev/null)
 bazel test --config=asan --test_output=errors --test_env=ROSCHED_MPI_TEST_P="1 2 3 5 8" \
   $asan_targets 2>&1 | quiet
 asan_status=${PIPESTATUS[0]}
