@@ -1,7 +1,12 @@
 // Rosched_Alltoall and Rosched_Alltoallv: MPI_Alltoall and MPI_Alltoallv (MPI 3.1, Sec. 5.8)
 // over the Bruck all-to-all variants of sched/bruck/ (Fan et al. 2022) or a linear pairwise
 // exchange, chosen by the cost rule of alltoall_bruck.h, by the argument `variant` of the
-// _variant entry points, or by ROSCHED_ALLTOALL_VARIANT (read once).
+// _variant entry points, or by ROSCHED_ALLTOALL_VARIANT (read once). Rosched_Alltoall, where no
+// variant is forced, also chooses between that and the MPI library's MPI_Alltoall as the other
+// choosing collectives do (library_choice.h: ROSCHED_ALLTOALL, a timed first call per size class
+// of a block's bytes, a repeat of the last call handed to the library going straight to it): on
+// shared memory at p = 2 Open MPI's was 1.3-2.7x faster than either (docs/perf.md, "The Bruck
+// all-to-all family").
 //
 // Blocks are moved as bytes. A send or receive datatype that is not dense (gaps, a lower
 // bound) is staged through one contiguous buffer by one local copy with a derived datatype of
@@ -12,13 +17,16 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "mpi_exec/alltoall_bruck.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/library_choice.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
+#include "mpi_exec/trial_check.h"
 
 namespace rosched::mpi {
 namespace {
@@ -117,6 +125,22 @@ const char* env_variant() {
   return v.empty() ? nullptr : v.c_str();
 }
 
+// Whether Rosched_Alltoall runs the library's MPI_Alltoall, rosched's exchange, or times both,
+// for p blocks of n = recvcount * size bytes (n > 0, p > 1). The whole exchange in more than
+// INT_MAX bytes, which rosched's steps cannot all carry and a trial cannot view as bytes, goes
+// to the library unless rosched's is forced.
+// For kRosched, *candidate is 1 for the cost rule's algorithm (choose_uniform), 2 for the linear
+// exchange where a trial found it faster than the rule's Bruck variant.
+Verdict alltoall_verdict(const CommInfo& ci, int recvcount, const TypeInfo& rtype, std::int64_t n,
+                         int* candidate) {
+  if (n * ci.p > INT_MAX && settings().alltoall != Settings::Choice::kRosched) {
+    return Verdict::kLibrary;
+  }
+  return library_verdict(
+      ci, Decided::kAlltoall, settings().alltoall, recvcount, rtype.size, [] { return true; },
+      candidate);
+}
+
 // The exchange itself, once arguments are checked: send and recv as bytes.
 void exchange(const CommInfo& ci, Side& send, Side& recv, const AlltoallAlgorithm& algo,
               std::int64_t largest) {
@@ -149,6 +173,19 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
     });
     const std::int64_t n = static_cast<std::int64_t>(recvcount) * rtype.size;
     if (n == 0) return;
+    int candidate = 1;
+    const Verdict verdict = variant == nullptr && !forced && ci.p > 1
+                                ? alltoall_verdict(ci, recvcount, rtype, n, &candidate)
+                                : Verdict::kRosched;
+    if (verdict == Verdict::kLibrary) {
+      tell_choice(ci, "Rosched_Alltoall", "native MPI_Alltoall", 0, 0,
+                  static_cast<double>(n * ci.p));
+      check_on(ci.user,
+               PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ci.user),
+               "MPI_Alltoall");
+      library_repeat(Decided::kAlltoall).remember(ci, recvcount, recvtype, MPI_OP_NULL);
+      return;
+    }
     std::vector<int> rcounts(ci.p, recvcount), rdispls(ci.p);
     for (int j = 0; j < ci.p; ++j) rdispls[j] = j * recvcount;
     Side recv(recvbuf, rcounts.data(), rdispls.data(), recvtype, rtype, ci.p);
@@ -169,10 +206,35 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
                                     check_type("sendtype", sendtype), ci.p);
       send->stage_in();
     }
-    const AlltoallAlgorithm algo =
+    const AlltoallAlgorithm rule =
         forced ? *forced : choose_uniform(cost_model(ci), ci.p, static_cast<double>(n));
-    tell_choice(ci, "Rosched_Alltoall", algo.name().c_str(), 0, 0, static_cast<double>(n * ci.p));
-    exchange(ci, *send, recv, algo, n);
+    const AlltoallAlgorithm algo = candidate == 2 ? AlltoallAlgorithm{} : rule;
+    const auto ours = [&] { exchange(ci, *send, recv, algo, n); };
+    if (verdict == Verdict::kTimeBoth) {
+      // Both on the same bytes (block j of either side at j n, staged or not; p n <= INT_MAX
+      // here), so that either leaves the same result and the input is never written.
+      const int block = static_cast<int>(n);
+      const auto library = [&] {
+        check_on(
+            ci.user,
+            PMPI_Alltoall(send->data(), block, MPI_BYTE, recv.data(), block, MPI_BYTE, ci.user),
+            "MPI_Alltoall");
+      };
+      // The rule's algorithm, and the linear exchange beside a Bruck variant: at p = 2 on shared
+      // memory the linear one was 0.89-0.97 of Open MPI's from 4 KiB, the Bruck one 1.2.
+      const std::string rule_name = rule.name();
+      std::vector<Candidate> candidates = {{"native MPI_Alltoall", library},
+                                           {rule_name.c_str(), ours}};
+      if (rule.bruck) {
+        candidates.push_back(
+            {"linear", [&] { exchange(ci, *send, recv, AlltoallAlgorithm{}, n); }});
+      }
+      time_checked_choices(ci, "Rosched_Alltoall", Decided::kAlltoall, recvcount, rtype.size,
+                           std::move(candidates), {{recv.data(), block * ci.p, MPI_BYTE}});
+    } else {
+      tell_choice(ci, "Rosched_Alltoall", algo.name().c_str(), 0, 0, static_cast<double>(n * ci.p));
+      ours();
+    }
     recv.stage_out();
   });
 }
@@ -252,7 +314,13 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
 extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm) {
-  if (rosched::mpi::inter_communicator(comm)) {  // MPI's semantics there: the library's
+  using rosched::mpi::Decided;
+  const rosched::mpi::LibraryRepeat& last = rosched::mpi::library_repeat(Decided::kAlltoall);
+  // A repeat of the last call handed to the library, or an inter-communicator (MPI's semantics
+  // there): the library's.
+  if ((last.match(comm, recvcount, recvtype, MPI_OP_NULL) &&
+       (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) ||
+      rosched::mpi::inter_communicator(comm)) {
     return rosched::mpi::library_result(
         "Rosched_Alltoall", comm,
         PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),

@@ -126,9 +126,9 @@ class DecisionMemo {
 // the data (kAllgathervLargest) and for the others (allgatherv.cc).
 enum class Decided {
   kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter,
-  kReduceScatterV
+  kReduceScatterV, kAlltoall
 };
-inline constexpr int kDecidedCount = 8;
+inline constexpr int kDecidedCount = 9;
 
 // The memo of collective `which` on the communicator; collective the first time, like
 // cost_model.

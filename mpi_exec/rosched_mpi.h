@@ -315,9 +315,11 @@ int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int 
  * rule (uniform: zero-rotation Bruck or a linear pairwise exchange; non-uniform: padded or
  * two-phase Bruck, or linear), from ROSCHED_ALLTOALL_VARIANT (read once), or from `variant` of
  * the _variant calls: basic, modified, zerorot, zerocopy, padded, twophase, linear, or auto
- * (Alltoallv: padded, twophase, linear, auto). Overlapping receive blocks are MPI_ERR_ARG; in
- * debug mode a send size that differs from its receiver's count is MPI_ERR_TRUNCATE on every
- * rank. */
+ * (Alltoallv: padded, twophase, linear, auto). Rosched_Alltoall with no variant forced also
+ * chooses the MPI library's MPI_Alltoall where a timed first call per size class finds it faster
+ * (ROSCHED_ALLTOALL=auto|model|rosched|native, as ROSCHED_BCAST). Overlapping receive blocks are
+ * MPI_ERR_ARG; in debug mode a send size that differs from its receiver's count is
+ * MPI_ERR_TRUNCATE on every rank. */
 int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int Rosched_Alltoall_variant(const char* variant, const void* sendbuf, int sendcount,
