@@ -146,8 +146,7 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
   using namespace rosched::mpi;
   const LibraryRepeat& last = library_repeat(Decided::kAllgather);
   // A repeat of the last call handed to the library, or an inter-communicator: the library's.
-  if ((last.match(comm, recvcount, recvtype, MPI_OP_NULL) &&
-       (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) ||
+  if (last.match_same_sides(comm, sendbuf, sendcount, sendtype, recvcount, recvtype) ||
       inter_communicator(comm)) {
     const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return library_result("Rosched_Allgather", comm, rc, "MPI_Allgather");

@@ -317,8 +317,7 @@ extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   const rosched::mpi::LibraryRepeat& last = rosched::mpi::library_repeat(Decided::kAlltoall);
   // A repeat of the last call handed to the library, or an inter-communicator (MPI's semantics
   // there): the library's.
-  if ((last.match(comm, recvcount, recvtype, MPI_OP_NULL) &&
-       (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype))) ||
+  if (last.match_same_sides(comm, sendbuf, sendcount, sendtype, recvcount, recvtype) ||
       rosched::mpi::inter_communicator(comm)) {
     return rosched::mpi::library_result(
         "Rosched_Alltoall", comm,

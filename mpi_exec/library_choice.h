@@ -105,6 +105,13 @@ class LibraryRepeat {
     return comm == comm_ && count == count_ && type == type_ && op == op_ &&
            freed_ == comm_caches_freed.load(std::memory_order_relaxed) && !debug_checks();
   }
+  // match() for a call whose send side is MPI_IN_PLACE or the receive side's count and datatype
+  // (Rosched_Allgather, Rosched_Alltoall): a call the library was handed before as it is.
+  bool match_same_sides(MPI_Comm comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                        int recvcount, MPI_Datatype recvtype) const {
+    return match(comm, recvcount, recvtype, MPI_OP_NULL) &&
+           (sendbuf == MPI_IN_PLACE || (sendcount == recvcount && sendtype == recvtype));
+  }
   int p() const { return p_; }
   int rank() const { return rank_; }
   // Remembers a call on ci.user handed to the library, if its datatype and operation are
