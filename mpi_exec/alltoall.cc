@@ -6,7 +6,8 @@
 // choosing collectives do (library_choice.h: ROSCHED_ALLTOALL, a timed first call per size class
 // of a block's bytes, a repeat of the last call handed to the library going straight to it): on
 // shared memory at p = 2 Open MPI's was 1.3-2.7x faster than either (docs/perf.md, "The Bruck
-// all-to-all family").
+// all-to-all family"). Rosched_Alltoallv chooses as well (ROSCHED_ALLTOALLV), first by p alone
+// (alltoallv_to_library), then by a trial per size class of the heaviest rank's bytes.
 //
 // Blocks are moved as bytes. A send or receive datatype that is not dense (gaps, a lower
 // bound) is staged through one contiguous buffer by one local copy with a derived datatype of
@@ -78,11 +79,22 @@ void check_no_overlap(const int* counts, const int* displs, const TypeInfo& t, i
     MPI_Aint lo, hi;
     int j;
   };
+  const auto span = [&](int j) {
+    const MPI_Aint lo = static_cast<MPI_Aint>(displs[j]) * t.extent + t.true_lb;
+    return Span{lo, lo + static_cast<MPI_Aint>(counts[j] - 1) * t.extent + t.true_extent, j};
+  };
+  if (t.size == 0) return;
+  // Blocks in rank order, each after the one before (the usual layout): no sort needed.
+  bool ordered = true;
+  for (int j = 0, last = -1; j < p && ordered; ++j) {
+    if (counts[j] == 0) continue;
+    ordered = last < 0 || span(last).hi <= span(j).lo;
+    last = j;
+  }
+  if (ordered) return;
   std::vector<Span> spans;
   for (int j = 0; j < p; ++j) {
-    if (counts[j] == 0 || t.size == 0) continue;
-    const MPI_Aint lo = static_cast<MPI_Aint>(displs[j]) * t.extent + t.true_lb;
-    spans.push_back({lo, lo + static_cast<MPI_Aint>(counts[j] - 1) * t.extent + t.true_extent, j});
+    if (counts[j] != 0) spans.push_back(span(j));
   }
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.lo < b.lo; });
   for (std::size_t k = 1; k < spans.size(); ++k) {
@@ -238,6 +250,96 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
   });
 }
 
+// Block j's bytes per side: counts[j] elements of `size` bytes.
+std::vector<std::int64_t> block_bytes(const int* counts, int size, int p) {
+  std::vector<std::int64_t> bytes(p);
+  for (int j = 0; j < p; ++j) bytes[j] = static_cast<std::int64_t>(counts[j]) * size;
+  return bytes;
+}
+
+// Whether Rosched_Alltoallv hands every call on ci to the library's MPI_Alltoallv without
+// looking at the sizes (no MPI_Allreduce of them): ROSCHED_ALLTOALLV=native, or, where the
+// choice is left to rosched, no Bruck variant can beat the linear exchange at this p
+// (bruck_can_pay: p <= 3, or a model where latency is cheap), which leaves rosched the linear
+// exchange, the libraries' own algorithm (at p = 2 on shared memory Open MPI's was 1.0-1.5x
+// faster than it at 4 B-64 KiB per block).
+// The answer is kept in the communicator's memo of Decided::kAlltoallv under the key (0, 0),
+// which no call's decision uses (theirs are (heaviest rank's bytes >= 1, 1)): 0 the library's;
+// a trial's answer can replace it only where it was not.
+bool alltoallv_to_library(const CommInfo& ci) {
+  const Settings::Choice choice = settings().alltoallv;
+  if (choice == Settings::Choice::kNative) return true;
+  if (choice == Settings::Choice::kRosched) return false;
+  DecisionMemo& memo = decision_memo(ci, Decided::kAlltoallv);
+  int answer = 1;
+  if (memo.find(0, 0, &answer)) return answer == 0;
+  if (bruck_can_pay(cost_model(ci), ci.p)) return false;
+  memo.store(0, 0, 0);
+  return true;
+}
+
+// Block j of a side as a part of the receive result, for the trial's debug check.
+std::vector<ResultPart> written_blocks(Side& recv, int p) {
+  std::vector<ResultPart> parts;
+  for (int j = 0; j < p; ++j) {
+    if (recv.size[j] > 0) {
+      parts.push_back({recv.data() + recv.offset[j], static_cast<int>(recv.size[j]), MPI_BYTE});
+    }
+  }
+  return parts;
+}
+
+// How far one side's blocks (counts[j] elements of `info` at displs[j] extents) can go: 0 through
+// rosched's exchange and, as MPI_BYTE counts and displacements in int, through the library's
+// collective on the same bytes (a trial); 1 rosched's only (a dense side reaching beyond INT_MAX
+// bytes); 2 neither (a side with gaps and more than INT_MAX bytes, which Side cannot stage).
+int side_reach(const int* counts, const int* displs, const TypeInfo& info, int p) {
+  std::int64_t total = 0, lo = 0, hi = 0;
+  for (int j = 0; j < p; ++j) {
+    const std::int64_t bytes = static_cast<std::int64_t>(counts[j]) * info.size;
+    const std::int64_t at = static_cast<std::int64_t>(displs[j]) * info.extent;
+    total += bytes;
+    lo = std::min(lo, at);
+    hi = std::max(hi, at + bytes);
+  }
+  if (!contiguous(info)) return total > INT_MAX ? 2 : 0;  // staged: offsets are running sums
+  return lo < INT_MIN || hi > INT_MAX ? 1 : 0;
+}
+
+// A side's blocks as MPI_BYTE counts and displacements (side_reach 0 on this rank).
+void byte_view(const Side& side, std::vector<int>& counts, std::vector<int>& displs) {
+  const std::size_t p = side.size.size();
+  counts.resize(p);
+  displs.resize(p);
+  for (std::size_t j = 0; j < p; ++j) {
+    counts[j] = static_cast<int>(side.size[j]);
+    displs[j] = static_cast<int>(side.offset[j]);
+  }
+}
+
+// Rosched_Alltoallv on a communicator whose calls all go to the library (alltoallv_to_library),
+// as the thread's last call found, with the same predefined datatypes: the checks of this call's
+// arrays, then the library's collective, without the communicator's record.
+int alltoallv_repeat(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                     MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, int p) {
+  try {
+    check_entries("recvcounts", recvcounts, p, true);
+    check_entries("rdispls", rdispls, p, false);
+    check_no_overlap(recvcounts, rdispls, type_info(recvtype), p);
+    if (sendbuf != MPI_IN_PLACE) {
+      check_entries("sendcounts", sendcounts, p, true);
+      check_entries("sdispls", sdispls, p, false);
+    }
+  } catch (const Error& e) {
+    return report("Rosched_Alltoallv", comm, e.mpi_class(), e.what());
+  }
+  return library_result("Rosched_Alltoallv", comm,
+                        PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                       rdispls, recvtype, comm),
+                        "MPI_Alltoallv");
+}
+
 int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
               const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -256,6 +358,82 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
       const char* name = variant ? variant : env_variant();
       return std::make_pair(r, forced_algorithm(name, true, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
     });
+    const bool choosing = variant == nullptr && !forced && ci.p > 1;
+    const auto sizes = [&] {
+      std::vector<std::int64_t> recv = block_bytes(recvcounts, rtype.size, ci.p);
+      std::vector<std::int64_t> send =
+          in_place ? recv : block_bytes(sendcounts, type_info(sendtype).size, ci.p);
+      if (debug_checks()) check_pairs(ci, send, recv);
+      return std::make_pair(std::move(send), std::move(recv));
+    };
+    const auto library = [&](double bytes) {
+      tell_choice(ci, "Rosched_Alltoallv", "native MPI_Alltoallv", 0, 0, bytes);
+      check_on(ci.user,
+               PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, ci.user),
+               "MPI_Alltoallv");
+    };
+    if (choosing && alltoallv_to_library(ci)) {
+      if (debug_checks()) sizes();
+      double own = 0;  // this rank's bytes to send, for ROSCHED_VERBOSE's line (rank 0's)
+      if (settings().verbose) {
+        const int* counts = in_place ? recvcounts : sendcounts;
+        const int size = in_place ? rtype.size : type_info(sendtype).size;
+        for (int j = 0; j < ci.p; ++j) own += static_cast<double>(counts[j]) * size;
+      }
+      library(own);
+      library_repeat(Decided::kAlltoallv).remember(ci, 0, recvtype, MPI_OP_NULL);
+      return;
+    }
+    const auto [send_bytes, recv_bytes] = sizes();
+    // Over all ranks, in one MPI_Allreduce: the largest block, the heaviest rank's bytes, and
+    // the least reach of a side (side_reach: 2 on any rank is an error on every rank where
+    // rosched's exchange must run, 1 rules a trial out).
+    long long mine[3] = {0, 0, 0}, all[3] = {0, 0, 0};
+    for (int j = 0; j < ci.p; ++j) {
+      mine[0] = std::max<long long>(mine[0], send_bytes[j]);
+      mine[1] += send_bytes[j];
+    }
+    mine[2] = side_reach(recvcounts, rdispls, rtype, ci.p);
+    if (in_place) {  // the data copied to one buffer first, as MPI_BYTE blocks at int offsets
+      std::int64_t total = 0;
+      for (const std::int64_t b : recv_bytes) total += b;
+      if (total > INT_MAX) mine[2] = 2;
+    } else {
+      mine[2] =
+          std::max<long long>(mine[2], side_reach(sendcounts, sdispls, type_info(sendtype), ci.p));
+    }
+    check_on(ci.user, PMPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX, ci.user),
+             "MPI_Allreduce");
+    if (all[0] == 0) {  // nothing anywhere; zero receive counts are all that is allowed
+      for (int j = 0; j < ci.p; ++j) {
+        if (recv_bytes[j] != 0) {
+          throw Error(MPI_ERR_TRUNCATE, "recvcounts[" + std::to_string(j) + "] asks for " +
+                                            std::to_string(recv_bytes[j]) +
+                                            " bytes, every rank sends none");
+        }
+      }
+      return;
+    }
+    const AlltoallAlgorithm rule =
+        forced ? *forced
+               : choose_nonuniform(cost_model(ci), ci.p, static_cast<double>(all[0]),
+                                   static_cast<double>(all[1]));
+    int candidate = 1;
+    Verdict verdict = Verdict::kRosched;
+    if (choosing) {
+      // Keyed by the heaviest rank's bytes (the same on every rank); more than INT_MAX of them
+      // go to the library, as Rosched_Alltoall's, unless rosched's is forced.
+      Settings::Choice choice = settings().alltoallv;
+      if (all[2] != 0 && choice == Settings::Choice::kAuto) choice = Settings::Choice::kModel;
+      verdict = (all[1] > INT_MAX && choice != Settings::Choice::kRosched) || all[2] == 2
+                    ? Verdict::kLibrary
+                    : library_verdict(
+                          ci, Decided::kAlltoallv, choice, static_cast<int>(all[1]), 1,
+                          [&] { return rule.bruck.has_value(); }, &candidate);
+    }
+    if (verdict == Verdict::kLibrary) return library(static_cast<double>(all[1]));
+    if (all[2] == 2) throw Error(MPI_ERR_COUNT, "more than INT_MAX bytes to stage on some rank");
     Side recv(recvbuf, recvcounts, rdispls, recvtype, rtype, ci.p);
     std::optional<ScratchBuffer> copy;
     std::unique_ptr<Side> send;
@@ -279,30 +457,34 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
       send = std::make_unique<Side>(sendbuf, sendcounts, sdispls, sendtype, type_info(sendtype), ci.p);
       send->stage_in();
     }
-    if (debug_checks()) check_pairs(ci, send->size, recv.size);
-    // The largest block and the heaviest rank's bytes, over all ranks: one MPI_Allreduce.
-    long long mine[2] = {0, 0}, all[2] = {0, 0};
-    for (int j = 0; j < ci.p; ++j) {
-      mine[0] = std::max<long long>(mine[0], send->size[j]);
-      mine[1] += send->size[j];
-    }
-    check_on(ci.user, PMPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, ci.user),
-             "MPI_Allreduce");
-    if (all[0] == 0) {  // nothing anywhere; zero receive counts are all that is allowed
-      for (int j = 0; j < ci.p; ++j) {
-        if (recv.size[j] != 0) {
-          throw Error(MPI_ERR_TRUNCATE, "recvcounts[" + std::to_string(j) + "] asks for " +
-                                            std::to_string(recv.size[j]) + " bytes, every rank sends none");
-        }
+    const AlltoallAlgorithm algo = candidate == 2 ? AlltoallAlgorithm{} : rule;
+    if (verdict == Verdict::kTimeBoth) {
+      // As Rosched_Alltoall's trial: the library's, the rule's and (beside a Bruck variant) the
+      // linear exchange, all on the staged bytes.
+      std::vector<int> scounts, sdispls_bytes, rcounts, rdispls_bytes;
+      byte_view(*send, scounts, sdispls_bytes);  // they fit: all[2] == 0 here
+      byte_view(recv, rcounts, rdispls_bytes);
+      const auto on_bytes = [&] {
+        check_on(
+            ci.user,
+            PMPI_Alltoallv(send->data(), scounts.data(), sdispls_bytes.data(), MPI_BYTE,
+                           recv.data(), rcounts.data(), rdispls_bytes.data(), MPI_BYTE, ci.user),
+            "MPI_Alltoallv");
+      };
+      const std::string rule_name = rule.name();
+      std::vector<Candidate> candidates = {
+          {"native MPI_Alltoallv", on_bytes},
+          {rule_name.c_str(), [&] { exchange(ci, *send, recv, rule, all[0]); }}};
+      if (rule.bruck) {
+        candidates.push_back(
+            {"linear", [&] { exchange(ci, *send, recv, AlltoallAlgorithm{}, all[0]); }});
       }
-      return;
+      time_checked_choices(ci, "Rosched_Alltoallv", Decided::kAlltoallv, static_cast<int>(all[1]),
+                           1, std::move(candidates), written_blocks(recv, ci.p));
+    } else {
+      tell_choice(ci, "Rosched_Alltoallv", algo.name().c_str(), 0, 0, static_cast<double>(all[1]));
+      exchange(ci, *send, recv, algo, all[0]);
     }
-    const AlltoallAlgorithm algo =
-        forced ? *forced
-               : choose_nonuniform(cost_model(ci), ci.p, static_cast<double>(all[0]),
-                                   static_cast<double>(all[1]));
-    tell_choice(ci, "Rosched_Alltoallv", algo.name().c_str(), 0, 0, static_cast<double>(all[1]));
-    exchange(ci, *send, recv, algo, all[0]);
     recv.stage_out();
   });
 }
@@ -338,6 +520,12 @@ extern "C" int Rosched_Alltoall_variant(const char* variant, const void* sendbuf
 extern "C" int Rosched_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  using rosched::mpi::Decided;
+  const rosched::mpi::LibraryRepeat& last = rosched::mpi::library_repeat(Decided::kAlltoallv);
+  if (last.match_same_sides(comm, sendbuf, 0, sendtype, 0, recvtype)) {
+    return rosched::mpi::alltoallv_repeat(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                          recvcounts, rdispls, recvtype, comm, last.p());
+  }
   if (rosched::mpi::inter_communicator(comm)) {  // MPI's semantics there: the library's
     return rosched::mpi::library_result(
         "Rosched_Alltoallv", comm,

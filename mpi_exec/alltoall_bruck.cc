@@ -97,6 +97,16 @@ AlltoallAlgorithm choose_nonuniform(const CostModel& m, std::int64_t p, double l
   return AlltoallAlgorithm{padded <= two_phase ? BruckVariant::kPadded : BruckVariant::kTwoPhase};
 }
 
+bool bruck_can_pay(const CostModel& m, std::int64_t p) {
+  if (p <= 1) return false;
+  const BruckSchedule s(p);
+  double padded = 0;
+  for (std::int64_t t = 0; t < s.steps(); ++t) {
+    padded += m.time(static_cast<double>(s.moved_count(s.step(t))));
+  }
+  return padded < (p - 1) * m.time(1);
+}
+
 void run_bruck(BruckEngine& e, const CommInfo& comm) {
   const BruckPlan& plan = e.plan();
   const BruckSchedule& s = plan.schedule();

@@ -44,6 +44,15 @@ AlltoallAlgorithm choose_uniform(const CostModel& model, std::int64_t p, double 
 AlltoallAlgorithm choose_nonuniform(const CostModel& model, std::int64_t p, double largest,
                                     double heaviest_rank);
 
+// Whether a Bruck variant can be faster than the linear exchange over p ranks at all, by the
+// same times: padded Bruck of one byte per block, sum_t T(c_t), strictly less than linear
+// (P - 1) T(1). One byte is where its fewer messages count most: each step carries at least one
+// block and H = sum c_t >= P - 1 blocks move in all, so larger blocks add at least as much to its
+// time as to the linear one's (as far as T grows at least linearly beyond a message's fixed
+// cost), and two-phase Bruck pays the padded steps' messages twice. False for p <= 3 (as many
+// steps as linear exchanges). Needs only p and the model, the same on every rank.
+bool bruck_can_pay(const CostModel& model, std::int64_t p);
+
 // Runs the engine's steps over c: per step (two-phase: the sizes first, MPI_INT64_T), one
 // MPI_Sendrecv of the packed blocks, or (zero copy) of derived datatypes over the blocks in
 // place. Throws Error(MPI_ERR_TRUNCATE) after the last step if a block arrived with a size other

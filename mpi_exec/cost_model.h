@@ -126,9 +126,9 @@ class DecisionMemo {
 // the data (kAllgathervLargest) and for the others (allgatherv.cc).
 enum class Decided {
   kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter,
-  kReduceScatterV, kAlltoall
+  kReduceScatterV, kAlltoall, kAlltoallv
 };
-inline constexpr int kDecidedCount = 9;
+inline constexpr int kDecidedCount = 10;
 
 // The memo of collective `which` on the communicator; collective the first time, like
 // cost_model.

@@ -317,7 +317,11 @@ int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int 
  * the _variant calls: basic, modified, zerorot, zerocopy, padded, twophase, linear, or auto
  * (Alltoallv: padded, twophase, linear, auto). Rosched_Alltoall with no variant forced also
  * chooses the MPI library's MPI_Alltoall where a timed first call per size class finds it faster
- * (ROSCHED_ALLTOALL=auto|model|rosched|native, as ROSCHED_BCAST). Overlapping receive blocks are
+ * (ROSCHED_ALLTOALL=auto|model|rosched|native, as ROSCHED_BCAST). So does Rosched_Alltoallv
+ * (ROSCHED_ALLTOALLV): every call to MPI_Alltoallv where no Bruck variant can beat the linear
+ * exchange at this p by the cost model (p <= 3 always), without any communication of its own;
+ * else a timed first call per size class of the heaviest rank's bytes, agreed by the one
+ * MPI_Allreduce the rule needs anyway. Overlapping receive blocks are
  * MPI_ERR_ARG; in debug mode a send size that differs from its receiver's count is
  * MPI_ERR_TRUNCATE on every rank. */
 int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

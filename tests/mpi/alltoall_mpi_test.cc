@@ -1,5 +1,6 @@
 // Rosched_Alltoall and Rosched_Alltoallv against MPI_Alltoall and MPI_Alltoallv, byte for byte,
-// for every variant (forced through the _variant calls) and the cost rule: counts 0, 1, 3, 257,
+// for every variant (forced through the _variant calls), the cost rule and the entry points' own
+// choice (which may be the library's): counts 0, 1, 3, 257,
 // MPI_IN_PLACE, a receive datatype with gaps, random count matrices with zeros, one huge block,
 // an empty row and column, scrambled displacements; bad input: negative counts, overlapping
 // receive blocks, unknown variants, and (debug mode) a pair whose sizes differ: an error on
@@ -76,9 +77,21 @@ std::vector<int> matrix(int kind, std::uint64_t seed) {
   return c;
 }
 
+// "" is Rosched_Alltoallv's own choice, twice over the matrices: the library's at p <= 3 (the
+// second time through its repeat path), a timed first call per size class from p = 4.
+const char* const kNonUniformCalls[] = {"", "", "auto", "padded", "twophase", "linear"};
+
+int call_alltoallv(const char* v, const void* sendbuf, const int* scount, const int* sdispl,
+                   MPI_Datatype stype, void* recvbuf, const int* rcount, const int* rdispl) {
+  return *v ? Rosched_Alltoallv_variant(v, sendbuf, scount, sdispl, stype, recvbuf, rcount, rdispl,
+                                        MPI_INT, MPI_COMM_WORLD)
+            : Rosched_Alltoallv(sendbuf, scount, sdispl, stype, recvbuf, rcount, rdispl, MPI_INT,
+                                MPI_COMM_WORLD);
+}
+
 void test_nonuniform() {
   std::uint64_t seed = 11;
-  for (const char* v : kNonUniform) {
+  for (const char* v : kNonUniformCalls) {
     for (int kind = 0; kind < 4; ++kind) {
       const std::vector<int> c = matrix(kind, seed++);
       std::vector<int> scount(p), sdispl(p), rcount(p), rdispl(p);
@@ -97,12 +110,12 @@ void test_nonuniform() {
       for (int d = 0; d < p; ++d)
         for (int k = 0; k < scount[d]; ++k) send[sdispl[d] + k] = value(rank, d, k);
       const std::vector<int> send_before(send), scount_before(scount);
-      int rc = Rosched_Alltoallv_variant(v, send.data(), scount.data(), sdispl.data(), MPI_INT,
-                                         got.data(), rcount.data(), rdispl.data(), MPI_INT,
-                                         MPI_COMM_WORLD);
+      int rc = call_alltoallv(v, send.data(), scount.data(), sdispl.data(), MPI_INT, got.data(),
+                              rcount.data(), rdispl.data());
       MPI_Alltoallv(send.data(), scount.data(), sdispl.data(), MPI_INT, want.data(),
                     rcount.data(), rdispl.data(), MPI_INT, MPI_COMM_WORLD);
-      const std::string what = std::string("alltoallv ") + v + " matrix " + std::to_string(kind);
+      const std::string what =
+          std::string("alltoallv ") + (*v ? v : "(own choice)") + " matrix " + std::to_string(kind);
       expect(rc == MPI_SUCCESS && got == want, what);
       expect(send == send_before && scount == scount_before, what + ": send buffer and counts kept");
       std::vector<int> inplace(rtotal + 1, -7);
@@ -115,9 +128,8 @@ void test_nonuniform() {
       MPI_Allreduce(&mine, &all_symmetric, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
       if (all_symmetric) {
         std::vector<int> ref(inplace);
-        rc = Rosched_Alltoallv_variant(v, MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL,
-                                       inplace.data(), rcount.data(), rdispl.data(), MPI_INT,
-                                       MPI_COMM_WORLD);
+        rc = call_alltoallv(v, MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL, inplace.data(),
+                            rcount.data(), rdispl.data());
         MPI_Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL, ref.data(),
                       rcount.data(), rdispl.data(), MPI_INT, MPI_COMM_WORLD);
         expect(rc == MPI_SUCCESS && inplace == ref, what + " in place");
@@ -138,6 +150,10 @@ void test_bad_input() {
   rc = Rosched_Alltoall_variant("zerocopy-printed", buf.data(), 1, MPI_INT, buf.data() + 2 * p, 1,
                                 MPI_INT, comm);
   expect(rc == MPI_ERR_ARG, "alltoall: the rejected printed variant is refused");
+  // A valid call first, so that at p <= 3 the bad ones take the library's repeat path.
+  rc = Rosched_Alltoallv(buf.data(), counts.data(), displs.data(), MPI_INT, buf.data() + 2 * p,
+                         counts.data(), displs.data(), MPI_INT, comm);
+  expect(rc == MPI_SUCCESS, "alltoallv: a valid call before the bad ones");
   std::vector<int> neg(counts);
   neg[p - 1] = -2;
   rc = Rosched_Alltoallv(buf.data(), neg.data(), displs.data(), MPI_INT, buf.data() + 2 * p,
@@ -149,6 +165,15 @@ void test_bad_input() {
     rc = Rosched_Alltoallv(buf.data(), counts.data(), displs.data(), MPI_INT, buf.data() + 2 * p,
                            counts.data(), overlap.data(), MPI_INT, comm);
     expect(rc == MPI_ERR_ARG, "alltoallv: overlapping receive blocks are MPI_ERR_ARG");
+    std::vector<int> after(displs);  // blocks out of rank order, block 1 inside block 0's span
+    std::vector<int> two(p, 1);
+    two[0] = 3;
+    for (int j = 0; j < p; ++j) after[j] = 3 * (p - j);
+    after[1] = after[0] + 1;
+    rc = Rosched_Alltoallv(buf.data(), counts.data(), displs.data(), MPI_INT, buf.data() + 2 * p,
+                           two.data(), after.data(), MPI_INT, comm);
+    expect(rc == MPI_ERR_ARG,
+           "alltoallv: a block inside another, out of rank order, is MPI_ERR_ARG");
   }
   rc = Rosched_Alltoallv_variant("zerorot", buf.data(), counts.data(), displs.data(), MPI_INT,
                                  buf.data() + 2 * p, counts.data(), displs.data(), MPI_INT, comm);
