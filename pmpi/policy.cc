@@ -34,6 +34,12 @@ bool rule_is_up_to(Collective c) {
 
 int index_of(Collective c) { return static_cast<int>(c); }
 
+// Whether MPI requires the same datatype (not only the same type signature) on every rank.
+bool same_datatype_everywhere(Collective c) {
+  return c == Collective::kReduce || c == Collective::kAllreduce ||
+         c == Collective::kReduceScatterBlock || c == Collective::kReduceScatter;
+}
+
 // The collective named `word` (kCollectives if none).
 int find_collective(const std::string& word) {
   for (int i = 0; i < kCollectives; ++i) {
@@ -186,7 +192,13 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   // keeps the default limit). Only the allreduce's route uses it.
   const std::int64_t nway_limit = t >= 0 ? t : kDefaultThreshold[i];
   if (controls.mode == Mode::kForce) return rosched_route(c, facts, nway_limit);
-  if (facts.p < 2 || facts.bytes <= 0 || !facts.contiguous) return Route::kNative;
+  // Gaps only keep a reduction with the library: MPI gives every rank of a reduction the same
+  // datatype, while the gathers' and exchanges' ranks may lay the same type signature out each
+  // in its own way (a root's strided column, the others' contiguous rows), and a route that
+  // followed one rank's layout would send its ranks into different collectives.
+  if (facts.p < 2 || facts.bytes <= 0 || (!facts.contiguous && same_datatype_everywhere(c))) {
+    return Route::kNative;
+  }
   // Two processes: every algorithm reduces by one message (reduce) or one exchange
   // (allreduce), so rosched has no round to save and only fixed costs differ (Open MPI 4.1,
   // p = 2: the two-tree reduction 1.2-2.9x and the n-way allreduce 1.6-3.0x of the library's

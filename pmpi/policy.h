@@ -59,8 +59,12 @@
 // Rosched_Allgather(v), Rosched_Reduce_node_aware for commutative operations,
 // Rosched_Allreduce_node_aware on equal nodes; elsewhere they are the flat schedules
 // named above).
-// In auto, calls with non-contiguous datatypes, one process, or nothing to send stay with the
-// MPI library (the measurements are of contiguous data); inter-communicators always do. So do
+// In auto, reductions on non-contiguous datatypes (MPI gives every rank the same datatype; the
+// measurements are of contiguous data), calls on one process, or with nothing to send stay with
+// the MPI library; inter-communicators always do. The gathers' and exchanges' datatypes do not
+// decide: their ranks may each lay the same type signature out in their own way, so a layout
+// is not a fact every rank shares (a route by it hung an unmodified program whose odd ranks
+// received into a type with gaps, 2026-12-01), and rosched's entry points deliver any layout. So do
 // reduce, and allreduce up to 2 KiB, on two processes unless their threshold is set: one
 // message or one exchange in any algorithm (measured with Open MPI 4.1 at p = 2: two-tree
 // reduce 1.2-2.9x, n-way allreduce 1.6-3.0x of the library's own); a commutative allreduce
@@ -132,7 +136,9 @@ struct CallFacts {
   // bcast, reduce, allreduce: count x type size; allgather(v): the whole result; alltoall: one
   // block; alltoallv: unused.
   std::int64_t bytes = 0;
-  bool contiguous = true;    // every datatype of the call is contiguous
+  // Every datatype of the call on this rank is contiguous: a fact of this rank only, except for
+  // the reductions (MPI: the same datatype on every rank), the only ones it routes.
+  bool contiguous = true;
   bool commutative = true;   // reductions: the operation is commutative
   // allreduce: the ranks sit on several multicore nodes of equal size, where
   // Rosched_Allreduce_node_aware runs the lane all-reduces (asked only where it matters:

@@ -140,11 +140,14 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4, true, false), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAlltoall, facts(36, 4), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAlltoallv, facts(36, 0), c), Route::kNative);
-  // Nothing to win: one process, no data, a datatype with gaps, invalid arguments (-1).
+  // Nothing to win: one process, no data, a reduction's datatype with gaps, invalid arguments
+  // (-1). A gather's or exchange's gaps do not decide (another rank's layout may differ).
   EXPECT_EQ(decide(Collective::kAllgather, facts(1, 16 * kMiB), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kBcast, facts(36, 0), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kBcast, facts(36, -1), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 16 * kMiB, false), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kReduce, facts(36, 16 * kMiB, false), c), Route::kNative);
+  EXPECT_EQ(decide(Collective::kAllgather, facts(36, 16 * kMiB, false), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kBcast, facts(36, 16 * kMiB, false), c), Route::kModel);
   // Two processes: a reduction is one message or one exchange in every algorithm, so the
   // defaults keep reduce and the n-way range of allreduce with the MPI library (above it a
   // commutative allreduce goes to Rosched_Allreduce's choice, the census or the library's); the
@@ -246,6 +249,23 @@ RC_GTEST_PROP(PmpiPolicy, OffNeverRoutesAndForceAlwaysDoes, ()) {
   RC_ASSERT(r != Route::kModel);
   // Order-sensitive reductions never go to the n-way allreduce.
   if (!f.commutative) RC_ASSERT(r != Route::kNway);
+}
+
+// The gathers and exchanges route the same whatever one rank's layout (MPI lets their ranks lay
+// a type signature out differently; a route by layout sent ranks into different collectives).
+RC_GTEST_PROP(PmpiPolicy, LayoutNeverRoutesAGatherOrExchange, ()) {
+  const Collective c = *rc::gen::element(Collective::kBcast, Collective::kAllgather,
+                                          Collective::kAllgatherv, Collective::kAlltoall,
+                                          Collective::kAlltoallv);
+  CallFacts f = facts(*rc::gen::inRange(1, 100000), *rc::gen::inRange<std::int64_t>(-1, 1LL << 34));
+  Controls controls;
+  controls.mode = *rc::gen::element(Mode::kAuto, Mode::kForce, Mode::kOff);
+  if (*rc::gen::arbitrary<bool>()) {
+    controls.threshold[static_cast<std::size_t>(c)] = *rc::gen::inRange<std::int64_t>(0, 1LL << 30);
+  }
+  const Route contiguous = decide(c, f, controls);
+  f.contiguous = false;
+  RC_ASSERT(decide(c, f, controls) == contiguous);
 }
 
 // In auto, a "from" collective that routes at b routes at every larger size, an "up to" one

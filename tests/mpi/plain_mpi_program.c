@@ -94,8 +94,15 @@ static void put(int* buffer, const int* data, long count, int gaps) {
   for (i = 0; i < count; ++i) buffer[gaps ? 2 * i : i] = data[i];
 }
 
+/* Gaps in the datatype: 0 none, 1 on every rank, or (2) on the odd ranks only: MPI requires
+ * the type signatures to match, not the layouts. */
+static int pick_gaps(void) {
+  int mode = pick(3);
+  return mode == 2 ? me % 2 : mode;
+}
+
 static uint64_t do_bcast(int k) {
-  int root = pick(p), count = pick_count(), gaps = pick(2);
+  int root = pick(p), count = pick_count(), gaps = pick_gaps();
   long n = gaps ? 2L * count : count, i;
   int* buf = alloc_filled(n);
   uint64_t h;
@@ -111,7 +118,7 @@ static uint64_t do_bcast(int k) {
 }
 
 static uint64_t do_allgather(int k) {
-  int count = pick_count() / p, gaps = pick(2), inplace = pick(2), r;
+  int count = pick_count() / p, gaps = pick_gaps(), inplace = pick(2), r;
   long n = (gaps ? 2L : 1L) * count * p, i;
   int* recv = alloc_filled(n);
   int* send = alloc_filled(count);
