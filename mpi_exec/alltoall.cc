@@ -257,25 +257,58 @@ std::vector<std::int64_t> block_bytes(const int* counts, int size, int p) {
   return bytes;
 }
 
+// The library's MPI_Alltoallv against padded Bruck with one byte per block, the size where
+// Bruck's fewer messages count most (bruck_can_pay), in a trial (time_checked_choices; a tie
+// goes to the library's): 0 the library's is as fast, 1 Bruck is faster.
+int time_one_byte(const CommInfo& ci) {
+  const int p = ci.p;
+  std::vector<int> ones(p, 1), at(p);
+  std::vector<char> out(p), in(p);
+  for (int j = 0; j < p; ++j) {
+    at[j] = j;
+    out[j] = static_cast<char>(ci.rank * 7 + j);
+  }
+  Side send(out.data(), ones.data(), at.data(), MPI_BYTE, type_info(MPI_BYTE), p);
+  Side recv(in.data(), ones.data(), at.data(), MPI_BYTE, type_info(MPI_BYTE), p);
+  const AlltoallAlgorithm padded{BruckVariant::kPadded};
+  return time_checked_choices(
+      ci, "Rosched_Alltoallv (one byte per block)", Decided::kAlltoallvAtAll, 0, 0,
+      {{"native MPI_Alltoallv",
+        [&] {
+          check_on(ci.user,
+                   PMPI_Alltoallv(out.data(), ones.data(), at.data(), MPI_BYTE, in.data(),
+                                  ones.data(), at.data(), MPI_BYTE, ci.user),
+                   "MPI_Alltoallv");
+        }},
+       {"padded", [&] { exchange(ci, send, recv, padded, 1); }}},
+      {{in.data(), p, MPI_BYTE}});
+}
+
 // Whether Rosched_Alltoallv hands every call on ci to the library's MPI_Alltoallv without
-// looking at the sizes (no MPI_Allreduce of them): ROSCHED_ALLTOALLV=native, or, where the
-// choice is left to rosched, no Bruck variant can beat the linear exchange at this p
-// (bruck_can_pay: p <= 3, or a model where latency is cheap), which leaves rosched the linear
-// exchange, the libraries' own algorithm (at p = 2 on shared memory Open MPI's was 1.0-1.5x
-// faster than it at 4 B-64 KiB per block).
-// The answer is kept in the communicator's memo of Decided::kAlltoallv under the key (0, 0),
-// which no call's decision uses (theirs are (heaviest rank's bytes >= 1, 1)): 0 the library's;
-// a trial's answer can replace it only where it was not.
+// looking at the sizes (no MPI_Allreduce of them): ROSCHED_ALLTOALLV=native; or, where the
+// choice is left to rosched, if no Bruck variant can beat the linear exchange at this p by the
+// cost model (bruck_can_pay: never for p <= 3), which leaves rosched the linear exchange, the
+// libraries' own algorithm (at p = 2 on shared memory Open MPI's was 1.0-1.5x faster than it at
+// 4 B-64 KiB per block); or (auto) if the library's collective was as fast as padded Bruck with
+// one byte per block in a trial at the first call: Bruck only falls further behind with larger
+// blocks (SimGrid SMPI, 36 x 1 ranks: Open MPI's selector's 8.1 us against Bruck's 64.5 at 4 B,
+// 30.1 against 244.5 at 16 KiB), and the per-call agreement costs a collective (there 36 us).
+// Decided once per communicator, at its first such call (the same on every rank), and kept in
+// the memo of Decided::kAlltoallvAtAll under (0, 0): 0 the library's, 1 a decision per call.
 bool alltoallv_to_library(const CommInfo& ci) {
   const Settings::Choice choice = settings().alltoallv;
   if (choice == Settings::Choice::kNative) return true;
   if (choice == Settings::Choice::kRosched) return false;
-  DecisionMemo& memo = decision_memo(ci, Decided::kAlltoallv);
+  DecisionMemo& memo = decision_memo(ci, Decided::kAlltoallvAtAll);
   int answer = 1;
   if (memo.find(0, 0, &answer)) return answer == 0;
-  if (bruck_can_pay(cost_model(ci), ci.p)) return false;
-  memo.store(0, 0, 0);
-  return true;
+  if (!bruck_can_pay(cost_model(ci), ci.p)) {
+    answer = 0;
+  } else if (choice == Settings::Choice::kAuto) {
+    answer = time_one_byte(ci);
+  }
+  memo.store(0, 0, answer);
+  return answer == 0;
 }
 
 // Block j of a side as a part of the receive result, for the trial's debug check.

@@ -123,12 +123,14 @@ class DecisionMemo {
 // The collectives that choose between the MPI library's own and rosched's (library_choice.h):
 // each has a memo and measured answers of its own on every communicator.
 // Rosched_Allgatherv decides apart for distributions whose largest block is at least half of
-// the data (kAllgathervLargest) and for the others (allgatherv.cc).
+// the data (kAllgathervLargest) and for the others (allgatherv.cc); Rosched_Alltoallv once for
+// every call on the communicator (kAlltoallvAtAll: whether to look at a call's sizes at all),
+// then per call (alltoall.cc).
 enum class Decided {
   kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter,
-  kReduceScatterV, kAlltoall, kAlltoallv
+  kReduceScatterV, kAlltoall, kAlltoallv, kAlltoallvAtAll
 };
-inline constexpr int kDecidedCount = 10;
+inline constexpr int kDecidedCount = 11;
 
 // The memo of collective `which` on the communicator; collective the first time, like
 // cost_model.

@@ -318,9 +318,10 @@ int Rosched_Bcast_hypercube(void* buffer, int count, MPI_Datatype datatype, int 
  * (Alltoallv: padded, twophase, linear, auto). Rosched_Alltoall with no variant forced also
  * chooses the MPI library's MPI_Alltoall where a timed first call per size class finds it faster
  * (ROSCHED_ALLTOALL=auto|model|rosched|native, as ROSCHED_BCAST). So does Rosched_Alltoallv
- * (ROSCHED_ALLTOALLV): every call to MPI_Alltoallv where no Bruck variant can beat the linear
- * exchange at this p by the cost model (p <= 3 always), without any communication of its own;
- * else a timed first call per size class of the heaviest rank's bytes, agreed by the one
+ * (ROSCHED_ALLTOALLV): every call to MPI_Alltoallv, without any communication of its own, where
+ * no Bruck variant can beat the linear exchange at this p by the cost model (p <= 3 always) or
+ * MPI_Alltoallv beat padded Bruck with one byte per block in a trial at the communicator's first
+ * call; else a timed first call per size class of the heaviest rank's bytes, agreed by the one
  * MPI_Allreduce the rule needs anyway. Overlapping receive blocks are
  * MPI_ERR_ARG; in debug mode a send size that differs from its receiver's count is
  * MPI_ERR_TRUNCATE on every rank. */
