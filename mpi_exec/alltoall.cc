@@ -164,6 +164,11 @@ void exchange(const CommInfo& ci, Side& send, Side& recv, const AlltoallAlgorith
   run_bruck(engine, ci);
 }
 
+// last_alltoall_run's number for a trial's answer (0 the library's, 1 `rule`, 2 linear).
+int ran(int answer, const AlltoallAlgorithm& rule) {
+  return answer == 0 ? 0 : answer == 1 && rule.bruck ? 1 : 2;
+}
+
 int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return run_collective("Rosched_Alltoall", comm, [&](const CommInfo& ci) {
@@ -195,6 +200,7 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
                PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ci.user),
                "MPI_Alltoall");
       library_repeat(Decided::kAlltoall).remember(ci, recvcount, recvtype, MPI_OP_NULL);
+      set_last_alltoall_run(false, 0);
       return;
     }
     std::vector<int> rcounts(ci.p, recvcount), rdispls(ci.p);
@@ -240,11 +246,14 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
         candidates.push_back(
             {"linear", [&] { exchange(ci, *send, recv, AlltoallAlgorithm{}, n); }});
       }
-      time_checked_choices(ci, "Rosched_Alltoall", Decided::kAlltoall, recvcount, rtype.size,
-                           std::move(candidates), {{recv.data(), block * ci.p, MPI_BYTE}});
+      const int answer =
+          time_checked_choices(ci, "Rosched_Alltoall", Decided::kAlltoall, recvcount, rtype.size,
+                               std::move(candidates), {{recv.data(), block * ci.p, MPI_BYTE}});
+      set_last_alltoall_run(false, ran(answer, rule));
     } else {
       tell_choice(ci, "Rosched_Alltoall", algo.name().c_str(), 0, 0, static_cast<double>(n * ci.p));
       ours();
+      set_last_alltoall_run(false, ran(1, algo));
     }
     recv.stage_out();
   });
@@ -367,10 +376,12 @@ int alltoallv_repeat(const void* sendbuf, const int sendcounts[], const int sdis
   } catch (const Error& e) {
     return report("Rosched_Alltoallv", comm, e.mpi_class(), e.what());
   }
-  return library_result("Rosched_Alltoallv", comm,
-                        PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                       rdispls, recvtype, comm),
-                        "MPI_Alltoallv");
+  const int rc = library_result("Rosched_Alltoallv", comm,
+                                PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                               recvcounts, rdispls, recvtype, comm),
+                                "MPI_Alltoallv");
+  if (rc == MPI_SUCCESS) set_last_alltoall_run(true, 0);
+  return rc;
 }
 
 int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
@@ -405,6 +416,7 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
                PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                               recvtype, ci.user),
                "MPI_Alltoallv");
+      set_last_alltoall_run(true, 0);
     };
     if (choosing && alltoallv_to_library(ci)) {
       if (debug_checks()) sizes();
@@ -512,11 +524,14 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[],
         candidates.push_back(
             {"linear", [&] { exchange(ci, *send, recv, AlltoallAlgorithm{}, all[0]); }});
       }
-      time_checked_choices(ci, "Rosched_Alltoallv", Decided::kAlltoallv, static_cast<int>(all[1]),
-                           1, std::move(candidates), written_blocks(recv, ci.p));
+      const int answer = time_checked_choices(ci, "Rosched_Alltoallv", Decided::kAlltoallv,
+                                              static_cast<int>(all[1]), 1, std::move(candidates),
+                                              written_blocks(recv, ci.p));
+      set_last_alltoall_run(true, ran(answer, rule));
     } else {
       tell_choice(ci, "Rosched_Alltoallv", algo.name().c_str(), 0, 0, static_cast<double>(all[1]));
       exchange(ci, *send, recv, algo, all[0]);
+      set_last_alltoall_run(true, ran(1, algo));
     }
     recv.stage_out();
   });
@@ -534,10 +549,12 @@ extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   // there): the library's.
   if (last.match_same_sides(comm, sendbuf, sendcount, sendtype, recvcount, recvtype) ||
       rosched::mpi::inter_communicator(comm)) {
-    return rosched::mpi::library_result(
+    const int rc = rosched::mpi::library_result(
         "Rosched_Alltoall", comm,
         PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
         "MPI_Alltoall");
+    if (rc == MPI_SUCCESS) rosched::mpi::set_last_alltoall_run(false, 0);
+    return rc;
   }
   return rosched::mpi::alltoall(nullptr, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, comm);

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi_exec/alltoall_bruck.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -231,7 +232,8 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
 }
 
 // The same for a collective whose entry point chooses (Rosched_Bcast, Rosched_Allgather(v),
-// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block)), where the route is kModel,
+// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block), Rosched_Alltoall(v)), where
+// the route is kModel,
 // or whose rosched route runs an entry point that decides for itself (Rosched_Reduce_node_aware,
 // Rosched_Allreduce_node_aware): the report names what ran (choice(route, &algorithm): the entry
 // point's _choice query, MPI_SUCCESS, or kNoQuery where the route names what ran; chosen_route).
@@ -443,9 +445,19 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
   f.contiguous = r.contiguous && s.contiguous;
   return dispatch(
       start, Collective::kAlltoall, f, f.bytes < 0 ? f.bytes : f.bytes * f.p,
-      [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
-      [&](Route) {
-        return Rosched_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      [&] {
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      },
+      [&](Route route) {  // kModel: the entry point's own choice; else rosched's rule (force)
+        return route == Route::kModel
+                   ? Rosched_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      comm)
+                   : Rosched_Alltoall_variant("auto", sendbuf, sendcount, sendtype, recvbuf,
+                                              recvcount, recvtype, comm);
+      },
+      [](Route, int* algorithm) {  // what it ran: the library's, Bruck or linear
+        *algorithm = rosched::mpi::last_alltoall_run(false);
+        return MPI_SUCCESS;
       });
 }
 
@@ -466,9 +478,16 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
         return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype, comm);
       },
-      [&](Route) {
-        return Rosched_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                 rdispls, recvtype, comm);
+      [&](Route route) {
+        return route == Route::kModel
+                   ? Rosched_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                       rdispls, recvtype, comm)
+                   : Rosched_Alltoallv_variant("auto", sendbuf, sendcounts, sdispls, sendtype,
+                                               recvbuf, recvcounts, rdispls, recvtype, comm);
+      },
+      [](Route, int* algorithm) {
+        *algorithm = rosched::mpi::last_alltoall_run(true);
+        return MPI_SUCCESS;
       });
 }
 

@@ -21,8 +21,9 @@ constexpr std::array<std::int64_t, kCollectives> kDefaultThreshold = {
     Controls::kUnset,        // allgather: Rosched_Allgather's own choice
     Controls::kUnset,        // allgatherv: Rosched_Allgatherv's own choice
     Controls::kUnset,        // reduce: Rosched_Reduce's own choice
-    2048,              // allreduce: up to 2 KiB
-    Controls::kNever, Controls::kNever,
+    2048,                    // allreduce: up to 2 KiB
+    Controls::kUnset,        // alltoall: Rosched_Alltoall's own choice
+    Controls::kUnset,        // alltoallv: Rosched_Alltoallv's own choice
     Controls::kUnset,   // reduce_scatter_block: Rosched_Reduce_scatter_block's own choice
     Controls::kUnset};  // reduce_scatter: Rosched_Reduce_scatter's own choice
 
@@ -98,7 +99,7 @@ const char* collective_name(Collective c) { return kNames[static_cast<std::size_
 const char* route_name(Route r) {
   static constexpr std::array<const char*, kRoutes> names = {
       "native", "circulant", "twotree", "nway", "bruck", "hypercube", "model", "largest",
-      "karytree", "nodeaware", "knomial", "census", "rsag", "scatterag"};
+      "karytree", "nodeaware", "knomial", "census", "rsag", "scatterag", "linear"};
   return names[static_cast<std::size_t>(r)];
 }
 
@@ -114,6 +115,7 @@ Route chosen_route(Collective c, int algorithm) {
                                                  R::kNodeAware};
   static constexpr std::array<R, 4> reduce_scatter = {R::kNative, R::kCirculant, R::kNodeAware,
                                                       R::kNway};
+  static constexpr std::array<R, 3> alltoall = {R::kNative, R::kBruck, R::kLinear};
   const auto pick = [algorithm](const auto& answers) {
     return algorithm >= 0 && algorithm < static_cast<int>(answers.size()) ? answers[algorithm]
                                                                            : R::kModel;
@@ -127,7 +129,7 @@ Route chosen_route(Collective c, int algorithm) {
     case Collective::kReduceScatterBlock:
     case Collective::kReduceScatter: return pick(reduce_scatter);
     case Collective::kAlltoall:
-    case Collective::kAlltoallv: break;
+    case Collective::kAlltoallv: return pick(alltoall);
   }
   return R::kModel;
 }
@@ -196,7 +198,9 @@ Route decide(Collective c, const CallFacts& facts, const Controls& controls) {
   // datatype, while the gathers' and exchanges' ranks may lay the same type signature out each
   // in its own way (a root's strided column, the others' contiguous rows), and a route that
   // followed one rank's layout would send its ranks into different collectives.
-  if (facts.p < 2 || facts.bytes <= 0 || (!facts.contiguous && same_datatype_everywhere(c))) {
+  // An all-to-allv's bytes are this rank's only (its counts are its own): they do not decide.
+  const bool no_data = c != Collective::kAlltoallv && facts.bytes <= 0;
+  if (facts.p < 2 || no_data || (!facts.contiguous && same_datatype_everywhere(c))) {
     return Route::kNative;
   }
   // Two processes: every algorithm reduces by one message (reduce) or one exchange

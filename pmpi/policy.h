@@ -43,9 +43,18 @@
 //               the library's, the census or the reduce-scatter + all-gather, 0.32-0.50 of the
 //               best from 64 KiB on 36 x 1 with their rounds streamed, 0.89-0.95 on the flat
 //               1,152 with whole rounds);
-//   alltoall    never (the Bruck variants measured 1.17 of the best at 4-64 B, worse above);
-//   alltoallv   never: the ranks' send counts differ, so no rank can decide for all without an
-//               extra collective, and two-phase Bruck measured slower at every size;
+//   alltoall    Rosched_Alltoall's own choice (since 2026-12-01; before, never: the Bruck
+//               variants measured 1.17 of the best at 4-64 B, worse above): its timed first
+//               call per size class keeps the library's where that is faster (36 x 1: 1.00 of
+//               Open MPI's selector at 4 B-16 KiB); a threshold: the cost rule's algorithm up to
+//               that block size;
+//   alltoallv   Rosched_Alltoallv's own choice (since 2026-12-01; before, never): the library's
+//               for every call where it beat padded Bruck with one byte per block at the first
+//               call (36 x 1: 1.00 of the best selector at every size, where the rule alone was
+//               7.9-10.1), else a timed first call per size class agreed by one MPI_Allreduce
+//               (256 ranks on SimGrid's flat platform: 0.24-0.53 of the best selector up to
+//               1 KiB blocks, 1.10 where the library's is faster); no threshold (the ranks'
+//               counts differ, so the interposer has no size every rank shares);
 //   reduce_scatter_block, reduce_scatter  Rosched_Reduce_scatter(_block)'s own choice (a timed first call of each
 //               size class: the circulant reduce-scatter, Träff 2022's Alg. 7 backwards, or for short
 //               vectors the n-way all-reduce then the rank's block (0.35-0.68 of the best at
@@ -86,18 +95,19 @@ inline constexpr int kCollectives = 9;
 const char* collective_name(Collective c);
 
 // Where a call goes. kModel: the entry point's own choice (Rosched_Bcast, Rosched_Allgather(v),
-// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block)); the report names what it
-// chose instead (chosen_route). In the report only: kLargest, what Rosched_Allgatherv chose (the
+// Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block), Rosched_Alltoall(v)); the
+// report names what it chose instead (chosen_route). In the report only: kLargest, what Rosched_Allgatherv chose (the
 // largest block's broadcast, then Algorithm 9); kKnomial, kCensus, kScatterGather, what
 // Rosched_Reduce or Rosched_Allreduce chose (the k-nomial tree, the census, the reduce-scatter +
 // gather or all-gather); kScatterAllgather, what Rosched_Bcast chose (the scatter + all-gather).
 // kNodeAware: an all-reduce on equal multicore nodes, Rosched_Allreduce_node_aware's
 // lanes (also in the report: a node-aware choice of an entry point).
+// kLinear: in the report only, an all-to-all's linear exchange (what Rosched_Alltoall(v) ran).
 enum class Route {
   kNative, kCirculant, kTwoTree, kNway, kBruck, kHypercube, kModel, kLargest, kKaryTree,
-  kNodeAware, kKnomial, kCensus, kScatterGather, kScatterAllgather
+  kNodeAware, kKnomial, kCensus, kScatterGather, kScatterAllgather, kLinear
 };
-inline constexpr int kRoutes = 14;
+inline constexpr int kRoutes = 15;
 const char* route_name(Route r);
 
 // The route an entry point's _choice answer names, for the report (rosched_mpi.h; for reduce and
@@ -108,7 +118,9 @@ const char* route_name(Route r);
 //   reduce: 0 native, 1 k-nomial, 2 two-tree, 3 node-aware, 4 circulant;
 //   allreduce: 0 native, 1 census, 2 reduce-scatter + all-gather, 3 node-aware (lanes), 4 n-way,
 //              5 two-tree, 6 node-aware (reduction, then broadcast);
-//   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way.
+//   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way;
+//   alltoall, alltoallv (what the call ran, mpi_exec/alltoall_bruck.h): 0 native, 1 Bruck,
+//              2 linear.
 // kModel for an answer out of range or a collective without a _choice query.
 Route chosen_route(Collective c, int algorithm);
 

@@ -138,8 +138,11 @@ TEST(PmpiPolicy, AutoDefaultsAreTheMeasuredCrossovers) {
   EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 2048), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(2, 2049, true, false), c), Route::kNative);
   EXPECT_EQ(decide(Collective::kAllreduce, facts(36, 4, true, false), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kAlltoall, facts(36, 4), c), Route::kNative);
-  EXPECT_EQ(decide(Collective::kAlltoallv, facts(36, 0), c), Route::kNative);
+  // The all-to-alls: their entry points' own choice (the library's where it is faster); an
+  // all-to-allv's bytes are its rank's own and do not decide.
+  EXPECT_EQ(decide(Collective::kAlltoall, facts(36, 4), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kAlltoallv, facts(36, 0), c), Route::kModel);
+  EXPECT_EQ(decide(Collective::kAlltoallv, facts(1, 4096), c), Route::kNative);
   // Nothing to win: one process, no data, a reduction's datatype with gaps, invalid arguments
   // (-1). A gather's or exchange's gaps do not decide (another rank's layout may differ).
   EXPECT_EQ(decide(Collective::kAllgather, facts(1, 16 * kMiB), c), Route::kNative);
@@ -252,7 +255,8 @@ RC_GTEST_PROP(PmpiPolicy, OffNeverRoutesAndForceAlwaysDoes, ()) {
 }
 
 // The gathers and exchanges route the same whatever one rank's layout (MPI lets their ranks lay
-// a type signature out differently; a route by layout sent ranks into different collectives).
+// a type signature out differently; a route by layout sent ranks into different collectives),
+// and an all-to-allv whatever one rank's bytes.
 RC_GTEST_PROP(PmpiPolicy, LayoutNeverRoutesAGatherOrExchange, ()) {
   const Collective c = *rc::gen::element(Collective::kBcast, Collective::kAllgather,
                                           Collective::kAllgatherv, Collective::kAlltoall,
@@ -260,12 +264,18 @@ RC_GTEST_PROP(PmpiPolicy, LayoutNeverRoutesAGatherOrExchange, ()) {
   CallFacts f = facts(*rc::gen::inRange(1, 100000), *rc::gen::inRange<std::int64_t>(-1, 1LL << 34));
   Controls controls;
   controls.mode = *rc::gen::element(Mode::kAuto, Mode::kForce, Mode::kOff);
-  if (*rc::gen::arbitrary<bool>()) {
+  // (an all-to-allv takes no threshold: parse_controls refuses one)
+  if (c != Collective::kAlltoallv && *rc::gen::arbitrary<bool>()) {
     controls.threshold[static_cast<std::size_t>(c)] = *rc::gen::inRange<std::int64_t>(0, 1LL << 30);
   }
   const Route contiguous = decide(c, f, controls);
   f.contiguous = false;
   RC_ASSERT(decide(c, f, controls) == contiguous);
+  // Nor do an all-to-allv's bytes, which are its rank's own (its counts).
+  if (c == Collective::kAlltoallv) {
+    f.bytes = *rc::gen::inRange<std::int64_t>(-1, 1LL << 34);
+    RC_ASSERT(decide(c, f, controls) == contiguous);
+  }
 }
 
 // In auto, a "from" collective that routes at b routes at every larger size, an "up to" one
@@ -295,15 +305,14 @@ RC_GTEST_PROP(PmpiPolicy, AutoIsMonotoneInTheSize, ()) {
 // The report names what an entry point chose (its _choice query's answer, rosched_mpi.h), not
 // "circulant" for every one of rosched's broadcasts or "model" for every reduction, and for an
 // all-reduce also what Rosched_Allreduce_node_aware ran (5 two trees, 6 the node-aware reduction
-// and broadcast), not "twotree" for both; an answer out of range, or a collective without a
-// query, stays "model".
+// and broadcast), not "twotree" for both, and for an all-to-all what it ran (the library's,
+// Bruck or linear), not "model"; an answer out of range stays "model".
 TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
   using C = Collective;
   using R = Route;
   const std::vector<std::pair<C, std::vector<R>>> answers = {
       {C::kBcast,
-       {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree,
-        R::kScatterAllgather}},
+       {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree, R::kScatterAllgather}},
       {C::kAllgather, {R::kNative, R::kCirculant, R::kLargest}},
       {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest}},
       {C::kReduce,
@@ -312,7 +321,9 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
        {R::kNative, R::kCensus, R::kScatterGather, R::kNodeAware, R::kNway, R::kTwoTree,
         R::kNodeAware}},
       {C::kReduceScatterBlock, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
-      {C::kReduceScatter, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}}};
+      {C::kReduceScatter, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
+      {C::kAlltoall, {R::kNative, R::kBruck, R::kLinear}},
+      {C::kAlltoallv, {R::kNative, R::kBruck, R::kLinear}}};
   for (const auto& [c, routes] : answers) {
     for (int a = 0; a < static_cast<int>(routes.size()); ++a) {
       EXPECT_EQ(chosen_route(c, a), routes[a]) << collective_name(c) << " answer " << a;
@@ -320,8 +331,6 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
     EXPECT_EQ(chosen_route(c, -1), R::kModel) << collective_name(c);
     EXPECT_EQ(chosen_route(c, static_cast<int>(routes.size())), R::kModel) << collective_name(c);
   }
-  EXPECT_EQ(chosen_route(C::kAlltoall, 0), R::kModel);
-  EXPECT_EQ(chosen_route(C::kAlltoallv, 1), R::kModel);
   // The report's names: distinct, one per route.
   std::set<std::string> names;
   for (int r = 0; r < kRoutes; ++r) names.insert(route_name(static_cast<R>(r)));
@@ -333,6 +342,7 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
   EXPECT_STREQ(route_name(R::kScatterAllgather), "scatterag");
   EXPECT_STREQ(route_name(R::kModel), "model");
   EXPECT_STREQ(route_name(R::kNodeAware), "nodeaware");
+  EXPECT_STREQ(route_name(R::kLinear), "linear");
 }
 
 }  // namespace rosched::pmpi
