@@ -1,6 +1,7 @@
 // The walk of a Bruck all-to-all plan over MPI (sched/bruck/: the plan the verifier checks, the
 // engine the simulator runs byte by byte), the linear pairwise exchange, and the rule that picks
-// one of them. Internal to Rosched_Alltoall and Rosched_Alltoallv (mpi_exec/alltoall.cc).
+// one of them. Internal to Rosched_Alltoall and Rosched_Alltoallv (mpi_exec/alltoall.cc,
+// alltoallv.cc).
 #ifndef ROSCHED_MPI_EXEC_ALLTOALL_BRUCK_H_
 #define ROSCHED_MPI_EXEC_ALLTOALL_BRUCK_H_
 

@@ -125,7 +125,7 @@ class DecisionMemo {
 // Rosched_Allgatherv decides apart for distributions whose largest block is at least half of
 // the data (kAllgathervLargest) and for the others (allgatherv.cc); Rosched_Alltoallv once for
 // every call on the communicator (kAlltoallvAtAll: whether to look at a call's sizes at all),
-// then per call (alltoall.cc).
+// then per call (alltoallv.cc).
 enum class Decided {
   kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter,
   kReduceScatterV, kAlltoall, kAlltoallv, kAlltoallvAtAll
