@@ -59,6 +59,17 @@ else bad "--quick --check --impls pmpi"; tail -20 "$tmp/pmpi.err"; fi
 got=$(awk -F'\t' '$2 == "pmpi"' "$tmp/pmpi.tsv" | wc -l)
 [ "$got" = 21 ] && ok "pmpi: 21 rows (7 ops x 3 sizes)" || bad "pmpi: $got rows, want 21"
 
+# Rosched_Alltoallv's own choice where Bruck wins (64 ranks on flat, Open MPI's selector's
+# pairwise MPI_Alltoallv, 254 us at 16 B): the first call's one-byte trial keeps the per-call
+# choice, whose trials (debug mode: every candidate's result checked) and results (--check) are
+# right, and it runs Bruck at 16 B (simulated time, deterministic: 0.19 of the library's,
+# 0.48 in debug mode).
+if ROSCHED_DEBUG=1 bash "$sim" --p 64 --op alltoallv --sizes 16,1024 --selectors ompi --impls auto \
+     --check --out "$tmp/a2av.tsv" 2>"$tmp/a2av.err"; then ok "alltoallv auto --check (debug) at p = 64"
+else bad "alltoallv auto --check"; tail -20 "$tmp/a2av.err"; fi
+got=$(awk -F'\t' '$2 == "ratio-auto" && $6 == 16 && $7 < 1' "$tmp/a2av.tsv" | wc -l)
+[ "$got" = 2 ] && ok "alltoallv: Bruck kept at 16 B (uniform, power-law)" || bad "alltoallv at 16 B: $(grep ratio "$tmp/a2av.tsv")"
+
 # --measure sync: every rank starts at one agreed instant (bench warns and says "apart" when
 # they did not), for the collective whose rounds the barrier's skew would hide most.
 if bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi --measure sync --out "$tmp/sync.tsv" 2>"$tmp/sync.err" &&
