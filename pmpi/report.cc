@@ -42,14 +42,28 @@ void record(Collective c, Route r, std::int64_t bytes, double seconds) {
 }
 
 void report(bool print, const std::string& tsv_path, const char* mode) {
-  std::vector<long long> mine(3 * kCells), all(3 * kCells);
+  // The cells, then per collective this rank's totals (calls, bytes, nanoseconds, calls to
+  // rosched): the table's totals are the maxima of the ranks' totals, not sums of the cells'
+  // maxima, which count a call twice where ranks ran it differently (the groups of a split
+  // communicator each deciding for themselves).
+  constexpr int kTotals = 4;
+  std::vector<long long> mine(3 * kCells + kTotals * kCollectives, 0), all(mine.size());
   for (int k = 0; k < 3; ++k) {
     for (int i = 0; i < kCells; ++i) mine[k * kCells + i] = counters[k][i].load();
+  }
+  for (int ci = 0; ci < kCollectives; ++ci) {
+    long long* total = &mine[3 * kCells + kTotals * ci];
+    for (int ri = 0; ri < kRoutes; ++ri) {
+      const int i = ci * kRoutes + ri;
+      for (int k = 0; k < 3; ++k) total[k] += mine[k * kCells + i];
+      if (static_cast<Route>(ri) != Route::kNative) total[3] += mine[i];
+    }
   }
   int rank = 0, p = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &p);
-  PMPI_Reduce(mine.data(), all.data(), 3 * kCells, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+  PMPI_Reduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_LONG_LONG, MPI_MAX, 0,
+              MPI_COMM_WORLD);
   if (rank != 0) return;
   auto at = [&](int k, Collective c, Route r) { return all[k * kCells + cell(c, r)]; };
   if (print) {
@@ -71,16 +85,13 @@ void report(bool print, const std::string& tsv_path, const char* mode) {
   }
   for (int ci = 0; ci < kCollectives; ++ci) {
     const auto c = static_cast<Collective>(ci);
-    long long calls = 0, bytes = 0, nanos = 0, rosched = 0;
+    const long long* total = &all[3 * kCells + kTotals * ci];
+    const long long calls = total[0], bytes = total[1], nanos = total[2], rosched = total[3];
     std::string used;
     for (int ri = 0; ri < kRoutes; ++ri) {
       const auto r = static_cast<Route>(ri);
       const long long n = at(0, c, r);
       if (n == 0) continue;
-      calls += n;
-      bytes += at(1, c, r);
-      nanos += at(2, c, r);
-      if (r != Route::kNative) rosched += n;
       used += std::string(used.empty() ? "" : ", ") + route_name(r) + " " + std::to_string(n);
       if (tsv != nullptr) {
         std::fprintf(tsv, "%s\t%s\t%lld\t%lld\t%.9f\n", collective_name(c), route_name(r), n,

@@ -1,6 +1,9 @@
 // What the interposition library did, per collective and implementation: calls, bytes and time
 // in this process; at MPI_Finalize, with ROSCHED_PMPI_REPORT set, the maxima over the ranks of
-// MPI_COMM_WORLD as a table on rank 0's stderr (and, with ROSCHED_PMPI_REPORT_TSV=path, as TSV).
+// MPI_COMM_WORLD as a table on rank 0's stderr (and, with ROSCHED_PMPI_REPORT_TSV=path, as TSV):
+// per collective the largest of the ranks' totals, per implementation the largest of the ranks'
+// counts (ranks in different groups of a split communicator may run one call differently, so
+// these can add up to more than the total).
 #ifndef ROSCHED_PMPI_REPORT_H_
 #define ROSCHED_PMPI_REPORT_H_
 
