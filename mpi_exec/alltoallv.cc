@@ -65,6 +65,22 @@ void check_entries(const char* name, const int* values, int p, bool counts) {
   for (int j = 0; j < p; ++j) check_count_entry(name, j, values[j]);
 }
 
+// The checks of a call's arrays and receive datatype, in this order: recvcounts (not NULL, no
+// negative entry), rdispls (not NULL), recvtype, no two receive blocks sharing a byte, and with
+// a send buffer sendcounts and sdispls. Returns recvtype's layout.
+TypeInfo check_arrays(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                      const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, int p) {
+  check_entries("recvcounts", recvcounts, p, true);
+  check_entries("rdispls", rdispls, p, false);
+  const TypeInfo r = check_type("recvtype", recvtype);
+  check_no_overlap(recvcounts, rdispls, r, p);
+  if (sendbuf != MPI_IN_PLACE) {
+    check_entries("sendcounts", sendcounts, p, true);
+    check_entries("sdispls", sdispls, p, false);
+  }
+  return r;
+}
+
 // Debug mode: what every rank sends to each other rank equals what that rank asks for (one
 // MPI_Alltoall of byte counts, one MPI_Allreduce of the verdict): an error on every rank.
 void check_pairs(const CommInfo& ci, const std::vector<std::int64_t>& send,
@@ -189,18 +205,13 @@ void byte_view(const AlltoallSide& side, std::vector<int>& counts, std::vector<i
 
 // Rosched_Alltoallv on a communicator whose calls all go to the library (alltoallv_to_library),
 // as the thread's last call found, with the same predefined datatypes: the checks of this call's
-// arrays, then the library's collective, without the communicator's record.
+// arrays (those of every call but the send datatype's, which matched the last call's), then the
+// library's collective, without the communicator's record.
 int alltoallv_repeat(const void* sendbuf, const int sendcounts[], const int sdispls[],
                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, int p) {
   try {
-    check_entries("recvcounts", recvcounts, p, true);
-    check_entries("rdispls", rdispls, p, false);
-    check_no_overlap(recvcounts, rdispls, type_info(recvtype), p);
-    if (sendbuf != MPI_IN_PLACE) {
-      check_entries("sendcounts", sendcounts, p, true);
-      check_entries("sdispls", sdispls, p, false);
-    }
+    check_arrays(sendbuf, sendcounts, sdispls, recvcounts, rdispls, recvtype, p);
   } catch (const Error& e) {
     return report("Rosched_Alltoallv", comm, e.mpi_class(), e.what());
   }
@@ -218,15 +229,9 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[], 
   return run_collective("Rosched_Alltoallv", comm, [&](const CommInfo& ci) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const auto [rtype, forced] = check_arguments(ci.c, Agreement(), [&] {
-      check_entries("recvcounts", recvcounts, ci.p, true);
-      check_entries("rdispls", rdispls, ci.p, false);
-      const TypeInfo r = check_type("recvtype", recvtype);
-      check_no_overlap(recvcounts, rdispls, r, ci.p);
-      if (!in_place) {
-        check_entries("sendcounts", sendcounts, ci.p, true);
-        check_entries("sdispls", sdispls, ci.p, false);
-        check_type("sendtype", sendtype);
-      }
+      const TypeInfo r =
+          check_arrays(sendbuf, sendcounts, sdispls, recvcounts, rdispls, recvtype, ci.p);
+      if (!in_place) check_type("sendtype", sendtype);
       const char* name = variant ? variant : alltoall_env_variant();
       return std::make_pair(
           r, forced_algorithm(name, true, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
