@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
+#include "mpi_exec/allreduce_choice.h"
 #include "mpi_exec/allreduce_lanes.h"
 #include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/args.h"
@@ -237,6 +238,12 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
 }
 
 }  // namespace
+
+void chosen_allreduce_on(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
+                         int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  if (count > 0) allreduce_by_choice(name, ci, sendbuf, recvbuf, count, datatype, type, op);
+}
+
 }  // namespace rosched::mpi
 
 extern "C" int Rosched_Allreduce_census(const void* sendbuf, void* recvbuf, int count,
@@ -260,9 +267,7 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
   }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op);
-    if (count > 0) {
-      allreduce_by_choice("Rosched_Allreduce", ci, sendbuf, recvbuf, count, datatype, type, op);
-    }
+    chosen_allreduce_on(ci, "Rosched_Allreduce", sendbuf, recvbuf, count, datatype, type, op);
   });
 }
 

@@ -1,6 +1,7 @@
 // Rosched_Alltoallv: MPI_Alltoallv (MPI 3.1, Sec. 5.8) over padded or two-phase Bruck (Fan et
 // al. 2022) or a linear pairwise exchange, chosen by the cost rule of alltoall_bruck.h (on the
-// largest block and the heaviest rank's bytes, agreed by one MPI_Allreduce), by the argument
+// largest block and the heaviest rank's bytes, agreed by one all-reduce: Rosched_Allreduce's
+// choice, allreduce_choice.h), by the argument
 // `variant` of Rosched_Alltoallv_variant, or by ROSCHED_ALLTOALL_VARIANT. Where no variant is
 // forced it also chooses the MPI library's MPI_Alltoallv (ROSCHED_ALLTOALLV): first once per
 // communicator, without looking at the sizes (alltoallv_to_library), then, where Bruck may pay,
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/allreduce_choice.h"
 #include "mpi_exec/alltoall_bruck.h"
 #include "mpi_exec/alltoall_side.h"
 #include "mpi_exec/args.h"
@@ -265,9 +267,10 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[], 
       return;
     }
     const auto [send_bytes, recv_bytes] = sizes();
-    // Over all ranks, in one MPI_Allreduce: the largest block, the heaviest rank's bytes, and
-    // the least reach of a side (side_reach: 2 on any rank is an error on every rank where
-    // rosched's exchange must run, 1 rules a trial out).
+    // Over all ranks, in one all-reduce (Rosched_Allreduce's choice: on many ranks its n-way
+    // all-reduce of a few bytes takes a fraction of the library's): the largest block, the heaviest
+    // rank's bytes, and the least reach of a side (side_reach: 2 on any rank is an error on every
+    // rank where rosched's exchange must run, 1 rules a trial out).
     long long mine[3] = {0, 0, 0}, all[3] = {0, 0, 0};
     for (int j = 0; j < ci.p; ++j) {
       mine[0] = std::max<long long>(mine[0], send_bytes[j]);
@@ -282,8 +285,8 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[], 
       mine[2] =
           std::max<long long>(mine[2], side_reach(sendcounts, sdispls, type_info(sendtype), ci.p));
     }
-    check_on(ci.user, PMPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX, ci.user),
-             "MPI_Allreduce");
+    chosen_allreduce_on(ci, "Rosched_Alltoallv (sizes agreed)", mine, all, 3, MPI_LONG_LONG,
+                        type_info(MPI_LONG_LONG), MPI_MAX);
     if (all[0] == 0) {  // nothing anywhere; zero receive counts are all that is allowed
       for (int j = 0; j < ci.p; ++j) {
         if (recv_bytes[j] != 0) {
