@@ -13,6 +13,8 @@
 // merge work stays O(n) per rank for Algorithms 1 and 2 (each element is written about 2-3
 // times), also with unequal blocks, whose largest are kept apart (allmerge_layout.h); Algorithm
 // 0 writes every element ceil(log2 p) times.
+#include "mpi_exec/allmerge.h"
+
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -34,8 +36,6 @@ namespace {
 
 using merge::Range;
 using merge::Slot;
-
-thread_local long long last_moves = 0;  // Rosched_Allmerge_moves: this thread's last call
 
 using Counts = BlockCounts;
 
@@ -105,67 +105,6 @@ class BufferPool {
   TypeInfo type_;
   std::vector<std::shared_ptr<ElementBuffer>> buffers_;
 };
-
-struct Args {
-  TypeInfo type;
-  merge::Algorithm algorithm;
-};
-
-// The algorithm asked for; ROSCHED_ALLMERGE_AUTO by the cost rule of rosched_mpi.h.
-merge::Algorithm algorithm_of(int algorithm, int p) {
-  switch (algorithm) {
-    case ROSCHED_ALLMERGE_ALLGATHER: return merge::Algorithm::kAllgather;
-    case ROSCHED_ALLMERGE_DISSEMINATION: return merge::Algorithm::kDissemination;
-    case ROSCHED_ALLMERGE_CIRCULANT: return merge::Algorithm::kCirculant;
-    case ROSCHED_ALLMERGE_AUTO:
-      return (p & (p - 1)) == 0 ? merge::Algorithm::kDissemination : merge::Algorithm::kCirculant;
-  }
-  throw Error(MPI_ERR_ARG, "algorithm = " + std::to_string(algorithm) +
-                               " is not ROSCHED_ALLMERGE_AUTO (-1), _ALLGATHER (0), "
-                               "_DISSEMINATION (1) or _CIRCULANT (2)");
-}
-
-// The argument rules; in debug mode also the same recvcounts and algorithm on every rank and
-// a sorted block on this one.
-Args check_allmerge_args(const CommInfo& comm, const void* sendbuf, int sendcount,
-                         const void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                         Rosched_Merge_fn* merge_fn, void* state, int algorithm) {
-  Agreement agreement;
-  agreement.same_entries("recvcounts", recvcounts, comm.p, MPI_ERR_COUNT)
-      .same("algorithm", algorithm, MPI_ERR_ARG);
-  return check_arguments(comm.c, agreement, [&] {
-    if (!recvcounts) throw Error(MPI_ERR_ARG, "recvcounts is NULL");
-    long long total = 0;
-    for (int j = 0; j < comm.p; ++j) {
-      check_count_entry("recvcounts", j, recvcounts[j]);
-      total += recvcounts[j];
-    }
-    if (total > INT_MAX) {
-      throw Error(MPI_ERR_COUNT, "sum of recvcounts = " + std::to_string(total) +
-                                     " exceeds INT_MAX elements");
-    }
-    Args args{check_type("datatype", datatype), algorithm_of(algorithm, comm.p)};
-    const int own = recvcounts[comm.rank];
-    if (sendbuf != MPI_IN_PLACE && sendcount != own) {
-      throw Error(MPI_ERR_TRUNCATE, "sendcount = " + std::to_string(sendcount) +
-                                        " differs from recvcounts[" + std::to_string(comm.rank) +
-                                        "] = " + std::to_string(own));
-    }
-    if (own > 0 && !(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf)) {
-      throw Error(MPI_ERR_BUFFER, "the send buffer is NULL");
-    }
-    Merger merger(datatype, args.type, merge_fn, state);  // MPI_ERR_OP without a merge
-    if (debug_checks()) {
-      const std::int64_t i = merger.first_unsorted(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, own);
-      if (i >= 0) {
-        throw Error(MPI_ERR_ARG, "the block of rank " + std::to_string(comm.rank) +
-                                     " is not sorted: element " + std::to_string(i + 1) +
-                                     " belongs before element " + std::to_string(i));
-      }
-    }
-    return args;
-  });
-}
 
 // Writes the merge of spans to the user's receive buffer (through a buffer of ours and a typed
 // copy if the datatype has gaps or a lower bound).
@@ -391,68 +330,85 @@ OwnedType range_type(const Range& r, const Counts& counts, int p, MPI_Datatype d
   return hindexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), datatype);
 }
 
-// Algorithm 0: the schedule's all-gather rounds into a buffer in rank order, then the merge
-// tree, its last level into the receive buffer.
-void allgather_merge(const merge::MergeSchedule& me, const Counts& counts, const void* own,
-                     void* recvbuf, MPI_Datatype datatype, const TypeInfo& type, Merger& merger,
-                     MPI_Comm c) {
-  const int p = static_cast<int>(me.p()), rank = static_cast<int>(me.rank());
-  ElementBuffer gathered(type), other(type);
-  gathered.resize(counts.total());
-  other.resize(counts.total());
-  merger.merge({Span{own, counts.of(me.own())}}, gathered.at(counts.before(rank)));
-  for (std::int64_t i = 0; i < me.rounds(); ++i) {
-    const merge::MergeRound rd = me.round(i);
-    const OwnedType send = range_type(rd.send_main.range, counts, p, datatype, type);
-    const OwnedType recv = range_type(rd.recv_main.range, counts, p, datatype, type);
-    check(PMPI_Sendrecv(gathered.at(0), 1, send.get(), static_cast<int>(rd.to),
-                       tag::kAllmergeMain, gathered.at(0), 1, recv.get(),
-                       static_cast<int>(rd.from), tag::kAllmergeMain, c, MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
+// The merge tree over the p blocks of `gathered` (rank order, rank j's at counts.before(j)):
+// ceil(log2 p) levels of pairwise merges, the last into the receive buffer.
+void merge_tree(ElementBuffer& gathered, const Counts& counts, void* recvbuf, MPI_Datatype datatype,
+                const TypeInfo& type, Merger& merger) {
+  const std::int64_t p = counts.p();
+  if (p == 1) {
+    merge_into_recvbuf(merger, {Span{gathered.at(0), counts.total()}}, counts.total(), recvbuf,
+                       datatype, type);
+    return;
   }
+  ElementBuffer other(type);
+  other.resize(counts.total());
   ElementBuffer* from = &gathered;
   ElementBuffer* to = &other;
   for (std::int64_t width = 1; width < p; width *= 2) {
     const bool last = 2 * width >= p;
     for (std::int64_t a = 0; a < p; a += 2 * width) {
-      const std::int64_t b = std::min<std::int64_t>(a + width, p), e = std::min<std::int64_t>(a + 2 * width, p);
+      const std::int64_t b = std::min(a + width, p), e = std::min(a + 2 * width, p);
       const std::vector<Span> pair = {
           Span{from->at(counts.before(a)), counts.before(b) - counts.before(a)},
           Span{from->at(counts.before(b)), counts.before(e) - counts.before(b)}};
       if (last) {
-        merge_into_recvbuf(merger, pair, counts.before(e) - counts.before(a), recvbuf, datatype, type);
+        merge_into_recvbuf(merger, pair, counts.before(e) - counts.before(a), recvbuf, datatype,
+                           type);
       } else {
         merger.merge(pair, to->at(counts.before(a)));
       }
     }
     std::swap(from, to);
   }
-  if (p == 1) merge_into_recvbuf(merger, {Span{gathered.at(0), counts.total()}}, counts.total(), recvbuf, datatype, type);
+}
+
+// Algorithm 0: the schedule's all-gather rounds into a buffer in rank order, then the merge
+// tree.
+void allgather_merge(const merge::MergeSchedule& me, const Counts& counts, const void* own,
+                     void* recvbuf, MPI_Datatype datatype, const TypeInfo& type, Merger& merger,
+                     MPI_Comm c) {
+  const int p = static_cast<int>(me.p()), rank = static_cast<int>(me.rank());
+  ElementBuffer gathered(type);
+  gathered.resize(counts.total());
+  merger.merge({Span{own, counts.of(me.own())}}, gathered.at(counts.before(rank)));
+  for (std::int64_t i = 0; i < me.rounds(); ++i) {
+    const merge::MergeRound rd = me.round(i);
+    const OwnedType send = range_type(rd.send_main.range, counts, p, datatype, type);
+    const OwnedType recv = range_type(rd.recv_main.range, counts, p, datatype, type);
+    check(PMPI_Sendrecv(gathered.at(0), 1, send.get(), static_cast<int>(rd.to), tag::kAllmergeMain,
+                        gathered.at(0), 1, recv.get(), static_cast<int>(rd.from),
+                        tag::kAllmergeMain, c, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+  }
+  merge_tree(gathered, counts, recvbuf, datatype, type, merger);
 }
 
 }  // namespace
-}  // namespace rosched::mpi
 
-extern "C" int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbuf,
-                                const int recvcounts[], MPI_Datatype datatype,
-                                Rosched_Merge_fn* merge_fn, void* state, MPI_Comm comm,
-                                int algorithm) {
-  using namespace rosched::mpi;
-  return run_collective("Rosched_Allmerge", comm, [&](const CommInfo& ci) {
-    const Args args = check_allmerge_args(ci, sendbuf, sendcount, recvbuf, recvcounts, datatype,
-                                          merge_fn, state, algorithm);
-    const Counts counts(recvcounts, ci.p);
-    Merger merger(datatype, args.type, merge_fn, state);
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    const void* own = in_place ? recvbuf : sendbuf;
-    const rosched::merge::MergeSchedule me(args.algorithm, ci.p, ci.rank);
-    if (args.algorithm == rosched::merge::Algorithm::kAllgather) {
-      allgather_merge(me, counts, own, recvbuf, datatype, args.type, merger, ci.c);
-    } else {
-      PlanRun(me, counts, args.type, datatype, merger, ci.c).run(own, in_place, recvbuf);
-    }
-    last_moves = merger.moves();
-  });
+void allmerge_by_schedule(merge::Algorithm algorithm, const CommInfo& ci, const BlockCounts& counts,
+                          const void* own, bool own_in_recvbuf, void* recvbuf,
+                          MPI_Datatype datatype, const TypeInfo& type, Merger& merger) {
+  const merge::MergeSchedule me(algorithm, ci.p, ci.rank);
+  if (algorithm == merge::Algorithm::kAllgather) {
+    allgather_merge(me, counts, own, recvbuf, datatype, type, merger, ci.c);
+  } else {
+    PlanRun(me, counts, type, datatype, merger, ci.c).run(own, own_in_recvbuf, recvbuf);
+  }
 }
 
-extern "C" long long Rosched_Allmerge_moves(void) { return rosched::mpi::last_moves; }
+void library_allmerge(const CommInfo& ci, const int* recvcounts, const BlockCounts& counts,
+                      const void* own, void* recvbuf, MPI_Datatype datatype, const TypeInfo& type,
+                      Merger& merger) {
+  if (counts.total() == 0) return;
+  ElementBuffer gathered(type);
+  gathered.resize(counts.total());
+  std::vector<int> displs(ci.p);
+  for (int j = 0; j < ci.p; ++j) displs[j] = static_cast<int>(counts.before(j));
+  check_on(ci.user,
+           PMPI_Allgatherv(own, recvcounts[ci.rank], datatype, gathered.at(0), recvcounts,
+                           displs.data(), datatype, ci.user),
+           "MPI_Allgatherv");
+  merge_tree(gathered, counts, recvbuf, datatype, type, merger);
+}
+
+}  // namespace rosched::mpi

@@ -36,9 +36,10 @@
 // reduce_scatter native|circulant|node (node-aware where it applies)|auto
 // (Rosched_Reduce_scatter(_block); --sizes: the whole
 // vector; reduce_scatter's blocks cut by --dist as allgatherv's), allmerge native (MPI_Allgatherv +
-// std::sort)|alg0|alg1|alg2 (Lang 2025; --sizes: elements per rank on average, --dist
-// uniform|irregular|half; extra rows `allmerge moves-IMPL p bytes moves/(m p)`: the largest
-// merge work of any rank per element of the result);
+// std::sort)|alg0|alg1|alg2|auto (Lang 2025; auto: ROSCHED_ALLMERGE_AUTO; --sizes: elements per
+// rank on average, --dist uniform|irregular|half; extra rows
+// `allmerge moves-IMPL p bytes moves/(m p)`: the largest merge work of any rank per element of
+// the result);
 // --impl all (the default) takes every one, --impl both native and circulant, an item -NAME
 // takes NAME out again (--impl all,-auto).
 // Output (rank 0, stdout): TSV with header `op impl p bytes usec`, then for each non-native
@@ -136,7 +137,7 @@ int run(int argc, char** argv) {
       "impl", po::value(&o.impl)->default_value(o.impl),
       "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
       "allreduce also nway; reduce: native, binomial, twotree, circulant, node, auto; allmerge: "
-      "native, alg0, alg1, alg2; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
+      "native, alg0, alg1, alg2, auto; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
       "twophase, linear), all, or both "
       "(native and circulant); -NAME takes one out again (all,-auto)")(
       "sizes", po::value(&o.sizes), "comma-separated message sizes in MPI_INT (default 1..10^7)")(

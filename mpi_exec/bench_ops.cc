@@ -109,7 +109,7 @@ std::vector<Impl> impls_of(const std::string& op) {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
   }
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
-  if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2};
+  if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2, kAuto};
   if (op == "reduce_scatter_block" || op == "reduce_scatter") {
     return {kNative, kCirculant, kNodeAware, kAuto};
   }
@@ -311,9 +311,10 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
                                    [&] { std::sort(again.begin(), again.end()); });
         std::sort(recv.begin(), recv.begin() + total);
       } else {
-        const int algorithm = impl == kAlg0 ? ROSCHED_ALLMERGE_ALLGATHER
+        const int algorithm = impl == kAlg0   ? ROSCHED_ALLMERGE_ALLGATHER
                               : impl == kAlg1 ? ROSCHED_ALLMERGE_DISSEMINATION
-                                              : ROSCHED_ALLMERGE_CIRCULANT;
+                              : impl == kAlg2 ? ROSCHED_ALLMERGE_CIRCULANT
+                                              : ROSCHED_ALLMERGE_AUTO;
         Rosched_Allmerge(send.data(), counts[rank], recv.data(), counts.data(), MPI_INT, nullptr,
                          nullptr, MPI_COMM_WORLD, algorithm);
         allmerge_moves[impl] = Rosched_Allmerge_moves();

@@ -1,10 +1,11 @@
 // The choice between the MPI library's own collective and rosched's, for the collectives that
 // make it (Rosched_Bcast, Rosched_Reduce, Rosched_Allreduce, Rosched_Allgather(v),
-// Rosched_Reduce_scatter(_block), Rosched_Alltoall(v)): "the library's
+// Rosched_Reduce_scatter(_block), Rosched_Alltoall(v), and Rosched_Allmerge's AUTO, whose
+// "library's" is MPI_Allgatherv and a merge): "the library's
 // own collective for what we cannot win" (the cost-model issue), decided the same way for each.
 //
 //  1. ROSCHED_BCAST / _REDUCE / _ALLREDUCE / _ALLGATHER / _ALLGATHERV / _REDUCE_SCATTER /
-//     _ALLTOALL / _ALLTOALLV = native
+//     _ALLTOALL / _ALLTOALLV / _ALLMERGE = native
 //     or rosched (also "circulant") force one.
 //  2. The last decision on the communicator for the same (count, element size) stands
 //     (DecisionMemo, one per collective).

@@ -354,12 +354,16 @@ int Rosched_Alltoallv_variant(const char* variant, const void* sendbuf, const in
  * algorithm: ROSCHED_ALLMERGE_ALLGATHER (Algorithm 0: all-gather, then a merge tree,
  * O(n log p) merge work per rank), ROSCHED_ALLMERGE_DISSEMINATION (Algorithm 1, corrected:
  * up to 1.5 (p - 1) blocks sent, O(n) merge work), ROSCHED_ALLMERGE_CIRCULANT (Algorithm 2:
- * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), or ROSCHED_ALLMERGE_AUTO,
- * the cost rule alpha * rounds + beta * blocks sent + gamma * merge work: all three take
+ * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), or ROSCHED_ALLMERGE_AUTO.
+ * The cost rule alpha * rounds + beta * blocks sent + gamma * merge work: all three take
  * ceil(log2 p) rounds; when p is a power of two Algorithms 1 and 2 both send p - 1 blocks and
  * Algorithm 1's 2-way merges cost less per element than Algorithm 2's 3- to 5-way ones
- * (measured, docs/perf.md), so AUTO is Algorithm 1; otherwise Algorithm 1 sends up to 1.5 times
- * as much and AUTO is Algorithm 2. Algorithm 0 merges n ceil(log2 p) elements per rank. */
+ * (measured, docs/perf.md), so the rule takes Algorithm 1; otherwise Algorithm 1 sends up to
+ * 1.5 times as much and the rule takes Algorithm 2. Algorithm 0 merges n ceil(log2 p) elements
+ * per rank. AUTO runs the rule's algorithm with ROSCHED_ALLMERGE=model or rosched, and by default
+ * (auto) the fastest of the three and of the MPI library's MPI_Allgatherv followed by a merge
+ * tree (native), timed at the first call of each size class of the result on the communicator
+ * (merge_fn is called for each of them then; mpi_exec/library_choice.h). */
 #define ROSCHED_ALLMERGE_AUTO (-1)
 #define ROSCHED_ALLMERGE_ALLGATHER 0
 #define ROSCHED_ALLMERGE_DISSEMINATION 1

@@ -53,6 +53,7 @@ Settings from_environment() {
   s.reduce_scatter = read_choice("ROSCHED_REDUCE_SCATTER");
   s.alltoall = read_choice("ROSCHED_ALLTOALL");
   s.alltoallv = read_choice("ROSCHED_ALLTOALLV");
+  s.allmerge = read_choice("ROSCHED_ALLMERGE");
   read_factor("ROSCHED_BCAST_F", s.bcast_f);
   read_factor("ROSCHED_ALPHA", s.alpha);
   read_factor("ROSCHED_BETA", s.beta);

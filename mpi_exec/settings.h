@@ -24,16 +24,17 @@ struct Settings {
                                // (node_layout.h; 0: MPI_COMM_TYPE_SHARED decides)
   bool verbose = false;        // ROSCHED_VERBOSE: rank 0 tells which algorithm was chosen
   // ROSCHED_BCAST, ROSCHED_REDUCE, ROSCHED_ALLREDUCE, ROSCHED_ALLGATHER, ROSCHED_ALLGATHERV,
-  // ROSCHED_REDUCE_SCATTER, ROSCHED_ALLTOALL, ROSCHED_ALLTOALLV: whether Rosched_Bcast,
-  // Rosched_Reduce, Rosched_Allreduce, Rosched_Allgather, Rosched_Allgatherv,
-  // Rosched_Reduce_scatter_block, Rosched_Alltoall and Rosched_Alltoallv run rosched's algorithm
+  // ROSCHED_REDUCE_SCATTER, ROSCHED_ALLTOALL, ROSCHED_ALLTOALLV, ROSCHED_ALLMERGE: whether
+  // Rosched_Bcast, Rosched_Reduce, Rosched_Allreduce, Rosched_Allgather, Rosched_Allgatherv,
+  // Rosched_Reduce_scatter_block, Rosched_Alltoall, Rosched_Alltoallv and Rosched_Allmerge
+  // (ROSCHED_ALLMERGE_AUTO; the library's: MPI_Allgatherv and a merge) run rosched's algorithm
   // or the MPI library's (library_choice.h): auto (a
   // prediction, then a timed trial), model (the prediction alone), rosched (also "circulant")
   // or native.
   enum class Choice { kAuto, kModel, kRosched, kNative };
   Choice bcast = Choice::kAuto, reduce = Choice::kAuto, allreduce = Choice::kAuto,
          allgather = Choice::kAuto, allgatherv = Choice::kAuto, reduce_scatter = Choice::kAuto,
-         alltoall = Choice::kAuto, alltoallv = Choice::kAuto;
+         alltoall = Choice::kAuto, alltoallv = Choice::kAuto, allmerge = Choice::kAuto;
   double twotree_f = 0;        // ROSCHED_TWOTREE_F: the two-tree broadcast and reductions
   double hypercube_f = 0;      // ROSCHED_HYPERCUBE_F: Rosched_Bcast_hypercube
   double kary_f = 0;           // ROSCHED_KARY_F: Rosched_Bcast_kary_tree (kary_tree_plan.h)

@@ -2,8 +2,9 @@
 // blocks of random sizes (zeros, one huge block, keys duplicated across ranks), records whose
 // ties must come out ordered by origin rank, identical bytes on every rank equal to a stable
 // sort of the concatenation; MPI_IN_PLACE; the built-in merges of MPI_INT, MPI_LONG and
-// MPI_DOUBLE; a vector datatype with gaps; the merge work (O(n) for Algorithms 1 and 2); errors
-// and, in debug mode, unsorted input and mismatched recvcounts as an error on every rank.
+// MPI_DOUBLE; a vector datatype with gaps; the merge work (O(n) for Algorithms 1 and 2); AUTO's
+// timed choice with every candidate checked (debug mode); errors and, in debug mode, unsorted
+// input and mismatched recvcounts as an error on every rank.
 #include <mpi.h>
 
 #include <algorithm>
@@ -109,27 +110,35 @@ bool equal_records(const std::vector<Record>& got, const std::vector<Record>& wa
   return true;
 }
 
+// One call on records of trial t's block sizes: the stable sort of the concatenation, identical
+// on every rank, nothing written past it.
+void records_case(MPI_Comm comm, MPI_Datatype rec, int t, int algorithm, bool in_place,
+                  const std::string& label) {
+  int stride = 3;
+  const std::vector<int> counts = trial_counts(t);
+  const std::vector<Record> want = expected_records(t, counts);
+  const std::vector<Record> mine = block_of(rank, t, counts[rank]);
+  std::vector<Record> got(want.size() + 1, Record{-1, -1, -1});
+  if (in_place) std::copy(mine.begin(), mine.end(), got.begin());
+  const int rc = Rosched_Allmerge(in_place ? MPI_IN_PLACE : mine.data(), counts[rank], got.data(),
+                                  counts.data(), rec, merge_records, &stride, comm, algorithm);
+  const std::string what = label + " trial=" + std::to_string(t) +
+                           " algorithm=" + std::to_string(algorithm) +
+                           (in_place ? " in place" : "");
+  expect(rc == MPI_SUCCESS, what + ": success");
+  expect(got.back().key == -1, what + ": nothing written past the result");
+  got.pop_back();
+  expect(equal_records(got, want), what + ": stable sort of the concatenation");
+  expect(same_everywhere(got.data(), got.size() * sizeof(Record)),
+         what + ": identical on every rank");
+}
+
 void test_records() {
   MPI_Datatype rec = record_type();
-  int stride = 3;
   for (int t = 0; t < 6; ++t) {
-    const std::vector<int> counts = trial_counts(t);
-    const std::vector<Record> want = expected_records(t, counts);
     for (const int algorithm : kAlgorithms) {
       for (const bool in_place : {false, true}) {
-        const std::vector<Record> mine = block_of(rank, t, counts[rank]);
-        std::vector<Record> got(want.size() + 1, Record{-1, -1, -1});
-        if (in_place) std::copy(mine.begin(), mine.end(), got.begin());
-        const int rc = Rosched_Allmerge(in_place ? MPI_IN_PLACE : mine.data(), counts[rank],
-                                        got.data(), counts.data(), rec, merge_records, &stride,
-                                        MPI_COMM_WORLD, algorithm);
-        const std::string what = "allmerge records trial=" + std::to_string(t) + " algorithm=" +
-                                 std::to_string(algorithm) + (in_place ? " in place" : "");
-        expect(rc == MPI_SUCCESS, what + ": success");
-        expect(got.back().key == -1, what + ": nothing written past the result");
-        got.pop_back();
-        expect(equal_records(got, want), what + ": stable sort of the concatenation");
-        expect(same_everywhere(got.data(), got.size() * sizeof(Record)), what + ": identical on every rank");
+        records_case(MPI_COMM_WORLD, rec, t, algorithm, in_place, "allmerge records");
       }
     }
   }
@@ -202,29 +211,59 @@ void test_empty_blocks() {
 }
 
 // A vector datatype with gaps: elements {key, gap, origin, gap, index}; gaps stay untouched.
-void test_vector_type() {
+void vector_type_case(MPI_Comm comm, int algorithm, const std::string& label) {
   MPI_Datatype vec;
   MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
   MPI_Type_commit(&vec);
   int stride = 5;
   const std::vector<int> counts = trial_counts(4);
   const std::vector<Record> want = expected_records(4, counts);
-  for (const int algorithm : kAlgorithms) {
-    std::vector<int> send;
-    for (const Record& r : block_of(rank, 4, counts[rank])) {
-      send.insert(send.end(), {r.key, -5, r.origin, -5, r.index});
-    }
-    std::vector<int> got(5 * want.size(), -7);
-    const int rc = Rosched_Allmerge(send.data(), counts[rank], got.data(), counts.data(), vec,
-                                    merge_records, &stride, MPI_COMM_WORLD, algorithm);
-    bool ok = rc == MPI_SUCCESS;
-    for (std::size_t i = 0; i < want.size() && ok; ++i) {
-      const int* e = &got[5 * i];
-      ok = e[0] == want[i].key && e[2] == want[i].origin && e[4] == want[i].index && e[1] == -7 && e[3] == -7;
-    }
-    expect(ok, "allmerge vector datatype with gaps, algorithm=" + std::to_string(algorithm));
+  std::vector<int> send;
+  for (const Record& r : block_of(rank, 4, counts[rank])) {
+    send.insert(send.end(), {r.key, -5, r.origin, -5, r.index});
   }
+  std::vector<int> got(5 * want.size(), -7);
+  const int rc = Rosched_Allmerge(send.data(), counts[rank], got.data(), counts.data(), vec,
+                                  merge_records, &stride, comm, algorithm);
+  bool ok = rc == MPI_SUCCESS;
+  for (std::size_t i = 0; i < want.size() && ok; ++i) {
+    const int* e = &got[5 * i];
+    ok = e[0] == want[i].key && e[2] == want[i].origin && e[4] == want[i].index && e[1] == -7 &&
+         e[3] == -7;
+  }
+  expect(ok, label + ", algorithm=" + std::to_string(algorithm));
   MPI_Type_free(&vec);
+}
+
+void test_vector_type() {
+  for (const int algorithm : kAlgorithms) {
+    vector_type_case(MPI_COMM_WORLD, algorithm, "allmerge vector datatype with gaps");
+  }
+}
+
+// ROSCHED_ALLMERGE_AUTO's trial in debug mode, on a communicator of its own so that the first
+// call of every size class is a trial again: each candidate (the library's MPI_Allgatherv and
+// merge tree, Algorithms 0-2) is checked by the trial against the library's result
+// (mpi_exec/trial_check.h), in place too, where the trial works on a copy of the block since
+// every candidate overwrites recvbuf; and the call's result is the stable sort. A repeat of each
+// call then runs the class's winner alone.
+void test_auto_trial_debug() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Datatype rec = record_type();
+  Rosched_Set_debug(1);
+  for (int t = 0; t < 6; ++t) {
+    for (const bool in_place : {true, false}) {
+      records_case(comm, rec, t, ROSCHED_ALLMERGE_AUTO, in_place, "allmerge auto trial (debug)");
+    }
+  }
+  vector_type_case(comm, ROSCHED_ALLMERGE_AUTO, "allmerge auto trial (debug), gaps");
+  Rosched_Set_debug(0);
+  for (int t = 0; t < 6; ++t) {
+    records_case(comm, rec, t, ROSCHED_ALLMERGE_AUTO, t % 2 == 0, "allmerge auto after its trial");
+  }
+  MPI_Type_free(&rec);
+  MPI_Comm_free(&comm);
 }
 
 void test_allmerge_errors() {
@@ -279,6 +318,7 @@ void test_allmerge() {
   test_builtin<long>(MPI_LONG, "MPI_LONG");
   test_builtin<double>(MPI_DOUBLE, "MPI_DOUBLE");
   test_vector_type();
+  test_auto_trial_debug();
   test_empty_blocks();
   test_allmerge_errors();
 }

@@ -3,10 +3,11 @@
 # p = 1..5 (oversubscribed from p = 3: two cores) in three configurations, with fixed seeds:
 #   A  the defaults: the library's own choices, timed trials and all;
 #   B  every choosing collective forced to rosched's algorithms (ROSCHED_<COLLECTIVE>=rosched,
-#      the all-to-alls included);
+#      the all-to-alls and the merge-allreduce's AUTO included);
 #   D  B on nodes of 3 with many tiny blocks (ROSCHED_*_F=0.05), 7 parts per streamed round, a
 #      window of 1, synchronous sends, a 2-way n-way all-reduce, 2 reduce ports, 3 lane chunks,
-#      3-ary trees and one block per all-gatherv contribution.
+#      3-ary trees and one block per all-gatherv contribution; the merge-allreduce's AUTO on the
+#      library's all-gather (ROSCHED_ALLMERGE=native).
 # CASES cases per run in A and B, CASES / 3 in D (its tiny parts and synchronous sends make its
 # large cases the slowest).
 # Usage: run_differential.sh PROGRAM [SEED [CASES]]   (defaults 20261201 and 1200)
@@ -22,8 +23,8 @@ cases=${3:-1200}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 forced="ROSCHED_BCAST=rosched ROSCHED_REDUCE=rosched ROSCHED_ALLREDUCE=rosched"
 forced+=" ROSCHED_ALLGATHER=rosched ROSCHED_ALLGATHERV=rosched ROSCHED_REDUCE_SCATTER=rosched"
-forced+=" ROSCHED_ALLTOALL=rosched ROSCHED_ALLTOALLV=rosched"
-tiny="$forced ROSCHED_NODE_SIZE=3 ROSCHED_BCAST_F=0.05 ROSCHED_TWOTREE_F=0.05"
+forced+=" ROSCHED_ALLTOALL=rosched ROSCHED_ALLTOALLV=rosched ROSCHED_ALLMERGE=rosched"
+tiny="${forced/ROSCHED_ALLMERGE=rosched/ROSCHED_ALLMERGE=native} ROSCHED_NODE_SIZE=3 ROSCHED_BCAST_F=0.05 ROSCHED_TWOTREE_F=0.05"
 tiny+=" ROSCHED_HYPERCUBE_F=0.05 ROSCHED_KARY_F=0.05 ROSCHED_STREAM_PART=7 ROSCHED_WINDOW=1"
 tiny+=" ROSCHED_SENDS=sync ROSCHED_NWAY_N=2 ROSCHED_REDUCE_PORTS=2 ROSCHED_LANE_CHUNKS=3"
 tiny+=" ROSCHED_KARY_DEGREE=3 ROSCHED_ALLGATHERV_G=1"
