@@ -94,8 +94,9 @@ grep -Eq 'done allgatherv ompi .*, peak memory [0-9]+\.[0-9] GiB$' "$tmp/rmod3.e
 if bash "$sim" --p 16 --op allmerge_half --sizes 4,400 --selectors ompi --check --out "$tmp/half.tsv" 2>"$tmp/half.err"; then
   ok "allmerge_half --check at p = 16"
 else bad "allmerge_half --check"; tail -20 "$tmp/half.err"; fi
+# per size: native, alg0-2 and auto (ROSCHED_ALLMERGE_AUTO's timed choice), 4 ratio rows
 got=$(awk -F'\t' '$1 == "allmerge_half"' "$tmp/half.tsv" | wc -l)
-[ "$got" = 14 ] && ok "allmerge_half: 14 rows" || bad "allmerge_half: $got rows, want 14"
+[ "$got" = 18 ] && ok "allmerge_half: 18 rows" || bad "allmerge_half: $got rows, want 18"
 got=$(awk -F'\t' 'NR > 1 && $1 == "allmerge_half" && $2 ~ /^alg[012]$/ && $7 >= 1' "$tmp/half_moves.tsv" | wc -l)
 [ "$got" = 6 ] && ok "allmerge_half: merge work of 3 algorithms x 2 sizes" || bad "allmerge_half moves: $got rows, want 6"
 
