@@ -340,8 +340,8 @@ void merge_tree(ElementBuffer& gathered, const Counts& counts, void* recvbuf, MP
                        datatype, type);
     return;
   }
-  ElementBuffer other(type);
-  other.resize(counts.total());
+  ElementBuffer other(type);  // the levels before the last (none at p = 2)
+  if (p > 2) other.resize(counts.total());
   ElementBuffer* from = &gathered;
   ElementBuffer* to = &other;
   for (std::int64_t width = 1; width < p; width *= 2) {
