@@ -22,12 +22,6 @@ void circulant_allgatherv_on(const CommInfo& ci, const char* name, char* base,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                              const TypeInfo& rtype);
 
-// The largest block (the first of equal ones) of recvcounts[0 .. p-1], and whether it is at
-// least half of all elements (and there are any): where Rosched_Allgatherv also times
-// largest_bcast_allgatherv_on.
-int largest_block(const int recvcounts[], int p);
-bool largest_block_dominates(const int recvcounts[], int p);
-
 // The same all-gather as circulant_allgatherv_on: the largest block by Rosched_Bcast's choice of
 // broadcast, then the others by Algorithm 9 (allgatherv_largest.cc).
 void largest_bcast_allgatherv_on(const CommInfo& ci, const char* name, char* base,

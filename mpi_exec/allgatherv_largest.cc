@@ -12,24 +12,13 @@
 // blocks are then a short all-gather, latency-bound. Rosched_Allgatherv times this against
 // Algorithm 9 and the library's MPI_Allgatherv where the largest block is at least half of the
 // data (allgatherv.cc); Rosched_Allgatherv_largest always runs it.
-#include <algorithm>
-#include <cstdint>
 #include <vector>
 
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/bcast_choice.h"
+#include "mpi_exec/message_bytes.h"
 
 namespace rosched::mpi {
-
-int largest_block(const int recvcounts[], int p) {
-  return static_cast<int>(std::max_element(recvcounts, recvcounts + p) - recvcounts);
-}
-
-bool largest_block_dominates(const int recvcounts[], int p) {
-  std::int64_t total = 0;
-  for (int j = 0; j < p; ++j) total += recvcounts[j];
-  return total > 0 && 2 * std::int64_t{recvcounts[largest_block(recvcounts, p)]} >= total;
-}
 
 void largest_bcast_allgatherv_on(const CommInfo& ci, const char* name, char* base,
                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,

@@ -21,8 +21,8 @@ void allmerge_by_schedule(merge::Algorithm algorithm, const CommInfo& ci, const 
                           MPI_Datatype datatype, const TypeInfo& type, Merger& merger);
 
 // The same result by the MPI library: its MPI_Allgatherv of the blocks (recvcounts, the
-// counts of `counts`) into rank order on ci.user, then Algorithm 0's merge tree. own must not
-// lie in recvbuf.
+// counts of `counts`) into rank order on ci.user, then Algorithm 0's merge tree. own may be the
+// start of recvbuf (MPI_IN_PLACE): the all-gather reads it before the merge tree writes recvbuf.
 void library_allmerge(const CommInfo& ci, const int* recvcounts, const BlockCounts& counts,
                       const void* own, void* recvbuf, MPI_Datatype datatype, const TypeInfo& type,
                       Merger& merger);

@@ -1,12 +1,16 @@
-// Rosched_Allmerge: the merge-allreduce's entry point (Lang 2025, Algorithms 0-2: allmerge.cc)
-// and its choice. An algorithm the caller names runs as asked. ROSCHED_ALLMERGE_AUTO chooses
+// Rosched_Allmerge: the merge-allreduce's entry point (Lang 2025, Algorithms 0-2: allmerge.cc),
+// its choice and the choice's query (Rosched_Allmerge_choice). An algorithm the caller names
+// runs as asked (ROSCHED_ALLMERGE_LIBRARY: the library's way below). ROSCHED_ALLMERGE_AUTO chooses
 // as the MPI collectives do (library_choice.h; ROSCHED_ALLMERGE=auto|model|rosched|native):
 // the library's way is its MPI_Allgatherv of the blocks followed by Algorithm 0's merge tree
 // (what a program without this library does, but for a sort in place of the merges); rosched's
 // are the cost rule's algorithm (rosched_mpi.h), the other of Algorithms 1 and 2, and Algorithm
 // 0. `model` and `rosched` run the rule's, `native` the library's, and `auto` times all four at
 // the first call of each size class of the result's bytes and keeps the fastest for the class
-// (a rosched algorithm where it is at least 5% faster than the library's). The rule alone lost
+// (a rosched algorithm where it is at least 5% faster than the library's). As Rosched_Allgatherv's,
+// the answers for distributions whose largest block is at least half of the result are kept
+// apart from the others' (Decided::kAllmergeLargest): one large block and equal blocks of the
+// same total are different messages in every algorithm's rounds. The rule alone lost
 // to the library's 1.26x on SimGrid's 36 x 1 cluster at 1,000 elements per rank, where one of
 // Algorithm 2's messages crosses the simulated network's 65,472-byte latency step and Algorithm
 // 1's does not (docs/sim/alltoall.md).
@@ -21,6 +25,7 @@
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/merge_kernel.h"
+#include "mpi_exec/message_bytes.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
@@ -33,7 +38,8 @@ thread_local long long last_moves = 0;  // Rosched_Allmerge_moves: this thread's
 
 struct Args {
   TypeInfo type;
-  merge::Algorithm algorithm;  // for ROSCHED_ALLMERGE_AUTO the cost rule's
+  // For ROSCHED_ALLMERGE_AUTO the cost rule's; none for ROSCHED_ALLMERGE_LIBRARY.
+  std::optional<merge::Algorithm> algorithm;
 };
 
 // The cost rule of rosched_mpi.h.
@@ -41,8 +47,9 @@ merge::Algorithm rule_algorithm(int p) {
   return (p & (p - 1)) == 0 ? merge::Algorithm::kDissemination : merge::Algorithm::kCirculant;
 }
 
-// The algorithm asked for; ROSCHED_ALLMERGE_AUTO: the cost rule's.
-merge::Algorithm algorithm_of(int algorithm, int p) {
+// The algorithm asked for; ROSCHED_ALLMERGE_AUTO: the cost rule's; ROSCHED_ALLMERGE_LIBRARY:
+// none (the library's MPI_Allgatherv and a merge tree).
+std::optional<merge::Algorithm> algorithm_of(int algorithm, int p) {
   switch (algorithm) {
     case ROSCHED_ALLMERGE_ALLGATHER:
       return merge::Algorithm::kAllgather;
@@ -52,17 +59,24 @@ merge::Algorithm algorithm_of(int algorithm, int p) {
       return merge::Algorithm::kCirculant;
     case ROSCHED_ALLMERGE_AUTO:
       return rule_algorithm(p);
+    case ROSCHED_ALLMERGE_LIBRARY:
+      return std::nullopt;
   }
   throw Error(MPI_ERR_ARG, "algorithm = " + std::to_string(algorithm) +
                                " is not ROSCHED_ALLMERGE_AUTO (-1), _ALLGATHER (0), "
-                               "_DISSEMINATION (1) or _CIRCULANT (2)");
+                               "_DISSEMINATION (1), _CIRCULANT (2) or _LIBRARY (3)");
 }
+
+// What is checked: a call's arguments, or a query's (Rosched_Allmerge_choice: recvcounts and
+// datatype alone).
+enum class Check { kCall, kQuery };
 
 // The argument rules; in debug mode also the same recvcounts and algorithm on every rank and
 // a sorted block on this one.
 Args check_allmerge_args(const CommInfo& comm, const void* sendbuf, int sendcount,
                          const void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                         Rosched_Merge_fn* merge_fn, void* state, int algorithm) {
+                         Rosched_Merge_fn* merge_fn, void* state, int algorithm,
+                         Check what = Check::kCall) {
   Agreement agreement;
   agreement.same_entries("recvcounts", recvcounts, comm.p, MPI_ERR_COUNT)
       .same("algorithm", algorithm, MPI_ERR_ARG);
@@ -78,6 +92,7 @@ Args check_allmerge_args(const CommInfo& comm, const void* sendbuf, int sendcoun
                   "sum of recvcounts = " + std::to_string(total) + " exceeds INT_MAX elements");
     }
     Args args{check_type("datatype", datatype), algorithm_of(algorithm, comm.p)};
+    if (what == Check::kQuery) return args;
     const int own = recvcounts[comm.rank];
     if (sendbuf != MPI_IN_PLACE && sendcount != own) {
       throw Error(MPI_ERR_TRUNCATE, "sendcount = " + std::to_string(sendcount) +
@@ -122,6 +137,27 @@ const char* candidate_name(merge::Algorithm a) {
 constexpr const char* kName = "Rosched_Allmerge";
 constexpr const char* kLibrary = "MPI_Allgatherv + merge tree";
 
+// AUTO's decision for a call's checked counts, the call's and its query's: library_verdict's
+// answer and candidate (1..3 above), kept under the result's element count and size, apart for
+// distributions with a dominant block; the rule's algorithm where there is nothing to choose
+// (p = 1, no data).
+struct AllmergeChoice {
+  Verdict verdict = Verdict::kRosched;
+  int answer = 1;
+  Decided which = Decided::kAllmerge;
+};
+
+AllmergeChoice allmerge_choice(const CommInfo& ci, const int* recvcounts, int total,
+                               const TypeInfo& type) {
+  AllmergeChoice c;
+  if (ci.p == 1 || total == 0) return c;
+  c.which =
+      largest_block_dominates(recvcounts, ci.p) ? Decided::kAllmergeLargest : Decided::kAllmerge;
+  c.verdict = library_verdict(
+      ci, c.which, settings().allmerge, total, type.size, [] { return true; }, &c.answer);
+  return c;
+}
+
 // ROSCHED_ALLMERGE_AUTO: the library's way or one of rosched's algorithms, as the file comment
 // says.
 void allmerge_by_choice(const CommInfo& ci, const void* own, bool in_place, void* recvbuf,
@@ -129,19 +165,15 @@ void allmerge_by_choice(const CommInfo& ci, const void* own, bool in_place, void
                         const TypeInfo& type, Merger& merger) {
   const int total = static_cast<int>(counts.total());  // at most INT_MAX: checked
   const double bytes = static_cast<double>(total) * type.size;
-  int answer = 1;
-  const Verdict verdict = total == 0 ? Verdict::kRosched
-                                     : library_verdict(
-                                           ci, Decided::kAllmerge, settings().allmerge, total,
-                                           type.size, [] { return true; }, &answer);
-  if (verdict == Verdict::kLibrary) {
+  const AllmergeChoice c = allmerge_choice(ci, recvcounts, total, type);
+  if (c.verdict == Verdict::kLibrary) {
     tell_choice(ci, kName, kLibrary, 0, 0, bytes);
     // In place the block is read from recvbuf, which the merge tree writes only at its end.
     library_allmerge(ci, recvcounts, counts, own, recvbuf, datatype, type, merger);
     return;
   }
-  if (verdict == Verdict::kRosched) {
-    const merge::Algorithm a = candidate_algorithm(answer, ci.p);
+  if (c.verdict == Verdict::kRosched) {
+    const merge::Algorithm a = candidate_algorithm(c.answer, ci.p);
     tell_choice(ci, kName, candidate_name(a), 0, 0, bytes);
     allmerge_by_schedule(a, ci, counts, own, in_place, recvbuf, datatype, type, merger);
     return;
@@ -165,7 +197,7 @@ void allmerge_by_choice(const CommInfo& ci, const void* own, bool in_place, void
                                                  type, merger);
                           }});
   }
-  time_checked_choices(ci, kName, Decided::kAllmerge, total, type.size, std::move(candidates),
+  time_checked_choices(ci, kName, c.which, total, type.size, std::move(candidates),
                        {{recvbuf, total, datatype}});
 }
 
@@ -187,11 +219,31 @@ extern "C" int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbu
     if (algorithm == ROSCHED_ALLMERGE_AUTO) {
       allmerge_by_choice(ci, own, in_place, recvbuf, recvcounts, counts, datatype, args.type,
                          merger);
+    } else if (!args.algorithm) {  // ROSCHED_ALLMERGE_LIBRARY
+      library_allmerge(ci, recvcounts, counts, own, recvbuf, datatype, args.type, merger);
     } else {
-      allmerge_by_schedule(args.algorithm, ci, counts, own, in_place, recvbuf, datatype, args.type,
+      allmerge_by_schedule(*args.algorithm, ci, counts, own, in_place, recvbuf, datatype, args.type,
                            merger);
     }
     last_moves = merger.moves();
+  });
+}
+
+extern "C" int Rosched_Allmerge_choice(MPI_Comm comm, const int recvcounts[], MPI_Datatype datatype,
+                                       int* algorithm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Allmerge_choice", comm, [&](const CommInfo& ci) {
+    if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
+    const Args args = check_allmerge_args(ci, MPI_IN_PLACE, 0, nullptr, recvcounts, datatype,
+                                          nullptr, nullptr, ROSCHED_ALLMERGE_AUTO, Check::kQuery);
+    const BlockCounts counts(recvcounts, ci.p);
+    const AllmergeChoice c =
+        allmerge_choice(ci, recvcounts, static_cast<int>(counts.total()), args.type);
+    // The rule's algorithm also where the next call times the candidates (kTimeBoth).
+    *algorithm = c.verdict == Verdict::kLibrary
+                     ? ROSCHED_ALLMERGE_LIBRARY
+                     : static_cast<int>(candidate_algorithm(
+                           c.verdict == Verdict::kRosched ? c.answer : 1, ci.p));
   });
 }
 

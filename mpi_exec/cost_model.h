@@ -126,12 +126,13 @@ class DecisionMemo {
 // the data (kAllgathervLargest) and for the others (allgatherv.cc); Rosched_Alltoallv once for
 // every call on the communicator (kAlltoallvAtAll: whether to look at a call's sizes at all),
 // then per call (alltoallv.cc). Rosched_Allmerge's "library" is the MPI library's
-// MPI_Allgatherv followed by a merge (allmerge_choice.cc).
+// MPI_Allgatherv followed by a merge, and it too decides apart where the largest block is at
+// least half of the data (kAllmergeLargest; allmerge_choice.cc).
 enum class Decided {
   kBcast, kReduce, kAllreduce, kAllgather, kAllgatherv, kAllgathervLargest, kReduceScatter,
-  kReduceScatterV, kAlltoall, kAlltoallv, kAlltoallvAtAll, kAllmerge
+  kReduceScatterV, kAlltoall, kAlltoallv, kAlltoallvAtAll, kAllmerge, kAllmergeLargest
 };
-inline constexpr int kDecidedCount = 12;
+inline constexpr int kDecidedCount = 13;
 
 // The memo of collective `which` on the communicator; collective the first time, like
 // cost_model.

@@ -1,5 +1,6 @@
 #include "mpi_exec/message_bytes.h"
 
+#include <algorithm>
 #include <climits>
 #include <string>
 #include <utility>
@@ -94,6 +95,16 @@ std::int64_t blocks_bytes(const int recvcounts[], int p, int size) {
   std::int64_t total = 0;
   for (int j = 0; j < p; ++j) total += recvcounts[j];
   return total * size;
+}
+
+int largest_block(const int recvcounts[], int p) {
+  return static_cast<int>(std::max_element(recvcounts, recvcounts + p) - recvcounts);
+}
+
+bool largest_block_dominates(const int recvcounts[], int p) {
+  std::int64_t total = 0;
+  for (int j = 0; j < p; ++j) total += recvcounts[j];
+  return total > 0 && 2 * std::int64_t{recvcounts[largest_block(recvcounts, p)]} >= total;
 }
 
 BlocksBytes::BlocksBytes(void* base, int p, int rank, const int recvcounts[], const int displs[],

@@ -112,6 +112,13 @@ class BlocksBytes {
 // The bytes of p blocks of recvcounts elements of a datatype of `size` bytes.
 std::int64_t blocks_bytes(const int recvcounts[], int p, int size);
 
+// The largest block (the first of equal ones) of recvcounts[0 .. p-1], and whether it is at
+// least half of all elements (and there are any): where Rosched_Allgatherv also times
+// largest_bcast_allgatherv_on, and the distributions whose decisions Rosched_Allgatherv and
+// Rosched_Allmerge keep apart from the others'.
+int largest_block(const int recvcounts[], int p);
+bool largest_block_dominates(const int recvcounts[], int p);
+
 }  // namespace rosched::mpi
 
 #endif  // ROSCHED_MPI_EXEC_MESSAGE_BYTES_H_

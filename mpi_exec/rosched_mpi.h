@@ -354,7 +354,9 @@ int Rosched_Alltoallv_variant(const char* variant, const void* sendbuf, const in
  * algorithm: ROSCHED_ALLMERGE_ALLGATHER (Algorithm 0: all-gather, then a merge tree,
  * O(n log p) merge work per rank), ROSCHED_ALLMERGE_DISSEMINATION (Algorithm 1, corrected:
  * up to 1.5 (p - 1) blocks sent, O(n) merge work), ROSCHED_ALLMERGE_CIRCULANT (Algorithm 2:
- * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), or ROSCHED_ALLMERGE_AUTO.
+ * exactly p - 1 blocks, O(n) merge work, 3-way merges at the receiver), ROSCHED_ALLMERGE_LIBRARY
+ * (the MPI library's MPI_Allgatherv of the blocks, then Algorithm 0's merge tree: what a program
+ * without this library would do, but for a sort), or ROSCHED_ALLMERGE_AUTO.
  * The cost rule alpha * rounds + beta * blocks sent + gamma * merge work: all three take
  * ceil(log2 p) rounds; when p is a power of two Algorithms 1 and 2 both send p - 1 blocks and
  * Algorithm 1's 2-way merges cost less per element than Algorithm 2's 3- to 5-way ones
@@ -362,20 +364,30 @@ int Rosched_Alltoallv_variant(const char* variant, const void* sendbuf, const in
  * 1.5 times as much and the rule takes Algorithm 2. Algorithm 0 merges n ceil(log2 p) elements
  * per rank. AUTO runs the rule's algorithm with ROSCHED_ALLMERGE=model or rosched, and by default
  * (auto) the fastest of the three and of the MPI library's MPI_Allgatherv followed by a merge
- * tree (native), timed at the first call of each size class of the result on the communicator
- * (merge_fn is called for each of them then; mpi_exec/library_choice.h). */
+ * tree (native, ROSCHED_ALLMERGE_LIBRARY), timed at the first call of each size class of the
+ * result on the communicator (merge_fn is called for each of them then;
+ * mpi_exec/library_choice.h), apart for distributions where one block is at least half of the
+ * result. */
 #define ROSCHED_ALLMERGE_AUTO (-1)
 #define ROSCHED_ALLMERGE_ALLGATHER 0
 #define ROSCHED_ALLMERGE_DISSEMINATION 1
 #define ROSCHED_ALLMERGE_CIRCULANT 2
+#define ROSCHED_ALLMERGE_LIBRARY 3
 typedef void Rosched_Merge_fn(const void* a, int na, const void* b, int nb, void* out,
                               MPI_Datatype datatype, void* state);
 int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbuf, const int recvcounts[],
                      MPI_Datatype datatype, Rosched_Merge_fn* merge_fn, void* state,
                      MPI_Comm comm, int algorithm);
 /* Elements written by merges and copies in this thread's last Rosched_Allmerge call (the
- * merge work, for benchmarks). */
+ * merge work, for benchmarks; a call that times AUTO's candidates counts all their runs). */
 long long Rosched_Allmerge_moves(void);
+/* What Rosched_Allmerge(..., recvcounts, datatype, ..., comm, ROSCHED_ALLMERGE_AUTO) would run:
+ * *algorithm = ROSCHED_ALLMERGE_LIBRARY, _ALLGATHER, _DISSEMINATION or _CIRCULANT. As
+ * Rosched_Allgatherv_choice: before a trial of the size class on comm, the cost rule's algorithm
+ * (the next call times the candidates); the same answer on every rank; collective the first
+ * time it is asked for comm and in debug mode. */
+int Rosched_Allmerge_choice(MPI_Comm comm, const int recvcounts[], MPI_Datatype datatype,
+                            int* algorithm);
 /* The n-way dissemination allreduce (End, Yahyapour, Simmendinger, Alrutz 2015, Sec. III-IV),
  * with a last round that works for every p: ceil(log_{n+1} p) rounds of n MPI_Isend and n
  * MPI_Irecv each, for commutative operations (a non-commutative one is MPI_ERR_OP). Same

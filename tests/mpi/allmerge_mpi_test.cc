@@ -2,8 +2,9 @@
 // blocks of random sizes (zeros, one huge block, keys duplicated across ranks), records whose
 // ties must come out ordered by origin rank, identical bytes on every rank equal to a stable
 // sort of the concatenation; MPI_IN_PLACE; the built-in merges of MPI_INT, MPI_LONG and
-// MPI_DOUBLE; a vector datatype with gaps; the merge work (O(n) for Algorithms 1 and 2); AUTO's
-// timed choice with every candidate checked (debug mode); errors and, in debug mode, unsorted
+// MPI_DOUBLE; a vector datatype with gaps; the merge work (O(n) for Algorithms 1 and 2); the
+// library's way (ROSCHED_ALLMERGE_LIBRARY); AUTO's timed choice with every candidate checked
+// (debug mode) and its query (Rosched_Allmerge_choice); errors and, in debug mode, unsorted
 // input and mismatched recvcounts as an error on every rank.
 #include <mpi.h>
 
@@ -20,7 +21,8 @@ namespace rosched_mpi_test {
 namespace {
 
 const int kAlgorithms[] = {ROSCHED_ALLMERGE_AUTO, ROSCHED_ALLMERGE_ALLGATHER,
-                           ROSCHED_ALLMERGE_DISSEMINATION, ROSCHED_ALLMERGE_CIRCULANT};
+                           ROSCHED_ALLMERGE_DISSEMINATION, ROSCHED_ALLMERGE_CIRCULANT,
+                           ROSCHED_ALLMERGE_LIBRARY};
 
 struct Record {
   int key, origin, index;
@@ -190,6 +192,10 @@ void test_builtin(MPI_Datatype type, const char* name) {
         expect(moves == total * ceil_log2(p) + counts[rank] + (p == 1 ? total : 0),
                what + ": merge work n ceil(log2 p) + own block, got " + std::to_string(moves));
       }
+      if (algorithm == ROSCHED_ALLMERGE_LIBRARY) {  // the library's all-gather copies the blocks
+        expect(moves == total * ceil_log2(p) + (p == 1 ? total : 0),
+               what + ": merge work n ceil(log2 p), got " + std::to_string(moves));
+      }
     }
   }
 }
@@ -266,6 +272,76 @@ void test_auto_trial_debug() {
   MPI_Comm_free(&comm);
 }
 
+// Rosched_Allmerge_choice says what AUTO runs: one of the four, the same on every rank; before
+// a size class's first call the cost rule's algorithm (that call times the candidates: its merge
+// work counts every candidate's runs, more than a later call of the class, which runs the
+// winner alone); after it the answer the call stored. A distribution where one block is at least
+// half of the result is decided apart from equal blocks of the same total: its first call is a
+// trial again (p >= 3: at p <= 2 one block is always at least half). Bad arguments are errors.
+// A fresh communicator, so that no call has decided yet.
+void test_auto_choice_query() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const int rule = (p & (p - 1)) == 0 ? ROSCHED_ALLMERGE_DISSEMINATION : ROSCHED_ALLMERGE_CIRCULANT;
+  const int total = 1000 * p;
+  for (const bool dominated : {false, true}) {
+    if (dominated && p <= 2) break;
+    std::vector<int> counts(p, 1000);
+    if (dominated) {
+      counts.assign(p, 10);
+      counts[p - 1] = total - 10 * (p - 1);
+    }
+    const std::string what = std::string("allmerge choice, ") +
+                             (dominated ? "one block of " : "equal, ") +
+                             std::to_string(counts[p - 1]) + " of " + std::to_string(total);
+    std::vector<int> mine(counts[rank]), all, got(total);
+    for (int j = 0; j < p; ++j) {
+      for (int i = 0; i < counts[j]; ++i) all.push_back(pattern(j, i) % 997);
+    }
+    std::sort(all.begin(), all.end());
+    for (int i = 0; i < counts[rank]; ++i) mine[i] = pattern(rank, i) % 997;
+    std::sort(mine.begin(), mine.end());
+    long long moves[2] = {0, 0};
+    int answers[3] = {-2, -2, -2};
+    for (int call = 0; call < 2; ++call) {
+      expect(Rosched_Allmerge_choice(comm, counts.data(), MPI_INT, &answers[call]) == MPI_SUCCESS,
+             what + ": query " + std::to_string(call));
+      std::fill(got.begin(), got.end(), -1);
+      expect(Rosched_Allmerge(mine.data(), counts[rank], got.data(), counts.data(), MPI_INT,
+                              nullptr, nullptr, comm, ROSCHED_ALLMERGE_AUTO) == MPI_SUCCESS &&
+                 got == all,
+             what + ": call " + std::to_string(call) + " equals sort(concat)");
+      moves[call] = Rosched_Allmerge_moves();
+    }
+    Rosched_Allmerge_choice(comm, counts.data(), MPI_INT, &answers[2]);
+    for (const int a : answers) {
+      expect(same_on_all(comm, a), what + ": the same answer on every rank");
+      expect(a >= ROSCHED_ALLMERGE_ALLGATHER && a <= ROSCHED_ALLMERGE_LIBRARY,
+             what + ": one of the four (" + std::to_string(a) + ")");
+    }
+    expect(answers[0] == rule, what + ": the rule's algorithm before the class's first call");
+    expect(answers[1] == answers[2], what + ": the class's answer stands");
+    if (p > 1) {  // at p = 1 nothing is timed
+      expect(moves[0] > moves[1], what + ": the first call is a trial (merge work " +
+                                      std::to_string(moves[0]) + " against " +
+                                      std::to_string(moves[1]) + ")");
+    }
+  }
+  MPI_Comm_free(&comm);
+  MPI_Comm bad = errors_return_comm();
+  std::vector<int> counts(p, 1);
+  int answer = 0;
+  expect(error_class(Rosched_Allmerge_choice(bad, counts.data(), MPI_INT, nullptr)) == MPI_ERR_ARG,
+         "allmerge choice: a null answer pointer is MPI_ERR_ARG");
+  expect(error_class(Rosched_Allmerge_choice(bad, nullptr, MPI_INT, &answer)) == MPI_ERR_ARG,
+         "allmerge choice: recvcounts NULL is MPI_ERR_ARG");
+  counts[0] = -1;
+  expect(
+      error_class(Rosched_Allmerge_choice(bad, counts.data(), MPI_INT, &answer)) == MPI_ERR_COUNT,
+      "allmerge choice: a negative count is MPI_ERR_COUNT");
+  MPI_Comm_free(&bad);
+}
+
 void test_allmerge_errors() {
   MPI_Comm comm = errors_return_comm();
   std::vector<int> counts(p, 2), in(2, 0), out(2 * p);
@@ -286,7 +362,7 @@ void test_allmerge_errors() {
          "allmerge: recvcounts NULL is MPI_ERR_ARG");
   // Debug mode: unsorted input on the last rank and mismatched recvcounts fail on every rank.
   Rosched_Set_debug(1);
-  for (const int algorithm : {0, 1, 2}) {
+  for (const int algorithm : {0, 1, 2, 3}) {
     std::vector<int> bad = in;
     if (rank == p - 1) bad = {1, 0};
     const int rc = Rosched_Allmerge(bad.data(), 2, out.data(), counts.data(), MPI_INT, nullptr,
@@ -319,6 +395,7 @@ void test_allmerge() {
   test_builtin<double>(MPI_DOUBLE, "MPI_DOUBLE");
   test_vector_type();
   test_auto_trial_debug();
+  test_auto_choice_query();
   test_empty_blocks();
   test_allmerge_errors();
 }

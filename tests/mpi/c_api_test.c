@@ -38,13 +38,20 @@ int main(int argc, char** argv) {
     if (Rosched_Iallreduce_nway(&rank, &sum, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req) != MPI_SUCCESS) ok = FAILED;
     if (Rosched_Wait(&req) != MPI_SUCCESS || req != ROSCHED_REQUEST_NULL || sum != p - 1) ok = FAILED;
   }
-  {  /* Rosched_Allmerge with the built-in MPI_INT merge: one block {p - 1 - rank} per rank */
-    int counts[64], merged[64], mine = p - 1 - rank;
+  {  /* Rosched_Allmerge with the built-in MPI_INT merge: one block {p - 1 - rank} per rank;
+        also the library's way, and the query of AUTO's choice */
+    int counts[64], merged[64], mine = p - 1 - rank, chosen = -1;
     for (i = 0; i < p && i < 64; ++i) counts[i] = 1;
     if (p <= 64) {
       if (Rosched_Allmerge(&mine, 1, merged, counts, MPI_INT, NULL, NULL, MPI_COMM_WORLD,
                            ROSCHED_ALLMERGE_AUTO) != MPI_SUCCESS) ok = FAILED;
       for (i = 0; i < p; ++i) if (merged[i] != i) ok = FAILED;
+      for (i = 0; i < p; ++i) merged[i] = -1;
+      if (Rosched_Allmerge(&mine, 1, merged, counts, MPI_INT, NULL, NULL, MPI_COMM_WORLD,
+                           ROSCHED_ALLMERGE_LIBRARY) != MPI_SUCCESS) ok = FAILED;
+      for (i = 0; i < p; ++i) if (merged[i] != i) ok = FAILED;
+      if (Rosched_Allmerge_choice(MPI_COMM_WORLD, counts, MPI_INT, &chosen) != MPI_SUCCESS ||
+          chosen < ROSCHED_ALLMERGE_ALLGATHER || chosen > ROSCHED_ALLMERGE_LIBRARY) ok = FAILED;
     }
   }
   {  /* Rosched_Alltoall(v) and the _variant calls: rank r sends 100 r + d to rank d */

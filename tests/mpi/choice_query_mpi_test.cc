@@ -22,13 +22,6 @@
 namespace rosched_mpi_test {
 namespace {
 
-bool same_on_all(MPI_Comm comm, int answer) {
-  int low = 0, high = 0;
-  MPI_Allreduce(&answer, &low, 1, MPI_INT, MPI_MIN, comm);
-  MPI_Allreduce(&answer, &high, 1, MPI_INT, MPI_MAX, comm);
-  return low == high;
-}
-
 // One Rosched_Reduce_scatter_block (irregular: Rosched_Reduce_scatter with block b of
 // block + b % 3 elements) of the ints value(rank, i) with op, checked.
 void reduce_scatter_once(MPI_Comm comm, int block, bool irregular, MPI_Op op,

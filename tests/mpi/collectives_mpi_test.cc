@@ -50,6 +50,13 @@ MPI_Comm errors_return_comm() {
   return comm;
 }
 
+bool same_on_all(MPI_Comm comm, int answer) {
+  int low = 0, high = 0;
+  MPI_Allreduce(&answer, &low, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Allreduce(&answer, &high, 1, MPI_INT, MPI_MAX, comm);
+  return low == high;
+}
+
 }  // namespace rosched_mpi_test
 
 namespace {
@@ -297,12 +304,7 @@ void test_allgathervs() {
 void test_allgather_choices() {
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  const auto same_on_all = [&](int answer) {
-    int low = 0, high = 0;
-    MPI_Allreduce(&answer, &low, 1, MPI_INT, MPI_MIN, comm);
-    MPI_Allreduce(&answer, &high, 1, MPI_INT, MPI_MAX, comm);
-    return low == high;
-  };
+  const auto same_on_all = [&](int answer) { return rosched_mpi_test::same_on_all(comm, answer); };
   for (int kind : {0, 1}) {  // 0: equal counts, 1: rank 0 holds 99%
     int class_answer = -1;
     // 384 KiB (equal; rounding to p equal blocks stays in 256-512 KiB) or 768 KiB of ints (99%:

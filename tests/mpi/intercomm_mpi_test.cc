@@ -185,8 +185,8 @@ void test_choices(const Groups& g) {
 
 void no_merge(const void*, int, const void*, int, void*, MPI_Datatype, void*) {}
 
-// The named algorithms and the all-merge: MPI_ERR_COMM on every rank, naming the
-// inter-communicator.
+// The named algorithms and the all-merge (and its query): MPI_ERR_COMM on every rank, naming
+// the inter-communicator.
 void test_named(const Groups& g) {
   std::vector<int> buf(64 * (g.local_size + g.remote_size), 0), out(buf.size(), 0);
   std::vector<int> counts(g.remote_size + g.local_size, 1), displs(counts.size(), 0);
@@ -227,6 +227,11 @@ void test_named(const Groups& g) {
        [&] {
          return Rosched_Allmerge(buf.data(), 1, out.data(), counts.data(), MPI_INT, no_merge,
                                  nullptr, g.inter, ROSCHED_ALLMERGE_AUTO);
+       }},
+      {"Rosched_Allmerge_choice",
+       [&] {
+         int a = -1;
+         return Rosched_Allmerge_choice(g.inter, counts.data(), MPI_INT, &a);
        }},
       {"Rosched_Alltoall_variant",
        [&] {

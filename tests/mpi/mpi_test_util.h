@@ -25,6 +25,9 @@ int pattern(int root, int i);
 // A duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN (free it with MPI_Comm_free).
 MPI_Comm errors_return_comm();
 
+// Whether every rank of comm passed the same answer (collective).
+bool same_on_all(MPI_Comm comm, int answer);
+
 inline int error_class(int rc) {
   int cls = MPI_SUCCESS;
   MPI_Error_class(rc, &cls);
