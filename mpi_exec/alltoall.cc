@@ -27,12 +27,18 @@ namespace rosched::mpi {
 namespace {
 
 // Whether Rosched_Alltoall runs the library's MPI_Alltoall, rosched's exchange, or times both,
-// for p blocks of n = recvcount * size bytes (n > 0, p > 1). The whole exchange in more than
-// INT_MAX bytes, which rosched's steps cannot all carry and a trial cannot view as bytes, goes
-// to the library unless rosched's is forced. For kRosched, *candidate is 1 for the cost rule's algorithm (choose_uniform), 2 for the linear
-// exchange where a trial found it faster than the rule's Bruck variant.
-Verdict alltoall_verdict(const CommInfo& ci, int recvcount, const TypeInfo& rtype, std::int64_t n,
-                         int* candidate) {
+// for p blocks of n = recvcount * size bytes; the call's and its query's
+// (Rosched_Alltoall_choice). rosched's where nothing is to be chosen: an algorithm forced by
+// `variant` (Rosched_Alltoall_variant) or ROSCHED_ALLTOALL_VARIANT (`forced`), p = 1, n = 0.
+// The whole exchange in more than INT_MAX bytes, which rosched's steps cannot all carry and a
+// trial cannot view as bytes, goes to the library unless rosched's is forced. For kRosched,
+// *candidate (left alone where nothing is chosen) is 1 for the cost rule's algorithm
+// (choose_uniform), 2 for the linear exchange where a trial found it faster than the rule's
+// Bruck variant.
+Verdict alltoall_verdict(const CommInfo& ci, const char* variant, bool forced, int recvcount,
+                         const TypeInfo& rtype, int* candidate) {
+  const std::int64_t n = static_cast<std::int64_t>(recvcount) * rtype.size;
+  if (variant != nullptr || forced || ci.p == 1 || n == 0) return Verdict::kRosched;
   if (n * ci.p > INT_MAX && settings().alltoall != Settings::Choice::kRosched) {
     return Verdict::kLibrary;
   }
@@ -41,13 +47,19 @@ Verdict alltoall_verdict(const CommInfo& ci, int recvcount, const TypeInfo& rtyp
       candidate);
 }
 
+// The recvcount * size of recvtype agreed between the ranks in debug mode (ranks may receive in
+// different datatypes of one signature).
+Agreement block_agreement(int recvcount, MPI_Datatype recvtype) {
+  Agreement agreement;
+  agreement.same_bytes("recvcount * size of recvtype", recvcount, recvtype, MPI_ERR_TRUNCATE);
+  return agreement;
+}
+
 int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return run_collective("Rosched_Alltoall", comm, [&](const CommInfo& ci) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    Agreement agreement;
-    agreement.same_bytes("recvcount * size of recvtype", recvcount, recvtype, MPI_ERR_TRUNCATE);
-    const auto [rtype, forced] = check_arguments(ci.c, agreement, [&] {
+    const auto [rtype, forced] = check_arguments(ci.c, block_agreement(recvcount, recvtype), [&] {
       check_count("recvcount", recvcount);
       const TypeInfo r = check_type("recvtype", recvtype);
       if (!in_place) {
@@ -62,9 +74,8 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
     const std::int64_t n = static_cast<std::int64_t>(recvcount) * rtype.size;
     if (n == 0) return;
     int candidate = 1;
-    const Verdict verdict = variant == nullptr && !forced && ci.p > 1
-                                ? alltoall_verdict(ci, recvcount, rtype, n, &candidate)
-                                : Verdict::kRosched;
+    const Verdict verdict =
+        alltoall_verdict(ci, variant, forced.has_value(), recvcount, rtype, &candidate);
     if (verdict == Verdict::kLibrary) {
       tell_choice(ci, "Rosched_Alltoall", "native MPI_Alltoall", 0, 0,
                   static_cast<double>(n * ci.p));
@@ -152,6 +163,26 @@ extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   }
   return rosched::mpi::alltoall(nullptr, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, comm);
+}
+
+extern "C" int Rosched_Alltoall_choice(MPI_Comm comm, int recvcount, MPI_Datatype recvtype,
+                                       int* algorithm) {
+  using namespace rosched::mpi;
+  if (inter_communicator(comm)) return library_answer("Rosched_Alltoall_choice", comm, algorithm);
+  return run_collective("Rosched_Alltoall_choice", comm, [&](const CommInfo& ci) {
+    if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
+    const auto [rtype, forced] = check_arguments(ci.c, block_agreement(recvcount, recvtype), [&] {
+      check_count("recvcount", recvcount);
+      return std::make_pair(
+          check_type("recvtype", recvtype),
+          forced_algorithm(alltoall_env_variant(), false, "ROSCHED_ALLTOALL_VARIANT"));
+    });
+    int candidate = 1;
+    const Verdict verdict =
+        alltoall_verdict(ci, nullptr, forced.has_value(), recvcount, rtype, &candidate);
+    // 1 also where the next call times the candidates (kTimeBoth)
+    *algorithm = verdict == Verdict::kLibrary ? 0 : verdict == Verdict::kRosched ? candidate : 1;
+  });
 }
 
 extern "C" int Rosched_Alltoall_variant(const char* variant, const void* sendbuf, int sendcount,

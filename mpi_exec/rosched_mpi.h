@@ -330,6 +330,14 @@ int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
 int Rosched_Alltoall_variant(const char* variant, const void* sendbuf, int sendcount,
                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm);
+/* What Rosched_Alltoall(..., recvcount, recvtype, comm) would run: *algorithm = 0 the MPI
+ * library's MPI_Alltoall, 1 rosched's exchange by the cost rule (or ROSCHED_ALLTOALL_VARIANT),
+ * 2 the linear exchange (where a trial found it faster than the rule's Bruck variant). As
+ * Rosched_Allgather_choice: 1 also where the next call of this size class times them; the
+ * same answer on every rank; collective the first time it is asked for comm and in debug
+ * mode. (Rosched_Alltoallv has no such query: it decides on sizes all ranks agree on in the
+ * call.) */
+int Rosched_Alltoall_choice(MPI_Comm comm, int recvcount, MPI_Datatype recvtype, int* algorithm);
 int Rosched_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);

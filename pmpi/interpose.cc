@@ -1,5 +1,6 @@
 // librosched_pmpi.so: MPI_Bcast, MPI_Allgather, MPI_Allgatherv, MPI_Reduce, MPI_Allreduce,
-// MPI_Alltoall and MPI_Alltoallv for unmodified MPI programs, through MPI's profiling interface
+// MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Alltoall and MPI_Alltoallv for unmodified
+// MPI programs, through MPI's profiling interface
 // (MPI 3.1, Chapter 14): this library defines the MPI_ names, so a program linked against it
 // (or run with it in LD_PRELOAD) calls these; each call goes either to rosched's collective or
 // to the MPI library's own, the PMPI_ function, by the rule of policy.h. rosched's collectives

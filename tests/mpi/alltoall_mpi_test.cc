@@ -1,17 +1,19 @@
 // Rosched_Alltoall and Rosched_Alltoallv against MPI_Alltoall and MPI_Alltoallv, byte for byte,
 // for every variant (forced through the _variant calls), the cost rule and the entry points' own
-// choice (which may be the library's): counts 0, 1, 3, 257,
+// choice (which may be the library's) and Rosched_Alltoall_choice: counts 0, 1, 3, 257,
 // MPI_IN_PLACE, a receive datatype with gaps, random count matrices with zeros, one huge block,
 // an empty row and column, scrambled displacements; bad input: negative counts, overlapping
 // receive blocks, unknown variants, and (debug mode) a pair whose sizes differ: an error on
 // every rank.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "mpi_exec/alltoall_bruck.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -138,6 +140,56 @@ void test_nonuniform() {
   }
 }
 
+// Rosched_Alltoall_choice says what Rosched_Alltoall runs: 1 before a size class's first call
+// (that call times the library's against rosched's), after it one of 0 (the library's), 1 (the
+// rule's exchange) or 2 (the linear exchange), the same on every rank and kept for the class;
+// the timed call and the next deliver MPI_Alltoall's result. A fresh communicator, so that no
+// call has decided yet. Bad arguments are errors.
+void test_choice_query() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  for (int count : {1, 300, 5000}) {
+    const std::string what = "alltoall choice, count " + std::to_string(count);
+    int answers[3] = {-1, -1, -1};
+    std::vector<int> send(count * p), got(count * p), want(count * p);
+    for (int d = 0; d < p; ++d)
+      for (int k = 0; k < count; ++k) send[d * count + k] = value(rank, d, k);
+    MPI_Alltoall(send.data(), count, MPI_INT, want.data(), count, MPI_INT, comm);
+    for (int call = 0; call < 2; ++call) {
+      expect(Rosched_Alltoall_choice(comm, count, MPI_INT, &answers[call]) == MPI_SUCCESS,
+             what + ": query " + std::to_string(call));
+      std::fill(got.begin(), got.end(), -7);
+      expect(Rosched_Alltoall(send.data(), count, MPI_INT, got.data(), count, MPI_INT, comm) ==
+                     MPI_SUCCESS &&
+                 got == want,
+             what + ": call " + std::to_string(call) + " equals MPI_Alltoall");
+    }
+    Rosched_Alltoall_choice(comm, count, MPI_INT, &answers[2]);
+    for (const int a : answers) {
+      expect(same_on_all(comm, a), what + ": the same answer on every rank");
+      expect(a >= 0 && a <= 2, what + ": one of its answers (" + std::to_string(a) + ")");
+    }
+    expect(answers[0] == 1, what + ": 1 before the class's first call");
+    expect(answers[1] == answers[2], what + ": the class's answer stands");
+    // And it names what the second call ran (last_alltoall_run: 0 the library's, 1 a Bruck
+    // variant, 2 the linear exchange; the rule's exchange, answer 1, may be either of those).
+    const int ran = rosched::mpi::last_alltoall_run(false);
+    expect((answers[1] == 0) == (ran == 0) && (answers[1] != 2 || ran == 2),
+           what + ": the answer " + std::to_string(answers[1]) + " is what ran (" +
+               std::to_string(ran) + ")");
+  }
+  MPI_Comm_free(&comm);
+  MPI_Comm bad = errors_return_comm();
+  int answer = 0;
+  expect(error_class(Rosched_Alltoall_choice(bad, 4, MPI_INT, nullptr)) == MPI_ERR_ARG,
+         "alltoall choice: a null answer pointer is MPI_ERR_ARG");
+  expect(error_class(Rosched_Alltoall_choice(bad, -1, MPI_INT, &answer)) == MPI_ERR_COUNT,
+         "alltoall choice: a negative recvcount is MPI_ERR_COUNT");
+  expect(error_class(Rosched_Alltoall_choice(bad, 4, MPI_DATATYPE_NULL, &answer)) == MPI_ERR_TYPE,
+         "alltoall choice: MPI_DATATYPE_NULL is MPI_ERR_TYPE");
+  MPI_Comm_free(&bad);
+}
+
 void test_bad_input() {
   MPI_Comm comm = errors_return_comm();
   std::vector<int> buf(8 * p + 8, 0), counts(p, 1), displs(p);
@@ -203,6 +255,7 @@ void test_bad_input() {
 void test_alltoall() {
   test_uniform();
   test_nonuniform();
+  test_choice_query();
   test_bad_input();
 }
 

@@ -170,7 +170,7 @@ void test_reduce_scatters(const Groups& g) {
 
 void test_choices(const Groups& g) {
   std::vector<int> counts(g.remote_size, 8);
-  int a = -1, b = -1, c = -1, d = -1, e = -1, f = -1, h = -1;
+  int a = -1, b = -1, c = -1, d = -1, e = -1, f = -1, h = -1, k = -1;
   const bool ok =
       Rosched_Bcast_choice(g.inter, 1 << 16, MPI_INT, &a) == MPI_SUCCESS &&
       Rosched_Allreduce_choice(g.inter, 1 << 16, MPI_INT, MPI_SUM, &b) == MPI_SUCCESS &&
@@ -178,8 +178,9 @@ void test_choices(const Groups& g) {
       Rosched_Allgather_choice(g.inter, 1 << 12, MPI_INT, &d) == MPI_SUCCESS &&
       Rosched_Allgatherv_choice(g.inter, counts.data(), MPI_INT, &e) == MPI_SUCCESS &&
       Rosched_Reduce_scatter_block_choice(g.inter, 8, MPI_INT, MPI_SUM, &f) == MPI_SUCCESS &&
-      Rosched_Reduce_scatter_choice(g.inter, counts.data(), MPI_INT, MPI_SUM, &h) == MPI_SUCCESS;
-  expect(ok && a == 0 && b == 0 && c == 0 && d == 0 && e == 0 && f == 0 && h == 0,
+      Rosched_Reduce_scatter_choice(g.inter, counts.data(), MPI_INT, MPI_SUM, &h) == MPI_SUCCESS &&
+      Rosched_Alltoall_choice(g.inter, 8, MPI_INT, &k) == MPI_SUCCESS;
+  expect(ok && a == 0 && b == 0 && c == 0 && d == 0 && e == 0 && f == 0 && h == 0 && k == 0,
          "inter-communicator: every _choice query answers 0 (the library's)");
 }
 
