@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi_exec/alltoall_bruck.h"
@@ -47,30 +48,36 @@ Verdict alltoall_verdict(const CommInfo& ci, const char* variant, bool forced, i
       candidate);
 }
 
-// The recvcount * size of recvtype agreed between the ranks in debug mode (ranks may receive in
-// different datatypes of one signature).
-Agreement block_agreement(int recvcount, MPI_Datatype recvtype) {
+// MPI_Alltoall's argument rules (a query, Rosched_Alltoall_choice, passes MPI_IN_PLACE: the
+// receive side alone); in debug mode also recvcount * size of recvtype the same on every rank
+// (ranks may receive in different datatypes of one signature). Returns the receive type and
+// the algorithm `variant` or ROSCHED_ALLTOALL_VARIANT forces, if any.
+std::pair<TypeInfo, std::optional<AlltoallAlgorithm>> check_alltoall_args(
+    const CommInfo& ci, const char* variant, const void* sendbuf, int sendcount,
+    MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype) {
   Agreement agreement;
   agreement.same_bytes("recvcount * size of recvtype", recvcount, recvtype, MPI_ERR_TRUNCATE);
-  return agreement;
+  return check_arguments(ci.c, agreement, [&] {
+    check_count("recvcount", recvcount);
+    const TypeInfo r = check_type("recvtype", recvtype);
+    if (sendbuf != MPI_IN_PLACE) {
+      check_count("sendcount", sendcount);
+      const TypeInfo s = check_type("sendtype", sendtype);
+      check_send_size(static_cast<long long>(sendcount) * s.size,
+                      static_cast<long long>(recvcount) * r.size, "recvcount");
+    }
+    const char* name = variant ? variant : alltoall_env_variant();
+    return std::make_pair(
+        r, forced_algorithm(name, false, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
+  });
 }
 
 int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return run_collective("Rosched_Alltoall", comm, [&](const CommInfo& ci) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const auto [rtype, forced] = check_arguments(ci.c, block_agreement(recvcount, recvtype), [&] {
-      check_count("recvcount", recvcount);
-      const TypeInfo r = check_type("recvtype", recvtype);
-      if (!in_place) {
-        check_count("sendcount", sendcount);
-        const TypeInfo s = check_type("sendtype", sendtype);
-        check_send_size(static_cast<long long>(sendcount) * s.size,
-                        static_cast<long long>(recvcount) * r.size, "recvcount");
-      }
-      const char* name = variant ? variant : alltoall_env_variant();
-      return std::make_pair(r, forced_algorithm(name, false, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
-    });
+    const auto [rtype, forced] =
+        check_alltoall_args(ci, variant, sendbuf, sendcount, sendtype, recvcount, recvtype);
     const std::int64_t n = static_cast<std::int64_t>(recvcount) * rtype.size;
     if (n == 0) return;
     int candidate = 1;
@@ -171,12 +178,8 @@ extern "C" int Rosched_Alltoall_choice(MPI_Comm comm, int recvcount, MPI_Datatyp
   if (inter_communicator(comm)) return library_answer("Rosched_Alltoall_choice", comm, algorithm);
   return run_collective("Rosched_Alltoall_choice", comm, [&](const CommInfo& ci) {
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
-    const auto [rtype, forced] = check_arguments(ci.c, block_agreement(recvcount, recvtype), [&] {
-      check_count("recvcount", recvcount);
-      return std::make_pair(
-          check_type("recvtype", recvtype),
-          forced_algorithm(alltoall_env_variant(), false, "ROSCHED_ALLTOALL_VARIANT"));
-    });
+    const auto [rtype, forced] =
+        check_alltoall_args(ci, nullptr, MPI_IN_PLACE, 0, recvtype, recvcount, recvtype);
     int candidate = 1;
     const Verdict verdict =
         alltoall_verdict(ci, nullptr, forced.has_value(), recvcount, rtype, &candidate);

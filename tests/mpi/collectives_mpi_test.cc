@@ -304,7 +304,6 @@ void test_allgathervs() {
 void test_allgather_choices() {
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  const auto same_on_all = [&](int answer) { return rosched_mpi_test::same_on_all(comm, answer); };
   for (int kind : {0, 1}) {  // 0: equal counts, 1: rank 0 holds 99%
     int class_answer = -1;
     // 384 KiB (equal; rounding to p equal blocks stays in 256-512 KiB) or 768 KiB of ints (99%:
@@ -332,7 +331,8 @@ void test_allgather_choices() {
       expect(ok, what + ": data");
       Rosched_Allgatherv_choice(comm, counts.data(), MPI_INT, &after);
       const int most = dominated && p > 1 ? 2 : 1;
-      expect(same_on_all(before) && same_on_all(after), what + ": the same answer on every rank");
+      expect(same_on_all(comm, before) && same_on_all(comm, after),
+             what + ": the same answer on every rank");
       expect(after >= 0 && after <= most, what + ": one of its candidates");
       if (class_answer < 0) {
         expect(before == 1 || p == 1, what + ": a new class is timed (1 before the call)");
@@ -353,7 +353,8 @@ void test_allgather_choices() {
     for (int i = 0; i < recvcount && ok; ++i) ok = all[j * recvcount + i] == pattern(j, i);
   expect(ok, "allgather choice: data");
   Rosched_Allgather_choice(comm, recvcount, MPI_INT, &after);
-  expect(same_on_all(before) && same_on_all(after) && before == 1 && (after == 0 || after == 1),
+  expect(same_on_all(comm, before) && same_on_all(comm, after) && before == 1 &&
+             (after == 0 || after == 1),
          "allgather choice: 1 before the first call, then 0 or 1, the same on every rank");
   MPI_Comm_free(&comm);
   MPI_Comm bad = errors_return_comm();
