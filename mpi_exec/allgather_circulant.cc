@@ -16,6 +16,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/message_bytes.h"
 #include "mpi_exec/mpi_call.h"
@@ -116,6 +117,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
                       static_cast<double>(recvcount) * rtype.size * p);
           library();
           library_repeat(Decided::kAllgather).remember(ci, recvcount, recvtype, MPI_OP_NULL);
+          set_last_run(Decided::kAllgather, 0);
           return;
         case Verdict::kTimeBoth: {
           // ROSCHED_DEBUG: both candidates' blocks checked, but this rank's own where it is
@@ -126,8 +128,10 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
               result.push_back({base + j * block_bytes, recvcount, recvtype});
             }
           }
-          time_checked_choices(ci, name, Decided::kAllgather, recvcount, rtype.size,
-                               {{"native MPI_Allgather", library}, {"rosched's", ours}}, result);
+          set_last_run(Decided::kAllgather,
+                       time_checked_choices(
+                           ci, name, Decided::kAllgather, recvcount, rtype.size,
+                           {{"native MPI_Allgather", library}, {"rosched's", ours}}, result));
           return;
         }
         case Verdict::kRosched:
@@ -135,6 +139,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       }
     }
     ours();
+    if (entry == Entry::kChoose) set_last_run(Decided::kAllgather, 1);
   });
 }
 
@@ -148,8 +153,12 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
   // A repeat of the last call handed to the library, or an inter-communicator: the library's.
   if (last.match_same_sides(comm, sendbuf, sendcount, sendtype, recvcount, recvtype) ||
       inter_communicator(comm)) {
-    const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return library_result("Rosched_Allgather", comm, rc, "MPI_Allgather");
+    const int rc = library_result(
+        "Rosched_Allgather", comm,
+        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        "MPI_Allgather");
+    if (rc == MPI_SUCCESS) set_last_run(Decided::kAllgather, 0);
+    return rc;
   }
   return allgather("Rosched_Allgather", Entry::kChoose, sendbuf, sendcount, sendtype, recvbuf,
                    recvcount, recvtype, comm);

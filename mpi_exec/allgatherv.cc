@@ -26,6 +26,7 @@
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/message_bytes.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -179,6 +180,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         tell_choice(ci, name, "native MPI_Allgatherv", 0, 0, static_cast<double>(c.bytes));
         library();
         remember_library_call(ci, recvcounts, recvtype);
+        set_last_run(Decided::kAllgatherv, 0);
         return;
       case Verdict::kTimeBoth: {
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
@@ -195,11 +197,13 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
                 {base + static_cast<MPI_Aint>(displs[j]) * rtype.extent, recvcounts[j], recvtype});
           }
         }
-        time_checked_choices(ci, name, c.which, c.count, c.size, std::move(candidates), result);
+        set_last_run(Decided::kAllgatherv, time_checked_choices(ci, name, c.which, c.count, c.size,
+                                                                std::move(candidates), result));
         return;
       }
       case Verdict::kRosched:
         ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
+        set_last_run(Decided::kAllgatherv, c.candidate);
     }
   });
 }
@@ -218,9 +222,12 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
        (sendbuf == MPI_IN_PLACE ||
         (sendtype == recvtype && sendcount == recvcounts[last.rank()]))) ||
       inter_communicator(comm)) {
-    const int rc =
-        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-    return library_result("Rosched_Allgatherv", comm, rc, "MPI_Allgatherv");
+    const int rc = library_result(
+        "Rosched_Allgatherv", comm,
+        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+        "MPI_Allgatherv");
+    if (rc == MPI_SUCCESS) set_last_run(Decided::kAllgatherv, 0);
+    return rc;
   }
   return rosched::mpi::allgatherv_entry("Rosched_Allgatherv", rosched::mpi::Entry::kChoose, sendbuf,
                                         sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,

@@ -19,6 +19,7 @@
 #include "mpi_exec/alltoall_side.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
@@ -90,7 +91,7 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
                PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ci.user),
                "MPI_Alltoall");
       library_repeat(Decided::kAlltoall).remember(ci, recvcount, recvtype, MPI_OP_NULL);
-      set_last_alltoall_run(false, 0);
+      set_last_run(Decided::kAlltoall, 0);
       return;
     }
     std::vector<int> rcounts(ci.p, recvcount), rdispls(ci.p);
@@ -139,11 +140,11 @@ int alltoall(const char* variant, const void* sendbuf, int sendcount, MPI_Dataty
       const int answer =
           time_checked_choices(ci, "Rosched_Alltoall", Decided::kAlltoall, recvcount, rtype.size,
                                std::move(candidates), {{recv.data(), block * ci.p, MPI_BYTE}});
-      set_last_alltoall_run(false, alltoall_ran(answer, rule));
+      set_last_run(Decided::kAlltoall, alltoall_ran(answer, rule));
     } else {
       tell_choice(ci, "Rosched_Alltoall", algo.name().c_str(), 0, 0, static_cast<double>(n * ci.p));
       ours();
-      set_last_alltoall_run(false, alltoall_ran(1, algo));
+      set_last_run(Decided::kAlltoall, alltoall_ran(1, algo));
     }
     recv.stage_out();
   });
@@ -165,7 +166,7 @@ extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
         "Rosched_Alltoall", comm,
         PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
         "MPI_Alltoall");
-    if (rc == MPI_SUCCESS) rosched::mpi::set_last_alltoall_run(false, 0);
+    if (rc == MPI_SUCCESS) rosched::mpi::set_last_run(rosched::mpi::Decided::kAlltoall, 0);
     return rc;
   }
   return rosched::mpi::alltoall(nullptr, sendbuf, sendcount, sendtype, recvbuf, recvcount,

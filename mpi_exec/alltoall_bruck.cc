@@ -97,13 +97,6 @@ AlltoallAlgorithm choose_nonuniform(const CostModel& m, std::int64_t p, double l
   return AlltoallAlgorithm{padded <= two_phase ? BruckVariant::kPadded : BruckVariant::kTwoPhase};
 }
 
-namespace {
-thread_local int last_run[2] = {-1, -1};
-}  // namespace
-
-int last_alltoall_run(bool v) { return last_run[v ? 1 : 0]; }
-void set_last_alltoall_run(bool v, int ran) { last_run[v ? 1 : 0] = ran; }
-
 bool bruck_can_pay(const CostModel& m, std::int64_t p) {
   if (p <= 1) return false;
   const BruckSchedule s(p);

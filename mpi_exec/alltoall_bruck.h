@@ -54,12 +54,6 @@ AlltoallAlgorithm choose_nonuniform(const CostModel& model, std::int64_t p, doub
 // steps as linear exchanges). Needs only p and the model, the same on every rank.
 bool bruck_can_pay(const CostModel& model, std::int64_t p);
 
-// What the calling thread's last Rosched_Alltoall (`v`: Rosched_Alltoallv) ran, for the
-// interposer's report: 0 the MPI library's collective, 1 a Bruck variant, 2 the linear exchange;
-// -1 before the first. Set by every successful call, the _variant ones included.
-int last_alltoall_run(bool v);
-void set_last_alltoall_run(bool v, int ran);
-
 // Runs the engine's steps over c: per step (two-phase: the sizes first, MPI_INT64_T), one
 // MPI_Sendrecv of the packed blocks, or (zero copy) of derived datatypes over the blocks in
 // place. Throws Error(MPI_ERR_TRUNCATE) after the last step if a block arrived with a size other

@@ -47,7 +47,7 @@ void alltoall_exchange(const CommInfo& ci, AlltoallSide& send, AlltoallSide& rec
   run_bruck(engine, ci);
 }
 
-// last_alltoall_run's number for a trial's answer (0 the library's, 1 `rule`, 2 linear).
+// last_run's number (last_run.h) for a trial's answer (0 the library's, 1 `rule`, 2 linear).
 int alltoall_ran(int answer, const AlltoallAlgorithm& rule) {
   return answer == 0 ? 0 : answer == 1 && rule.bruck ? 1 : 2;
 }

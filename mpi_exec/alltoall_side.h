@@ -52,7 +52,7 @@ const char* alltoall_env_variant();
 void alltoall_exchange(const CommInfo& ci, AlltoallSide& send, AlltoallSide& recv,
                        const AlltoallAlgorithm& algo, std::int64_t largest);
 
-// last_alltoall_run's number for a trial's answer (0 the library's, 1 `rule`, 2 linear).
+// last_run's number (last_run.h) for a trial's answer (0 the library's, 1 `rule`, 2 linear).
 int alltoall_ran(int answer, const AlltoallAlgorithm& rule);
 
 }  // namespace rosched::mpi

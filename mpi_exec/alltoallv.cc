@@ -20,6 +20,7 @@
 #include "mpi_exec/alltoall_side.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
@@ -221,7 +222,7 @@ int alltoallv_repeat(const void* sendbuf, const int sendcounts[], const int sdis
                                 PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                                recvcounts, rdispls, recvtype, comm),
                                 "MPI_Alltoallv");
-  if (rc == MPI_SUCCESS) set_last_alltoall_run(true, 0);
+  if (rc == MPI_SUCCESS) set_last_run(Decided::kAlltoallv, 0);
   return rc;
 }
 
@@ -252,7 +253,7 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[], 
                PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                               recvtype, ci.user),
                "MPI_Alltoallv");
-      set_last_alltoall_run(true, 0);
+      set_last_run(Decided::kAlltoallv, 0);
     };
     if (choosing && alltoallv_to_library(ci)) {
       if (debug_checks()) sizes();
@@ -365,11 +366,11 @@ int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[], 
       const int answer = time_checked_choices(ci, "Rosched_Alltoallv", Decided::kAlltoallv,
                                               static_cast<int>(all[1]), 1, std::move(candidates),
                                               written_blocks(recv, ci.p));
-      set_last_alltoall_run(true, alltoall_ran(answer, rule));
+      set_last_run(Decided::kAlltoallv, alltoall_ran(answer, rule));
     } else {
       tell_choice(ci, "Rosched_Alltoallv", algo.name().c_str(), 0, 0, static_cast<double>(all[1]));
       alltoall_exchange(ci, *send, recv, algo, all[0]);
-      set_last_alltoall_run(true, alltoall_ran(1, algo));
+      set_last_run(Decided::kAlltoallv, alltoall_ran(1, algo));
     }
     recv.stage_out();
   });

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "mpi_exec/alltoall_bruck.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -236,8 +236,9 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
 // Rosched_Reduce, Rosched_Allreduce, Rosched_Reduce_scatter(_block), Rosched_Alltoall(v)), where
 // the route is kModel,
 // or whose rosched route runs an entry point that decides for itself (Rosched_Reduce_node_aware,
-// Rosched_Allreduce_node_aware): the report names what ran (choice(route, &algorithm): the entry
-// point's _choice query, MPI_SUCCESS, or kNoQuery where the route names what ran; chosen_route).
+// Rosched_Allreduce_node_aware): the report names what ran (choice(route, &algorithm): what the
+// all-gathers and all-to-alls ran (last_run.h) or the entry point's _choice query, MPI_SUCCESS,
+// or kNoQuery where the route names what ran; chosen_route).
 constexpr int kNoQuery = -1;
 template <typename Native, typename Rosched, typename Choice>
 int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t report_bytes,
@@ -289,7 +290,9 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
   f.contiguous = r.contiguous && send_facts(sendbuf, sendtype, r).contiguous;
   return dispatch(
       start, Collective::kAllgather, f, f.bytes,
-      [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
+      [&] {
+        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      },
       [&](Route route) {
         // kModel: Rosched_Allgather's own choice; kCirculant (forced, or a threshold set):
         // Algorithm 7 (node-aware on several multicore nodes)
@@ -299,10 +302,10 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
                    : Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                   recvcount, recvtype, comm);
       },
-      [&](Route route, int* algorithm) {
-        return route == Route::kModel
-                   ? Rosched_Allgather_choice(comm, recvcount, recvtype, algorithm)
-                   : kNoQuery;
+      [](Route route, int* algorithm) {  // kModel: what the entry point ran (last_run.h)
+        if (route != Route::kModel) return kNoQuery;
+        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAllgather);
+        return MPI_SUCCESS;
       });
 }
 
@@ -330,10 +333,10 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                    : Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                    recvcounts, displs, recvtype, comm);
       },
-      [&](Route route, int* algorithm) {
-        return route == Route::kModel
-                   ? Rosched_Allgatherv_choice(comm, recvcounts, recvtype, algorithm)
-                   : kNoQuery;
+      [](Route route, int* algorithm) {  // kModel: what the entry point ran (last_run.h)
+        if (route != Route::kModel) return kNoQuery;
+        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAllgatherv);
+        return MPI_SUCCESS;
       });
 }
 
@@ -457,7 +460,7 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
                                               recvcount, recvtype, comm);
       },
       [](Route, int* algorithm) {  // what it ran: the library's, Bruck or linear
-        *algorithm = rosched::mpi::last_alltoall_run(false);
+        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAlltoall);
         return MPI_SUCCESS;
       });
 }
@@ -487,7 +490,7 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
                                                recvbuf, recvcounts, rdispls, recvtype, comm);
       },
       [](Route, int* algorithm) {
-        *algorithm = rosched::mpi::last_alltoall_run(true);
+        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAlltoallv);
         return MPI_SUCCESS;
       });
 }

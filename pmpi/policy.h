@@ -119,7 +119,7 @@ const char* route_name(Route r);
 //   allreduce: 0 native, 1 census, 2 reduce-scatter + all-gather, 3 node-aware (lanes), 4 n-way,
 //              5 two-tree, 6 node-aware (reduction, then broadcast);
 //   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way;
-//   alltoall, alltoallv (what the call ran, mpi_exec/alltoall_bruck.h): 0 native, 1 Bruck,
+//   alltoall, alltoallv (what the call ran, mpi_exec/last_run.h): 0 native, 1 Bruck,
 //              2 linear.
 // kModel for an answer out of range or a collective without a _choice query.
 Route chosen_route(Collective c, int algorithm);

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi_exec/alltoall_bruck.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -171,9 +171,9 @@ void test_choice_query() {
     }
     expect(answers[0] == 1, what + ": 1 before the class's first call");
     expect(answers[1] == answers[2], what + ": the class's answer stands");
-    // And it names what the second call ran (last_alltoall_run: 0 the library's, 1 a Bruck
+    // And it names what the second call ran (last_run: 0 the library's, 1 a Bruck
     // variant, 2 the linear exchange; the rule's exchange, answer 1, may be either of those).
-    const int ran = rosched::mpi::last_alltoall_run(false);
+    const int ran = rosched::mpi::last_run(rosched::mpi::Decided::kAlltoall);
     expect((answers[1] == 0) == (ran == 0) && (answers[1] != 2 || ran == 2),
            what + ": the answer " + std::to_string(answers[1]) + " is what ran (" +
                std::to_string(ran) + ")");

@@ -9,13 +9,14 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/cost_model.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -298,7 +299,8 @@ void test_allgathervs() {
 // answer on every rank, within the collective's answers (the all-gather: 0 library, 1
 // rosched's; the allgatherv: also 2, the largest block's broadcast, only where one block is at
 // least half of the data), before a call of a size class 1 (it is timed), after it the answer
-// the call stored, which a later call of the same class keeps; the data arrives through the
+// the call stored, which a later call of the same class keeps, and each answer names what the
+// call before it ran (last_run.h: a timed call its winner); the data arrives through the
 // timed calls. Bad arguments are errors. A fresh communicator, so that no earlier call has
 // decided its classes.
 void test_allgather_choices() {
@@ -329,7 +331,11 @@ void test_allgather_choices() {
       const std::string what = "allgatherv choice, " + std::string(kind ? "99% on rank 0" : "equal") +
                                ", total " + std::to_string(total);
       expect(ok, what + ": data");
+      const int ran = rosched::mpi::last_run(rosched::mpi::Decided::kAllgatherv);
       Rosched_Allgatherv_choice(comm, counts.data(), MPI_INT, &after);
+      // A timed call ran the winner it stored, a later one the class's answer.
+      expect(ran == after, what + ": the answer names what the call ran (" + std::to_string(ran) +
+                               " against " + std::to_string(after) + ")");
       const int most = dominated && p > 1 ? 2 : 1;
       expect(same_on_all(comm, before) && same_on_all(comm, after),
              what + ": the same answer on every rank");
@@ -342,23 +348,36 @@ void test_allgather_choices() {
       }
     }
   }
-  int before = -1, after = -1;
-  const int recvcount = 1 << 14;
-  Rosched_Allgather_choice(comm, recvcount, MPI_INT, &before);
-  std::vector<int> all(static_cast<std::size_t>(recvcount) * p, -1), mine(recvcount);
-  for (int i = 0; i < recvcount; ++i) mine[i] = pattern(rank, i);
-  bool ok = Rosched_Allgather(mine.data(), recvcount, MPI_INT, all.data(), recvcount, MPI_INT,
-                              comm) == MPI_SUCCESS;
-  for (int j = 0; j < p && ok; ++j)
-    for (int i = 0; i < recvcount && ok; ++i) ok = all[j * recvcount + i] == pattern(j, i);
-  expect(ok, "allgather choice: data");
-  Rosched_Allgather_choice(comm, recvcount, MPI_INT, &after);
-  expect(same_on_all(comm, before) && same_on_all(comm, after) && before == 1 &&
-             (after == 0 || after == 1),
-         "allgather choice: 1 before the first call, then 0 or 1, the same on every rank");
+  // Two calls of one size class (64 KiB and 64 KiB + 4 B per block): the first timed, the
+  // second running the answer the first stored.
+  int class_answer = -1;
+  for (const int recvcount : {1 << 14, (1 << 14) + 1}) {
+    const std::string what = "allgather choice, " + std::to_string(recvcount) + " ints a block";
+    int before = -1, after = -1;
+    Rosched_Allgather_choice(comm, recvcount, MPI_INT, &before);
+    std::vector<int> all(static_cast<std::size_t>(recvcount) * p, -1), mine(recvcount);
+    for (int i = 0; i < recvcount; ++i) mine[i] = pattern(rank, i);
+    bool ok = Rosched_Allgather(mine.data(), recvcount, MPI_INT, all.data(), recvcount, MPI_INT,
+                                comm) == MPI_SUCCESS;
+    for (int j = 0; j < p && ok; ++j)
+      for (int i = 0; i < recvcount && ok; ++i) ok = all[j * recvcount + i] == pattern(j, i);
+    expect(ok, what + ": data");
+    const int ran = rosched::mpi::last_run(rosched::mpi::Decided::kAllgather);
+    Rosched_Allgather_choice(comm, recvcount, MPI_INT, &after);
+    expect(same_on_all(comm, before) && same_on_all(comm, after) && (after == 0 || after == 1),
+           what + ": 0 or 1, the same on every rank");
+    expect(ran == after, what + ": the answer names what the call ran (" + std::to_string(ran) +
+                             " against " + std::to_string(after) + ")");
+    if (class_answer < 0) {
+      expect(before == 1, what + ": 1 before the class's first call");
+      class_answer = after;
+    } else {
+      expect(before == class_answer && after == class_answer, what + ": the class's answer");
+    }
+  }
   MPI_Comm_free(&comm);
   MPI_Comm bad = errors_return_comm();
-  int cls = 0;
+  int cls = 0, after = -1;
   std::vector<int> negative(p, 1);
   negative[0] = -1;
   MPI_Error_class(Rosched_Allgatherv_choice(bad, negative.data(), MPI_INT, &after), &cls);
