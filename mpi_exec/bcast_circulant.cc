@@ -80,6 +80,7 @@
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -125,6 +126,10 @@ constexpr std::array<const char*, 3> kTrialWindowNames = {
 bool is_window_variant(int family) {
   return family >= kCirculantWindow1 && family <= kCirculantWindow4;
 }
+
+// Rosched_Bcast_choice's answer for a family (0: MPI_Bcast): a window variant is the circulant
+// broadcast.
+int family_answer(int family) { return is_window_variant(family) ? kCirculant : family; }
 
 // Where the k-ary tree is a candidate: the model's crowding from this on (a flow gets half a
 // link or less when all ranks send).
@@ -193,16 +198,16 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 // (all three: only the ranks of a lane have the model that tells whether the lane's pipeline
 // sends synchronously; where it does not, the variant runs as the node-aware broadcast). A
 // broadcast is idempotent: the later calls deliver the bytes the first did.
-// The candidates and the size class are the bytes' (`units`).
-void time_families(const CommInfo& ci, const char* name, void* buffer, int count,
-                   MPI_Datatype datatype, const TypeInfo& type, const ByteUnits& units, int root) {
+// The candidates and the size class are the bytes' (`units`). Returns the winner (0: MPI_Bcast).
+int time_families(const CommInfo& ci, const char* name, void* buffer, int count,
+                  MPI_Datatype datatype, const TypeInfo& type, const ByteUnits& units, int root) {
   node_aware_bcast_prepare(ci, root);
   // ROSCHED_DEBUG: every candidate's bytes checked on the ranks that receive them.
   std::vector<ResultPart> result;
   if (ci.rank != root) result.push_back({buffer, count, datatype});
   const auto time = [&](std::vector<Candidate>& candidates) {
-    time_checked_choices(ci, name, Decided::kBcast, units.count, units.info.size,
-                         std::move(candidates), result);
+    return time_checked_choices(ci, name, Decided::kBcast, units.count, units.info.size,
+                                std::move(candidates), result);
   };
   const auto family = [&](int f) -> std::function<void()> {
     return [&, f] { run_family(f, ci, name, buffer, count, datatype, type, root); };
@@ -214,10 +219,7 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
        }},
       {"circulant", family(kCirculant), 1}};
   const bool hierarchical = node_layout(ci).hierarchical();
-  if (ci.p <= 2) {
-    time(candidates);
-    return;
-  }
+  if (ci.p <= 2) return time(candidates);
   const bool kary = !hierarchical && cost_model(ci).crowding >= kKaryCrowding;
   candidates.push_back({"hypercube", hierarchical ? nullptr : family(kHypercube), 1});
   candidates.push_back({"two-tree", hierarchical ? nullptr : family(kTwoTree), 1});
@@ -239,7 +241,7 @@ void time_families(const CommInfo& ci, const char* name, void* buffer, int count
         windows && (hierarchical || plan.degree >= 2 || kTrialWindows[k] != plan.pipe.window);
     candidates.push_back({kTrialWindowNames[k], timed ? family(f) : nullptr, 1});
   }
-  time(candidates);
+  return time(candidates);
 }
 
 // The three entry points: Rosched_Bcast (kChoose), Rosched_Bcast_node_aware (kNodeAware: the
@@ -260,15 +262,16 @@ int bcast_by_choice(const char* name, Entry entry, void* buffer, int count,
         run_family(kCirculant, ci, name, buffer, count, datatype, type, root);
         return;
       case Entry::kChoose:
-        chosen_bcast_on(ci, name, buffer, count, datatype, type, root);
+        set_last_run(Decided::kBcast,
+                     chosen_bcast_on(ci, name, buffer, count, datatype, type, root));
     }
   });
 }
 
 }  // namespace
 
-void chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
-                     MPI_Datatype datatype, const TypeInfo& type, int root) {
+int chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
+                    MPI_Datatype datatype, const TypeInfo& type, int root) {
   int family = kCirculant;
   const ByteUnits units = message_units(count, type);
   switch (verdict(ci, units, &family)) {
@@ -276,13 +279,13 @@ void chosen_bcast_on(const CommInfo& ci, const char* name, void* buffer, int cou
       tell_choice(ci, name, "native MPI_Bcast", 0, 0, static_cast<double>(count) * type.size);
       check_on(ci.user, PMPI_Bcast(buffer, count, datatype, root, ci.user), "MPI_Bcast");
       library_repeat(Decided::kBcast).remember(ci, count, datatype, MPI_OP_NULL);
-      return;
+      return 0;
     case Verdict::kTimeBoth:
-      time_families(ci, name, buffer, count, datatype, type, units, root);
-      return;
+      return family_answer(time_families(ci, name, buffer, count, datatype, type, units, root));
     case Verdict::kRosched:
       run_family(family, ci, name, buffer, count, datatype, type, root);
   }
+  return family_answer(family);
 }
 
 }  // namespace rosched::mpi
@@ -294,8 +297,10 @@ extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int
   // A repeat of the last call handed to the library, or an inter-communicator: the library's.
   if ((last.match(comm, count, datatype, MPI_OP_NULL) && root >= 0 && root < last.p()) ||
       inter_communicator(comm)) {
-    const int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
-    return library_result("Rosched_Bcast", comm, rc, "MPI_Bcast");
+    const int rc = library_result("Rosched_Bcast", comm,
+                                  PMPI_Bcast(buffer, count, datatype, root, comm), "MPI_Bcast");
+    if (rc == MPI_SUCCESS) set_last_run(Decided::kBcast, 0);
+    return rc;
   }
   return rosched::mpi::bcast_by_choice("Rosched_Bcast", rosched::mpi::Entry::kChoose, buffer,
                                        count, datatype, root, comm);
@@ -327,6 +332,6 @@ extern "C" int Rosched_Bcast_choice(MPI_Comm comm, int count, MPI_Datatype datat
     int family = 0;
     const bool ours = rosched::mpi::verdict(ci, rosched::mpi::message_units(count, type),
                                             &family) != rosched::mpi::Verdict::kLibrary;
-    *algorithm = !ours ? 0 : rosched::mpi::is_window_variant(family) ? 1 : family;
+    *algorithm = ours ? rosched::mpi::family_answer(family) : 0;
   });
 }

@@ -10,6 +10,8 @@ namespace rosched::mpi {
 // In the entry point's _choice numbers (0: the MPI library's collective), -1 before its first
 // call on this thread; a timed first call of a size class counts as its winner. Kept under the
 // entry point's first Decided kind and set by every successful call of:
+//   kBcast       Rosched_Bcast                (0 the library's, 1 circulant, 2 hypercube,
+//                                              3 two-tree, 4 k-ary tree, 5 scatter + all-gather)
 //   kAllgather   Rosched_Allgather            (0 the library's, 1 Algorithm 7)
 //   kAllgatherv  Rosched_Allgatherv           (0, 1 Algorithm 9, 2 the largest block's broadcast)
 //   kAlltoall    Rosched_Alltoall(_variant)   (0, 1 a Bruck variant, 2 the linear exchange)

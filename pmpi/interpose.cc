@@ -237,8 +237,8 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
 // the route is kModel,
 // or whose rosched route runs an entry point that decides for itself (Rosched_Reduce_node_aware,
 // Rosched_Allreduce_node_aware): the report names what ran (choice(route, &algorithm): what the
-// all-gathers and all-to-alls ran (last_run.h) or the entry point's _choice query, MPI_SUCCESS,
-// or kNoQuery where the route names what ran; chosen_route).
+// broadcast, all-gathers and all-to-alls ran (last_run.h) or the entry point's _choice query,
+// MPI_SUCCESS, or kNoQuery where the route names what ran; chosen_route).
 constexpr int kNoQuery = -1;
 template <typename Native, typename Rosched, typename Choice>
 int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t report_bytes,
@@ -274,9 +274,10 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
                                       : Rosched_Bcast_node_aware(buffer, count, datatype, root,
                                                                  comm);
       },
-      [&](Route route, int* algorithm) {
-        return route == Route::kModel ? Rosched_Bcast_choice(comm, count, datatype, algorithm)
-                                      : kNoQuery;
+      [](Route route, int* algorithm) {  // kModel: what the entry point ran (last_run.h)
+        if (route != Route::kModel) return kNoQuery;
+        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kBcast);
+        return MPI_SUCCESS;
       });
 }
 

@@ -462,8 +462,9 @@ void test_errors() {
 // the caller's buffer. The data must arrive
 // through the timed call too, every rank must keep the same answer (else at the next call the
 // ranks would run different algorithms and hang), a size of the same class shares the answer,
-// and a broadcast predicted native is never timed into circulant. A fresh communicator, so that
-// no earlier call has decided its classes.
+// and a broadcast predicted native is never timed into circulant; the answer after a call names
+// what it ran (last_run.h). A fresh communicator, so that no earlier call has decided its
+// classes.
 void test_bcast_measured_choice() {
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -479,7 +480,11 @@ void test_bcast_measured_choice() {
     for (int i = 0; i < count && ok; ++i) ok = buf[i] == pattern(root, i);
     const std::string what = "bcast timed choice, count " + std::to_string(count);
     expect(ok, what + ": data");
+    const int ran = rosched::mpi::last_run(rosched::mpi::Decided::kBcast);
     Rosched_Bcast_choice(comm, count, MPI_INT, &after);
+    // A timed call ran the winner it stored, a later one the class's answer.
+    expect(ran == after, what + ": the answer names what the call ran (" + std::to_string(ran) +
+                             " against " + std::to_string(after) + ")");
     int low = 0, high = 0;
     MPI_Allreduce(&after, &low, 1, MPI_INT, MPI_MIN, comm);
     MPI_Allreduce(&after, &high, 1, MPI_INT, MPI_MAX, comm);
