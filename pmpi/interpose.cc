@@ -274,7 +274,7 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
                                       : Rosched_Bcast_node_aware(buffer, count, datatype, root,
                                                                  comm);
       },
-      [](Route route, int* algorithm) {  // kModel: what the entry point ran (last_run.h)
+      [](Route route, int* algorithm) -> int {  // kModel: what the entry point ran (last_run.h)
         if (route != Route::kModel) return kNoQuery;
         *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kBcast);
         return MPI_SUCCESS;
@@ -303,7 +303,7 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
                    : Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                   recvcount, recvtype, comm);
       },
-      [](Route route, int* algorithm) {  // kModel: what the entry point ran (last_run.h)
+      [](Route route, int* algorithm) -> int {  // kModel: what the entry point ran (last_run.h)
         if (route != Route::kModel) return kNoQuery;
         *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAllgather);
         return MPI_SUCCESS;
@@ -334,7 +334,7 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                    : Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                    recvcounts, displs, recvtype, comm);
       },
-      [](Route route, int* algorithm) {  // kModel: what the entry point ran (last_run.h)
+      [](Route route, int* algorithm) -> int {  // kModel: what the entry point ran (last_run.h)
         if (route != Route::kModel) return kNoQuery;
         *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAllgatherv);
         return MPI_SUCCESS;
