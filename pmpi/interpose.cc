@@ -253,6 +253,16 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
   return rc;
 }
 
+// The choice of an entry point that records what it ran (last_run.h), on its own route
+// (kModel); kNoQuery on the others.
+auto recorded_run(rosched::mpi::Decided which) {
+  return [which](Route route, int* algorithm) -> int {
+    if (route != Route::kModel) return kNoQuery;
+    *algorithm = rosched::mpi::last_run(which);
+    return MPI_SUCCESS;
+  };
+}
+
 }  // namespace
 }  // namespace rosched::pmpi
 
@@ -274,11 +284,7 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
                                       : Rosched_Bcast_node_aware(buffer, count, datatype, root,
                                                                  comm);
       },
-      [](Route route, int* algorithm) -> int {  // kModel: what the entry point ran (last_run.h)
-        if (route != Route::kModel) return kNoQuery;
-        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kBcast);
-        return MPI_SUCCESS;
-      });
+      recorded_run(rosched::mpi::Decided::kBcast));
 }
 
 extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -303,11 +309,7 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
                    : Rosched_Allgather_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                   recvcount, recvtype, comm);
       },
-      [](Route route, int* algorithm) -> int {  // kModel: what the entry point ran (last_run.h)
-        if (route != Route::kModel) return kNoQuery;
-        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAllgather);
-        return MPI_SUCCESS;
-      });
+      recorded_run(rosched::mpi::Decided::kAllgather));
 }
 
 extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -334,11 +336,7 @@ extern "C" int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                    : Rosched_Allgatherv_node_aware(sendbuf, sendcount, sendtype, recvbuf,
                                                    recvcounts, displs, recvtype, comm);
       },
-      [](Route route, int* algorithm) -> int {  // kModel: what the entry point ran (last_run.h)
-        if (route != Route::kModel) return kNoQuery;
-        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAllgatherv);
-        return MPI_SUCCESS;
-      });
+      recorded_run(rosched::mpi::Decided::kAllgatherv));
 }
 
 extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
