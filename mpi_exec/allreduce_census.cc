@@ -24,6 +24,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/nway_allreduce.h"
@@ -163,8 +164,9 @@ AllreduceDecision allreduce_decision(const CommInfo& ci, int count, const TypeIn
   return d;
 }
 
-void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf, void* recvbuf,
-                         int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+// Returns what ran, in Rosched_Allreduce_choice's numbers (a trial: its winner).
+int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbuf, void* recvbuf,
+                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   int commutative = 0;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   const double bytes = static_cast<double>(count) * type.size;
@@ -219,8 +221,9 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     // ROSCHED_DEBUG: every candidate's result checked where it is exact.
     std::vector<ResultPart> result;
     if (exact_reduction(datatype, op)) result.push_back({recvbuf, count, datatype});
-    time_checked_choices(ci, name, Decided::kAllreduce, count, type.size, std::move(candidates),
-                         result);
+    // The candidates' places are their answers.
+    return time_checked_choices(ci, name, Decided::kAllreduce, count, type.size,
+                                std::move(candidates), result);
   } else if (decision.answer == kAllreduceTwoTree) {
     two_tree_allreduce_on(ci, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
                           datatype, type, op);
@@ -235,13 +238,15 @@ void allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendb
     tell_choice(ci, name, "census", 0, 0, bytes);
     census(ci, sendbuf, recvbuf, count, datatype, type, op);
   }
+  return decision.answer;
 }
 
 }  // namespace
 
-void chosen_allreduce_on(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
-                         int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
-  if (count > 0) allreduce_by_choice(name, ci, sendbuf, recvbuf, count, datatype, type, op);
+int chosen_allreduce_on(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
+                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+  return count > 0 ? allreduce_by_choice(name, ci, sendbuf, recvbuf, count, datatype, type, op)
+                   : kNothingRan;
 }
 
 }  // namespace rosched::mpi
@@ -262,12 +267,16 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
   const LibraryRepeat& last = library_repeat(Decided::kAllreduce);
   // A repeat of the last call handed to the library, or an inter-communicator: the library's.
   if (last.match(comm, count, datatype, op) || inter_communicator(comm)) {
-    const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    return library_result("Rosched_Allreduce", comm, rc, "MPI_Allreduce");
+    const int rc = library_result("Rosched_Allreduce", comm,
+                                  PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm),
+                                  "MPI_Allreduce");
+    if (rc == MPI_SUCCESS) set_last_run(Decided::kAllreduce, kAllreduceLibrary);
+    return rc;
   }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op);
-    chosen_allreduce_on(ci, "Rosched_Allreduce", sendbuf, recvbuf, count, datatype, type, op);
+    set_last_run(Decided::kAllreduce, chosen_allreduce_on(ci, "Rosched_Allreduce", sendbuf, recvbuf,
+                                                          count, datatype, type, op));
   });
 }
 

@@ -14,8 +14,9 @@ namespace rosched::mpi {
 // Rosched_Allreduce checks them) by what Rosched_Allreduce would run: the MPI library's
 // MPI_Allreduce or one of rosched's all-reduces, by ROSCHED_ALLREDUCE, the cost model and the
 // timed first call of the size class on ci (which this call may be). Reported as `name`.
-void chosen_allreduce_on(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
-                         int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
+// Returns what ran, in Rosched_Allreduce_choice's numbers (kNothingRan for count 0: last_run.h).
+int chosen_allreduce_on(const CommInfo& ci, const char* name, const void* sendbuf, void* recvbuf,
+                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
 
 }  // namespace rosched::mpi
 

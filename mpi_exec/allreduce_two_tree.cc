@@ -14,11 +14,12 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/reduce_node_aware.h"
-#include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/reduce_trees.h"
+#include "mpi_exec/rosched_mpi.h"
 #include "sched/two_tree/two_tree_schedule.h"
 
 namespace rosched::mpi {
@@ -145,20 +146,25 @@ int allreduce(const char* name, bool node_aware, const void* sendbuf, void* recv
           check_not_aliased(sendbuf, recvbuf, count, MPI_ERR_BUFFER);
           return check_reduction(count, datatype, op);
         });
-    if (count == 0) return;
+    // Rosched_Allreduce_node_aware records what it ran (last_run.h).
+    const auto ran = [node_aware](int answer) {
+      if (node_aware) set_last_run(Decided::kAllreduce, answer);
+    };
+    if (count == 0) return ran(kNothingRan);
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     const int answer = node_aware ? node_aware_allreduce_answer(ci, op) : kAllreduceTwoTree;
     if (answer == kAllreduceLanes) {
       lane_allreduce_on(ci, name, input, recvbuf, count, datatype, type, op);
-      return;
+      return ran(kAllreduceLanes);
     }
     if (answer == kAllreduceNodeAware &&
         node_aware_reduce_on(ci, rank == 0 && input == recvbuf ? nullptr : input, recvbuf, count,
                              datatype, type, op, 0)) {
       node_aware_bcast_on(ci, name, recvbuf, count, datatype, type, 0);
-      return;
+      return ran(kAllreduceNodeAware);
     }
     two_tree_allreduce_on(ci, input, recvbuf, count, datatype, type, op);
+    ran(kAllreduceTwoTree);
   });
 }
 

@@ -14,9 +14,20 @@ namespace rosched::mpi {
 //                                              3 two-tree, 4 k-ary tree, 5 scatter + all-gather)
 //   kAllgather   Rosched_Allgather            (0 the library's, 1 Algorithm 7)
 //   kAllgatherv  Rosched_Allgatherv           (0, 1 Algorithm 9, 2 the largest block's broadcast)
+//   kReduce      Rosched_Reduce, Rosched_Reduce_node_aware
+//                                             (Rosched_Reduce_choice's numbers, which are also
+//                                              Rosched_Reduce_node_aware_choice's)
+//   kAllreduce   Rosched_Allreduce, Rosched_Allreduce_node_aware
+//                                             (Rosched_Allreduce_choice's numbers, 6 the
+//                                              node-aware reduction + broadcast)
+//   kReduceScatter   Rosched_Reduce_scatter_block (Rosched_Reduce_scatter_block_choice's)
+//   kReduceScatterV  Rosched_Reduce_scatter       (Rosched_Reduce_scatter_choice's)
 //   kAlltoall    Rosched_Alltoall(_variant)   (0, 1 a Bruck variant, 2 the linear exchange)
 //   kAlltoallv   Rosched_Alltoallv(_variant)  (the same; it has no _choice query)
-// The other entry points leave their kinds at -1: the interposer asks their _choice queries.
+// A reduction, all-reduce or reduce-scatter with nothing to reduce (an empty vector) runs
+// nothing and records kNothingRan. Rosched_Allmerge keeps its kinds at -1 (its query and
+// Rosched_Allmerge_moves say what it does).
+inline constexpr int kNothingRan = -1;
 int last_run(Decided which);
 void set_last_run(Decided which, int ran);
 

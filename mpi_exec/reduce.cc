@@ -18,6 +18,7 @@
 
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/node_layout.h"
@@ -162,10 +163,16 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       }
       return checked;
     });
-    if (count == 0) return;
+    // Rosched_Reduce and Rosched_Reduce_node_aware record what they ran (last_run.h).
+    const bool records = algorithm == Algorithm::kChosen || algorithm == Algorithm::kNodeAware;
+    if (count == 0) {
+      if (records) set_last_run(Decided::kReduce, kNothingRan);
+      return;
+    }
     const void* own = in_place ? nullptr : sendbuf;  // nullptr: in the root's recvbuf
     if (algorithm == Algorithm::kNodeAware &&
         node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root)) {
+      set_last_run(Decided::kReduce, kReduceNodeAware);
       return;
     }
     // The reduction over `tree` of `contribution` (nullptr: in the root's recvbuf).
@@ -201,6 +208,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     // the node-aware reduction, where a trial found them faster (library_choice.h).
     const ReduceDecision decision =
         reduce_decision(ci, algorithm == Algorithm::kChosen, count, type, op, commutative);
+    int ran = decision.answer;
     if (decision.answer == kReduceLibrary) {
       tell_choice(ci, name, "native MPI_Reduce", 0, 0, static_cast<double>(count) * type.size);
       check_on(ci.user, PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, ci.user),
@@ -234,13 +242,18 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       if (ci.rank == root && exact_reduction(datatype, op)) {
         result.push_back({recvbuf, count, datatype});
       }
-      time_checked_choices(ci, name, Decided::kReduce, count, type.size, std::move(candidates),
-                           result);
+      // The winner in Rosched_Reduce_choice's numbers (answer 1 is the tree's).
+      static constexpr int kTrialAnswer[] = {kReduceLibrary, 0, kReduceNodeAware,
+                                             kReduceScatterGather};
+      const int winner = time_checked_choices(ci, name, Decided::kReduce, count, type.size,
+                                              std::move(candidates), result);
+      ran = winner == 1 ? decision.answer : kTrialAnswer[winner];
     } else if (decision.answer == kReduceNodeAware) {
       node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root);
     } else {
       by_tree(decision.tree, own);
     }
+    set_last_run(Decided::kReduce, ran);
   });
 }
 
@@ -254,8 +267,11 @@ extern "C" int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count,
   if ((last.match(comm, count, datatype, op) && root >= 0 && root < last.p() &&
        (sendbuf != MPI_IN_PLACE || root == last.rank())) ||
       inter_communicator(comm)) {
-    const int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return library_result("Rosched_Reduce", comm, rc, "MPI_Reduce");
+    const int rc = library_result("Rosched_Reduce", comm,
+                                  PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm),
+                                  "MPI_Reduce");
+    if (rc == MPI_SUCCESS) set_last_run(Decided::kReduce, 0);
+    return rc;
   }
   return reduce("Rosched_Reduce", Algorithm::kChosen, sendbuf, recvbuf, count, datatype, op, root,
                 comm);

@@ -12,8 +12,6 @@
 // one exchange, the trial decides too: Open MPI 4.1's MPI_Reduce_scatter took 6-7x the circulant
 // one's time at 1-4 MiB there (its scratch made per call; docs/perf.md, "Scratch kept from call
 // to call"). Rosched_Reduce_scatter(_block)_circulant always runs it.
-#include "mpi_exec/circulant_rounds.h"
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -23,7 +21,9 @@
 #include <vector>
 
 #include "mpi_exec/args.h"
+#include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/cost_model.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_scatter_node_aware.h"
@@ -199,7 +199,12 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       for (int b = 0; b < ci.p; ++b) starts[b + 1] = starts[b] + blocks.recvcounts[b];
     }
     const int total = blocks.irregular ? static_cast<int>(starts[ci.p]) : blocks.recvcount * ci.p;
-    if (total == 0) return;
+    const Decided which = decided(blocks);
+    // The choosing entry points record what they ran (last_run.h), in their _choice numbers.
+    const auto ran = [&](int answer) {
+      if (entry == Entry::kChoose) set_last_run(which, answer);
+    };
+    if (total == 0) return ran(kNothingRan);
     const BlockCut cut{total, ci.p, blocks.irregular ? starts.data() : nullptr};
     const auto library = [&](const void* in) {
       if (blocks.irregular) {
@@ -212,7 +217,6 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
                  "MPI_Reduce_scatter_block");
       }
     };
-    const Decided which = decided(blocks);
     const int count = memo_count(blocks, total);
     const ReduceScatterDecision decision =
         reduce_scatter_decision(ci, entry, which, count, type, commutative);
@@ -260,8 +264,12 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
         local_copy(static_cast<char*>(all.data()) + cut.first(ci.rank) * type.extent, recvbuf, own,
                    datatype, type);
       };
-      time_checked_choices(ci, name, which, count, type.size, std::move(candidates), result,
-                           reference);
+      // The winner in the _choice numbers (candidate 1 is node-aware where that applies).
+      static constexpr int kTrialAnswer[] = {kScatterLibrary, kScatterCirculant, kScatterCirculant,
+                                             kScatterNway};
+      const int winner = time_checked_choices(ci, name, which, count, type.size,
+                                              std::move(candidates), result, reference);
+      return ran(winner == 1 && nodes ? kScatterNodeAware : kTrialAnswer[winner]);
     } else if (decision.answer == kScatterNway) {
       nway_reduce_scatter(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, cut,
                           datatype, type, op);
@@ -269,6 +277,7 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       reduce_scatter_into(ci, name, decision.answer == kScatterNodeAware, sendbuf, recvbuf, cut,
                           datatype, type, op);
     }
+    ran(decision.answer);
   });
 }
 
@@ -318,8 +327,12 @@ extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, 
   // (library_choice.h), as does a call on an inter-communicator (MPI's semantics there).
   if (library_repeat(Decided::kReduceScatter).match(comm, recvcount, datatype, op) ||
       inter_communicator(comm)) {
-    const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-    return library_result("Rosched_Reduce_scatter_block", comm, rc, "MPI_Reduce_scatter_block");
+    const int rc =
+        library_result("Rosched_Reduce_scatter_block", comm,
+                       PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
+                       "MPI_Reduce_scatter_block");
+    if (rc == MPI_SUCCESS) set_last_run(Decided::kReduceScatter, kScatterLibrary);
+    return rc;
   }
   return reduce_scatter_entry("Rosched_Reduce_scatter_block", Entry::kChoose, sendbuf, recvbuf,
                               Blocks{false, nullptr, recvcount}, datatype, op, comm);
@@ -341,8 +354,12 @@ extern "C" int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const 
   if ((recvcounts != nullptr && last.match(comm, 0, datatype, op) &&
        std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts)) ||
       inter_communicator(comm)) {
-    const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    return library_result("Rosched_Reduce_scatter", comm, rc, "MPI_Reduce_scatter");
+    const int rc =
+        library_result("Rosched_Reduce_scatter", comm,
+                       PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm),
+                       "MPI_Reduce_scatter");
+    if (rc == MPI_SUCCESS) set_last_run(Decided::kReduceScatterV, kScatterLibrary);
+    return rc;
   }
   return rosched::mpi::reduce_scatter_entry(
       "Rosched_Reduce_scatter", rosched::mpi::Entry::kChoose, sendbuf, recvbuf,

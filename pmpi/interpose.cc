@@ -237,8 +237,8 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
 // the route is kModel,
 // or whose rosched route runs an entry point that decides for itself (Rosched_Reduce_node_aware,
 // Rosched_Allreduce_node_aware): the report names what ran (choice(route, &algorithm): what the
-// broadcast, all-gathers and all-to-alls ran (last_run.h) or the entry point's _choice query,
-// MPI_SUCCESS, or kNoQuery where the route names what ran; chosen_route).
+// entry point recorded (last_run.h), MPI_SUCCESS, or kNoQuery where the route names what ran;
+// chosen_route). A call that ran nothing (an empty reduction: kNothingRan) keeps its route.
 constexpr int kNoQuery = -1;
 template <typename Native, typename Rosched, typename Choice>
 int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t report_bytes,
@@ -247,17 +247,21 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
   const int rc = route == Route::kNative ? native() : rosched(route);
   if (state().counting && route != Route::kNative && rc == MPI_SUCCESS) {
     int algorithm = -1;
-    if (choice(route, &algorithm) == MPI_SUCCESS) route = chosen_route(c, algorithm);
+    if (choice(route, &algorithm) == MPI_SUCCESS && algorithm != rosched::mpi::kNothingRan) {
+      route = chosen_route(c, algorithm);
+    }
   }
   record_if_counting(c, route, report_bytes, start);
   return rc;
 }
 
-// The choice of an entry point that records what it ran (last_run.h), on its own route
-// (kModel); kNoQuery on the others.
-auto recorded_run(rosched::mpi::Decided which) {
-  return [which](Route route, int* algorithm) -> int {
-    if (route != Route::kModel) return kNoQuery;
+// The choice of an entry point that records what it ran (last_run.h), on the routes whose
+// entry points record it (kModel: the choosing one; `also`: the node-aware reduction's and
+// all-reduce's); kNoQuery on the others.
+auto recorded_run(rosched::mpi::Decided which, Route also = Route::kModel,
+                  Route also2 = Route::kModel) {
+  return [=](Route route, int* algorithm) -> int {
+    if (route != Route::kModel && route != also && route != also2) return kNoQuery;
     *algorithm = rosched::mpi::last_run(which);
     return MPI_SUCCESS;
   };
@@ -355,12 +359,8 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
                    ? Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
                    : Rosched_Reduce_node_aware(sendbuf, recvbuf, count, datatype, op, root, comm);
       },
-      [&](Route route, int* algorithm) {
-        // kTwoTree runs Rosched_Reduce_node_aware, which picks its own tree
-        return route == Route::kModel
-                   ? Rosched_Reduce_choice(comm, count, datatype, op, algorithm)
-                   : Rosched_Reduce_node_aware_choice(comm, count, datatype, op, algorithm);
-      });
+      // kTwoTree runs Rosched_Reduce_node_aware, which picks its own tree and records it too
+      recorded_run(rosched::mpi::Decided::kReduce, Route::kTwoTree));
 }
 
 extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
@@ -383,14 +383,8 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
                    // else the two-tree all-reduce
                    : Rosched_Allreduce_node_aware(sendbuf, recvbuf, count, datatype, op, comm);
       },
-      [&](Route route, int* algorithm) {
-        return route == Route::kModel
-                   ? Rosched_Allreduce_choice(comm, count, datatype, op, algorithm)
-               : route == Route::kNway
-                   ? kNoQuery
-                   // kNodeAware, kTwoTree: Rosched_Allreduce_node_aware decides
-                   : Rosched_Allreduce_node_aware_choice(comm, count, datatype, op, algorithm);
-      });
+      // kNodeAware, kTwoTree: Rosched_Allreduce_node_aware decides, and records it too
+      recorded_run(rosched::mpi::Decided::kAllreduce, Route::kNodeAware, Route::kTwoTree));
 }
 
 extern "C" int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
@@ -408,11 +402,7 @@ extern "C" int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int 
                    : Rosched_Reduce_scatter_block_circulant(sendbuf, recvbuf, recvcount, datatype,
                                                             op, comm);
       },
-      [&](Route route, int* algorithm) {
-        return route == Route::kModel
-                   ? Rosched_Reduce_scatter_block_choice(comm, recvcount, datatype, op, algorithm)
-                   : kNoQuery;
-      });
+      recorded_run(rosched::mpi::Decided::kReduceScatter));
 }
 
 extern "C" int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -430,11 +420,7 @@ extern "C" int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int 
                    : Rosched_Reduce_scatter_circulant(sendbuf, recvbuf, recvcounts, datatype, op,
                                                       comm);
       },
-      [&](Route route, int* algorithm) {
-        return route == Route::kModel
-                   ? Rosched_Reduce_scatter_choice(comm, recvcounts, datatype, op, algorithm)
-                   : kNoQuery;
-      });
+      recorded_run(rosched::mpi::Decided::kReduceScatterV));
 }
 
 extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,

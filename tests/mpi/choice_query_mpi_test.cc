@@ -16,11 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
 namespace rosched_mpi_test {
 namespace {
+
+using rosched::mpi::Decided;
+using rosched::mpi::last_run;
 
 // One Rosched_Reduce_scatter_block (irregular: Rosched_Reduce_scatter with block b of
 // block + b % 3 elements) of the ints value(rank, i) with op, checked.
@@ -41,12 +45,14 @@ void reduce_scatter_once(MPI_Comm comm, int block, bool irregular, MPI_Op op,
   expect(ok, what + ": data");
 }
 
-// A collective under test: its query for `count` with op, a checked call, and its last answer.
+// A collective under test: its query for `count` with op, a checked call, and the kind under
+// which the call records what it ran (mpi_exec/last_run.h).
 struct Queried {
   const char* name;
   int answers;  // answers 0 .. answers - 1
   int (*query)(MPI_Comm comm, int count, MPI_Op op, int* algorithm);
   void (*call)(MPI_Comm comm, int count, MPI_Op op, const std::string& what);
+  Decided recorded;
 };
 
 int reduce_query(MPI_Comm comm, int count, MPI_Op op, int* algorithm) {
@@ -85,10 +91,18 @@ void scatter_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) 
   reduce_scatter_once(comm, count, true, op, what);
 }
 
-const Queried kQueried[] = {{"reduce", 6, reduce_query, reduce_call},
-                            {"allreduce", 6, allreduce_query, allreduce_call},
-                            {"reduce_scatter_block", 4, scatter_block_query, scatter_block_call},
-                            {"reduce_scatter", 4, scatter_query, scatter_call}};
+const Queried kQueried[] = {
+    {"reduce", 6, reduce_query, reduce_call, Decided::kReduce},
+    {"allreduce", 6, allreduce_query, allreduce_call, Decided::kAllreduce},
+    {"reduce_scatter_block", 4, scatter_block_query, scatter_block_call, Decided::kReduceScatter},
+    {"reduce_scatter", 4, scatter_query, scatter_call, Decided::kReduceScatterV}};
+
+// The call just made ran `answer` (its query's, asked after it), as it recorded.
+void expect_ran(Decided recorded, int answer, const std::string& what) {
+  const int ran = last_run(recorded);
+  expect(ran == answer, what + ": ran what its query answers (ran " + std::to_string(ran) +
+                            ", answer " + std::to_string(answer) + ")");
+}
 
 // Asks q for (count, op) on comm, checks the answer is one of q's and the same on every rank.
 int ask(const Queried& q, MPI_Comm comm, int count, MPI_Op op, const std::string& what) {
@@ -156,10 +170,18 @@ void test_node_aware_queries(MPI_Comm comm, bool reduce_forced, int nodes, MPI_O
                                         p - 1, comm) == MPI_SUCCESS;
     for (int i = 0; i < count && ok && rank == p - 1; ++i) ok = recv[i] == sum_of(i);
     expect(ok, what + ": Rosched_Reduce_node_aware to rank p - 1, data");
+    expect_ran(Decided::kReduce, reduce, what + ": Rosched_Reduce_node_aware");
     ok = Rosched_Allreduce_node_aware(send.data(), recv.data(), count, MPI_INT, MPI_SUM, comm) ==
          MPI_SUCCESS;
     for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
     expect(ok, what + ": Rosched_Allreduce_node_aware, data");
+    expect_ran(Decided::kAllreduce, allreduce, what + ": Rosched_Allreduce_node_aware");
+    ok = Rosched_Allreduce_node_aware(send.data(), recv.data(), count, MPI_INT, noncommutative,
+                                      comm) == MPI_SUCCESS;
+    for (int i = 0; i < count && ok; ++i) ok = recv[i] == sum_of(i);
+    expect(ok, what + ": Rosched_Allreduce_node_aware, non-commutative, data");
+    expect_ran(Decided::kAllreduce, nc_allreduce,
+               what + ": Rosched_Allreduce_node_aware, non-commutative");
   }
 }
 
@@ -177,7 +199,13 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
       const int before = ask(q, comm, count, MPI_SUM, what + ", before its first call");
       q.call(comm, count, MPI_SUM, what + ", first call");
       const int after = ask(q, comm, count, MPI_SUM, what + ", after it");
-      q.call(comm, count, MPI_SUM, what + ", second call");
+      expect_ran(q.recorded, after, what + ", first call (a trial: its winner)");
+      // The second call runs the class's answer; a third, where that is the library's, is a
+      // repeat of the call the second handed to the library, which goes to it directly.
+      for (const char* call : {", second call", ", third call"}) {
+        q.call(comm, count, MPI_SUM, what + call);
+        expect_ran(q.recorded, after, what + call);
+      }
       expect(ask(q, comm, count, MPI_SUM, what + ", later") == after,
              what + ": the class's answer stands");
       const bool reduce = q.query == reduce_query, scatter = q.query == scatter_block_query ||
@@ -211,6 +239,7 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
       const std::string nc = what + ", non-commutative";
       q.call(comm, count, noncommutative, nc);
       const int answer = ask(q, comm, count, noncommutative, nc);
+      expect_ran(q.recorded, answer, nc);
       if (reduce) {
         expect(answer != 3 && answer != 4,
                nc + ": neither the node-aware nor the circulant reduction (" +
@@ -226,6 +255,23 @@ void test_choice_queries(bool reduce_forced, int scatter_nodes) {
     }
   }
   test_node_aware_queries(comm, reduce_forced, scatter_nodes, noncommutative);
+  // An empty vector: nothing runs, and the record says so (kNothingRan), not the call before.
+  int none = 0;
+  const std::vector<int> zeros(p, 0);
+  const std::string empty = "an empty vector: nothing ran";
+  expect(Rosched_Reduce(&none, &none + 1, 0, MPI_INT, MPI_SUM, 0, comm) == MPI_SUCCESS &&
+             last_run(Decided::kReduce) == rosched::mpi::kNothingRan,
+         "Rosched_Reduce, " + empty);
+  expect(Rosched_Allreduce(&none, &none + 1, 0, MPI_INT, MPI_SUM, comm) == MPI_SUCCESS &&
+             last_run(Decided::kAllreduce) == rosched::mpi::kNothingRan,
+         "Rosched_Allreduce, " + empty);
+  expect(Rosched_Reduce_scatter_block(&none, &none + 1, 0, MPI_INT, MPI_SUM, comm) == MPI_SUCCESS &&
+             last_run(Decided::kReduceScatter) == rosched::mpi::kNothingRan,
+         "Rosched_Reduce_scatter_block, " + empty);
+  expect(Rosched_Reduce_scatter(&none, &none + 1, zeros.data(), MPI_INT, MPI_SUM, comm) ==
+                 MPI_SUCCESS &&
+             last_run(Decided::kReduceScatterV) == rosched::mpi::kNothingRan,
+         "Rosched_Reduce_scatter, " + empty);
   MPI_Op_free(&noncommutative);
   MPI_Comm_free(&comm);
   // Bad arguments, under MPI_ERRORS_RETURN.
