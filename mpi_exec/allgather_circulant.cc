@@ -36,13 +36,8 @@ TypeInfo check_allgather_args(const CommInfo& comm, const void* sendbuf, int sen
   return check_arguments(comm.c, agreement, [&] {
     check_count("recvcount", recvcount);
     const TypeInfo rtype = check_type("recvtype", recvtype);
-    if (sendbuf != MPI_IN_PLACE) {
-      check_count("sendcount", sendcount);
-      const TypeInfo stype = check_type("sendtype", sendtype);
-      check_send_size(static_cast<long long>(sendcount) * stype.size,
-                      static_cast<long long>(recvcount) * rtype.size,
-                      "recvcount");
-    }
+    check_send_side(sendbuf, sendcount, sendtype, static_cast<long long>(recvcount) * rtype.size,
+                    "recvcount");
     return rtype;
   });
 }
@@ -153,12 +148,10 @@ extern "C" int Rosched_Allgather(const void* sendbuf, int sendcount, MPI_Datatyp
   // A repeat of the last call handed to the library, or an inter-communicator: the library's.
   if (last.match_same_sides(comm, sendbuf, sendcount, sendtype, recvcount, recvtype) ||
       inter_communicator(comm)) {
-    const int rc = library_result(
-        "Rosched_Allgather", comm,
+    return library_ran(
+        Decided::kAllgather, "Rosched_Allgather", comm,
         PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
         "MPI_Allgather");
-    if (rc == MPI_SUCCESS) set_last_run(Decided::kAllgather, 0);
-    return rc;
   }
   return allgather("Rosched_Allgather", Entry::kChoose, sendbuf, sendcount, sendtype, recvbuf,
                    recvcount, recvtype, comm);

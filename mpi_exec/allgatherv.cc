@@ -57,13 +57,9 @@ TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int se
       check_count_entry("recvcounts", j, recvcounts[j]);
     }
     const TypeInfo rtype = check_type("recvtype", recvtype);
-    if (sendbuf != MPI_IN_PLACE) {
-      check_count("sendcount", sendcount);
-      const TypeInfo stype = check_type("sendtype", sendtype);
-      check_send_size(static_cast<long long>(sendcount) * stype.size,
-                      static_cast<long long>(recvcounts[comm.rank]) * rtype.size, "recvcounts",
-                      comm.rank);
-    }
+    check_send_side(sendbuf, sendcount, sendtype,
+                    static_cast<long long>(recvcounts[comm.rank]) * rtype.size, "recvcounts",
+                    comm.rank);
     return rtype;
   });
 }
@@ -222,12 +218,10 @@ extern "C" int Rosched_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
        (sendbuf == MPI_IN_PLACE ||
         (sendtype == recvtype && sendcount == recvcounts[last.rank()]))) ||
       inter_communicator(comm)) {
-    const int rc = library_result(
-        "Rosched_Allgatherv", comm,
+    return library_ran(
+        Decided::kAllgatherv, "Rosched_Allgatherv", comm,
         PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
         "MPI_Allgatherv");
-    if (rc == MPI_SUCCESS) set_last_run(Decided::kAllgatherv, 0);
-    return rc;
   }
   return rosched::mpi::allgatherv_entry("Rosched_Allgatherv", rosched::mpi::Entry::kChoose, sendbuf,
                                         sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,

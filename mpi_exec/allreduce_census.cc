@@ -267,11 +267,9 @@ extern "C" int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count,
   const LibraryRepeat& last = library_repeat(Decided::kAllreduce);
   // A repeat of the last call handed to the library, or an inter-communicator: the library's.
   if (last.match(comm, count, datatype, op) || inter_communicator(comm)) {
-    const int rc = library_result("Rosched_Allreduce", comm,
-                                  PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm),
-                                  "MPI_Allreduce");
-    if (rc == MPI_SUCCESS) set_last_run(Decided::kAllreduce, kAllreduceLibrary);
-    return rc;
+    return library_ran(Decided::kAllreduce, "Rosched_Allreduce", comm,
+                       PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm),
+                       "MPI_Allreduce");
   }
   return run_collective("Rosched_Allreduce", comm, [&](const CommInfo& ci) {
     const TypeInfo type = check_agreed_reduction(ci.c, sendbuf, recvbuf, count, datatype, op);

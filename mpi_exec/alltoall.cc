@@ -61,12 +61,8 @@ std::pair<TypeInfo, std::optional<AlltoallAlgorithm>> check_alltoall_args(
   return check_arguments(ci.c, agreement, [&] {
     check_count("recvcount", recvcount);
     const TypeInfo r = check_type("recvtype", recvtype);
-    if (sendbuf != MPI_IN_PLACE) {
-      check_count("sendcount", sendcount);
-      const TypeInfo s = check_type("sendtype", sendtype);
-      check_send_size(static_cast<long long>(sendcount) * s.size,
-                      static_cast<long long>(recvcount) * r.size, "recvcount");
-    }
+    check_send_side(sendbuf, sendcount, sendtype, static_cast<long long>(recvcount) * r.size,
+                    "recvcount");
     const char* name = variant ? variant : alltoall_env_variant();
     return std::make_pair(
         r, forced_algorithm(name, false, variant ? "variant" : "ROSCHED_ALLTOALL_VARIANT"));
@@ -162,12 +158,10 @@ extern "C" int Rosched_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   // there): the library's.
   if (last.match_same_sides(comm, sendbuf, sendcount, sendtype, recvcount, recvtype) ||
       rosched::mpi::inter_communicator(comm)) {
-    const int rc = rosched::mpi::library_result(
-        "Rosched_Alltoall", comm,
+    return rosched::mpi::library_ran(
+        rosched::mpi::Decided::kAlltoall, "Rosched_Alltoall", comm,
         PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
         "MPI_Alltoall");
-    if (rc == MPI_SUCCESS) rosched::mpi::set_last_run(rosched::mpi::Decided::kAlltoall, 0);
-    return rc;
   }
   return rosched::mpi::alltoall(nullptr, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, comm);

@@ -218,12 +218,10 @@ int alltoallv_repeat(const void* sendbuf, const int sendcounts[], const int sdis
   } catch (const Error& e) {
     return report("Rosched_Alltoallv", comm, e.mpi_class(), e.what());
   }
-  const int rc = library_result("Rosched_Alltoallv", comm,
-                                PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                               recvcounts, rdispls, recvtype, comm),
-                                "MPI_Alltoallv");
-  if (rc == MPI_SUCCESS) set_last_run(Decided::kAlltoallv, 0);
-  return rc;
+  return library_ran(Decided::kAlltoallv, "Rosched_Alltoallv", comm,
+                     PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                    rdispls, recvtype, comm),
+                     "MPI_Alltoallv");
 }
 
 int alltoallv(const char* variant, const void* sendbuf, const int sendcounts[], const int sdispls[],

@@ -138,6 +138,14 @@ void fail_send_size(long long send_bytes, long long recv_bytes, const char* coun
                                     std::to_string(recv_bytes) + " bytes");
 }
 
+void check_send_side(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                     long long recv_bytes, const char* count_name, int index) {
+  if (sendbuf == MPI_IN_PLACE) return;
+  check_count("sendcount", sendcount);
+  const TypeInfo stype = check_type("sendtype", sendtype);
+  check_send_size(static_cast<long long>(sendcount) * stype.size, recv_bytes, count_name, index);
+}
+
 std::optional<long long> bytes_of(long long count, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return std::nullopt;
   if (is_remembered_predefined(type)) return count * type_info(type).size;

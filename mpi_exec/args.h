@@ -80,6 +80,13 @@ inline void check_send_size(long long send_bytes, long long recv_bytes, const ch
   }
 }
 
+// The send side of a collective in which a rank's send buffer is one block that the receivers
+// take as recv_bytes (the all-gathers, the all-to-all): unless sendbuf is MPI_IN_PLACE,
+// check_count("sendcount"), check_type("sendtype") and check_send_size against recv_bytes
+// (naming the receive side count_name, or count_name[index] for index >= 0).
+void check_send_side(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                     long long recv_bytes, const char* count_name, int index = -1);
+
 // count * size of the datatype, or nothing for MPI_DATATYPE_NULL: a value compared in debug
 // mode, computed before the datatype is checked.
 std::optional<long long> bytes_of(long long count, MPI_Datatype type);

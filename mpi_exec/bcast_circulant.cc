@@ -297,10 +297,8 @@ extern "C" int Rosched_Bcast(void* buffer, int count, MPI_Datatype datatype, int
   // A repeat of the last call handed to the library, or an inter-communicator: the library's.
   if ((last.match(comm, count, datatype, MPI_OP_NULL) && root >= 0 && root < last.p()) ||
       inter_communicator(comm)) {
-    const int rc = library_result("Rosched_Bcast", comm,
-                                  PMPI_Bcast(buffer, count, datatype, root, comm), "MPI_Bcast");
-    if (rc == MPI_SUCCESS) set_last_run(Decided::kBcast, 0);
-    return rc;
+    return library_ran(Decided::kBcast, "Rosched_Bcast", comm,
+                       PMPI_Bcast(buffer, count, datatype, root, comm), "MPI_Bcast");
   }
   return rosched::mpi::bcast_by_choice("Rosched_Bcast", rosched::mpi::Entry::kChoose, buffer,
                                        count, datatype, root, comm);

@@ -3,6 +3,8 @@
 #ifndef ROSCHED_MPI_EXEC_LAST_RUN_H_
 #define ROSCHED_MPI_EXEC_LAST_RUN_H_
 
+#include <mpi.h>
+
 #include "mpi_exec/cost_model.h"
 
 namespace rosched::mpi {
@@ -30,6 +32,11 @@ namespace rosched::mpi {
 inline constexpr int kNothingRan = -1;
 int last_run(Decided which);
 void set_last_run(Decided which, int ran);
+
+// library_result(name, comm, rc, call) (mpi_call.h) for a choosing entry point's call that went
+// straight to the MPI library's collective (a repeat of its last call handed to the library, an
+// inter-communicator), recording 0 under `which` where it succeeded.
+int library_ran(Decided which, const char* name, MPI_Comm comm, int rc, const char* call);
 
 }  // namespace rosched::mpi
 

@@ -267,11 +267,9 @@ extern "C" int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count,
   if ((last.match(comm, count, datatype, op) && root >= 0 && root < last.p() &&
        (sendbuf != MPI_IN_PLACE || root == last.rank())) ||
       inter_communicator(comm)) {
-    const int rc = library_result("Rosched_Reduce", comm,
-                                  PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm),
-                                  "MPI_Reduce");
-    if (rc == MPI_SUCCESS) set_last_run(Decided::kReduce, 0);
-    return rc;
+    return library_ran(Decided::kReduce, "Rosched_Reduce", comm,
+                       PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm),
+                       "MPI_Reduce");
   }
   return reduce("Rosched_Reduce", Algorithm::kChosen, sendbuf, recvbuf, count, datatype, op, root,
                 comm);

@@ -327,12 +327,9 @@ extern "C" int Rosched_Reduce_scatter_block(const void* sendbuf, void* recvbuf, 
   // (library_choice.h), as does a call on an inter-communicator (MPI's semantics there).
   if (library_repeat(Decided::kReduceScatter).match(comm, recvcount, datatype, op) ||
       inter_communicator(comm)) {
-    const int rc =
-        library_result("Rosched_Reduce_scatter_block", comm,
+    return library_ran(Decided::kReduceScatter, "Rosched_Reduce_scatter_block", comm,
                        PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
                        "MPI_Reduce_scatter_block");
-    if (rc == MPI_SUCCESS) set_last_run(Decided::kReduceScatter, kScatterLibrary);
-    return rc;
   }
   return reduce_scatter_entry("Rosched_Reduce_scatter_block", Entry::kChoose, sendbuf, recvbuf,
                               Blocks{false, nullptr, recvcount}, datatype, op, comm);
@@ -354,12 +351,9 @@ extern "C" int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const 
   if ((recvcounts != nullptr && last.match(comm, 0, datatype, op) &&
        std::equal(last_library_counts.begin(), last_library_counts.end(), recvcounts)) ||
       inter_communicator(comm)) {
-    const int rc =
-        library_result("Rosched_Reduce_scatter", comm,
+    return library_ran(Decided::kReduceScatterV, "Rosched_Reduce_scatter", comm,
                        PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm),
                        "MPI_Reduce_scatter");
-    if (rc == MPI_SUCCESS) set_last_run(Decided::kReduceScatterV, kScatterLibrary);
-    return rc;
   }
   return rosched::mpi::reduce_scatter_entry(
       "Rosched_Reduce_scatter", rosched::mpi::Entry::kChoose, sendbuf, recvbuf,
