@@ -23,6 +23,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/merge_kernel.h"
 #include "mpi_exec/message_bytes.h"
@@ -159,10 +160,10 @@ AllmergeChoice allmerge_choice(const CommInfo& ci, const int* recvcounts, int to
 }
 
 // ROSCHED_ALLMERGE_AUTO: the library's way or one of rosched's algorithms, as the file comment
-// says.
-void allmerge_by_choice(const CommInfo& ci, const void* own, bool in_place, void* recvbuf,
-                        const int* recvcounts, const BlockCounts& counts, MPI_Datatype datatype,
-                        const TypeInfo& type, Merger& merger) {
+// says. Returns what ran (a trial: its winner), as Rosched_Allmerge_choice numbers it.
+int allmerge_by_choice(const CommInfo& ci, const void* own, bool in_place, void* recvbuf,
+                       const int* recvcounts, const BlockCounts& counts, MPI_Datatype datatype,
+                       const TypeInfo& type, Merger& merger) {
   const int total = static_cast<int>(counts.total());  // at most INT_MAX: checked
   const double bytes = static_cast<double>(total) * type.size;
   const AllmergeChoice c = allmerge_choice(ci, recvcounts, total, type);
@@ -170,13 +171,13 @@ void allmerge_by_choice(const CommInfo& ci, const void* own, bool in_place, void
     tell_choice(ci, kName, kLibrary, 0, 0, bytes);
     // In place the block is read from recvbuf, which the merge tree writes only at its end.
     library_allmerge(ci, recvcounts, counts, own, recvbuf, datatype, type, merger);
-    return;
+    return ROSCHED_ALLMERGE_LIBRARY;
   }
   if (c.verdict == Verdict::kRosched) {
     const merge::Algorithm a = candidate_algorithm(c.answer, ci.p);
     tell_choice(ci, kName, candidate_name(a), 0, 0, bytes);
     allmerge_by_schedule(a, ci, counts, own, in_place, recvbuf, datatype, type, merger);
-    return;
+    return static_cast<int>(a);
   }
   // The trial: every candidate writes recvbuf, so in place the block is copied out first.
   std::optional<ElementBuffer> copy;
@@ -197,8 +198,10 @@ void allmerge_by_choice(const CommInfo& ci, const void* own, bool in_place, void
                                                  type, merger);
                           }});
   }
-  time_checked_choices(ci, kName, c.which, total, type.size, std::move(candidates),
-                       {{recvbuf, total, datatype}});
+  const int winner = time_checked_choices(ci, kName, c.which, total, type.size,
+                                          std::move(candidates), {{recvbuf, total, datatype}});
+  return winner == 0 ? ROSCHED_ALLMERGE_LIBRARY
+                     : static_cast<int>(candidate_algorithm(winner, ci.p));
 }
 
 }  // namespace
@@ -216,9 +219,10 @@ extern "C" int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbu
     Merger merger(datatype, args.type, merge_fn, state);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const void* own = in_place ? recvbuf : sendbuf;
+    int ran = algorithm;  // what a call that does not choose runs, as asked
     if (algorithm == ROSCHED_ALLMERGE_AUTO) {
-      allmerge_by_choice(ci, own, in_place, recvbuf, recvcounts, counts, datatype, args.type,
-                         merger);
+      ran = allmerge_by_choice(ci, own, in_place, recvbuf, recvcounts, counts, datatype, args.type,
+                               merger);
     } else if (!args.algorithm) {  // ROSCHED_ALLMERGE_LIBRARY
       library_allmerge(ci, recvcounts, counts, own, recvbuf, datatype, args.type, merger);
     } else {
@@ -226,6 +230,7 @@ extern "C" int Rosched_Allmerge(const void* sendbuf, int sendcount, void* recvbu
                            merger);
     }
     last_moves = merger.moves();
+    set_last_run(Decided::kAllmerge, ran);
   });
 }
 

@@ -26,9 +26,11 @@ namespace rosched::mpi {
 //   kReduceScatterV  Rosched_Reduce_scatter       (Rosched_Reduce_scatter_choice's)
 //   kAlltoall    Rosched_Alltoall(_variant)   (0, 1 a Bruck variant, 2 the linear exchange)
 //   kAlltoallv   Rosched_Alltoallv(_variant)  (the same; it has no _choice query)
+//   kAllmerge    Rosched_Allmerge             (ROSCHED_ALLMERGE_ALLGATHER, _DISSEMINATION,
+//                                              _CIRCULANT or _LIBRARY: what AUTO chose, as
+//                                              Rosched_Allmerge_choice answers, or what was asked)
 // A reduction, all-reduce or reduce-scatter with nothing to reduce (an empty vector) runs
-// nothing and records kNothingRan. Rosched_Allmerge keeps its kinds at -1 (its query and
-// Rosched_Allmerge_moves say what it does).
+// nothing and records kNothingRan.
 inline constexpr int kNothingRan = -1;
 int last_run(Decided which);
 void set_last_run(Decided which, int ran);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/last_run.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -128,6 +129,11 @@ void records_case(MPI_Comm comm, MPI_Datatype rec, int t, int algorithm, bool in
                            " algorithm=" + std::to_string(algorithm) +
                            (in_place ? " in place" : "");
   expect(rc == MPI_SUCCESS, what + ": success");
+  // A call told what to run records that (mpi_exec/last_run.h).
+  if (algorithm != ROSCHED_ALLMERGE_AUTO) {
+    expect(rosched::mpi::last_run(rosched::mpi::Decided::kAllmerge) == algorithm,
+           what + ": recorded as run");
+  }
   expect(got.back().key == -1, what + ": nothing written past the result");
   got.pop_back();
   expect(equal_records(got, want), what + ": stable sort of the concatenation");
@@ -302,7 +308,7 @@ void test_auto_choice_query() {
     for (int i = 0; i < counts[rank]; ++i) mine[i] = pattern(rank, i) % 997;
     std::sort(mine.begin(), mine.end());
     long long moves[2] = {0, 0};
-    int answers[3] = {-2, -2, -2};
+    int answers[3] = {-2, -2, -2}, ran[2] = {-2, -2};
     for (int call = 0; call < 2; ++call) {
       expect(Rosched_Allmerge_choice(comm, counts.data(), MPI_INT, &answers[call]) == MPI_SUCCESS,
              what + ": query " + std::to_string(call));
@@ -312,8 +318,17 @@ void test_auto_choice_query() {
                  got == all,
              what + ": call " + std::to_string(call) + " equals sort(concat)");
       moves[call] = Rosched_Allmerge_moves();
+      ran[call] = rosched::mpi::last_run(rosched::mpi::Decided::kAllmerge);
     }
     Rosched_Allmerge_choice(comm, counts.data(), MPI_INT, &answers[2]);
+    // What each call ran (mpi_exec/last_run.h): the trial's winner, then the class's answer,
+    // both what the query after the call answers.
+    for (int call = 0; call < 2; ++call) {
+      expect(ran[call] == answers[call + 1], what + ": call " + std::to_string(call) +
+                                                 " ran what the query after it answers (ran " +
+                                                 std::to_string(ran[call]) + ", answer " +
+                                                 std::to_string(answers[call + 1]) + ")");
+    }
     for (const int a : answers) {
       expect(same_on_all(comm, a), what + ": the same answer on every rank");
       expect(a >= ROSCHED_ALLMERGE_ALLGATHER && a <= ROSCHED_ALLMERGE_LIBRARY,
