@@ -257,7 +257,7 @@ int dispatch(double start, Collective c, const CallFacts& facts, std::int64_t re
 
 // The choice of an entry point that records what it ran (last_run.h), on the routes whose
 // entry points record it (kModel: the choosing one; `also`: the node-aware reduction's and
-// all-reduce's); kNoQuery on the others.
+// all-reduce's, the all-to-alls' forced variant); kNoQuery on the others.
 auto recorded_run(rosched::mpi::Decided which, Route also = Route::kModel,
                   Route also2 = Route::kModel) {
   return [=](Route route, int* algorithm) -> int {
@@ -444,10 +444,8 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
                    : Rosched_Alltoall_variant("auto", sendbuf, sendcount, sendtype, recvbuf,
                                               recvcount, recvtype, comm);
       },
-      [](Route, int* algorithm) {  // what it ran: the library's, Bruck or linear
-        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAlltoall);
-        return MPI_SUCCESS;
-      });
+      // what it ran on either route: the library's, Bruck or linear
+      recorded_run(rosched::mpi::Decided::kAlltoall, Route::kBruck));
 }
 
 extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -474,10 +472,7 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
                    : Rosched_Alltoallv_variant("auto", sendbuf, sendcounts, sdispls, sendtype,
                                                recvbuf, recvcounts, rdispls, recvtype, comm);
       },
-      [](Route, int* algorithm) {
-        *algorithm = rosched::mpi::last_run(rosched::mpi::Decided::kAlltoallv);
-        return MPI_SUCCESS;
-      });
+      recorded_run(rosched::mpi::Decided::kAlltoallv, Route::kBruck));
 }
 
 extern "C" int MPI_Finalize(void) {
