@@ -5,13 +5,13 @@
 namespace rosched::mpi {
 namespace {
 
-thread_local int ran_last[kDecidedCount] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-static_assert(kDecidedCount == 13, "one -1 per kind above");
+// What ran, plus one: zero-initialised, so every kind starts at -1 whatever kinds are added.
+thread_local int ran_plus_one[kDecidedCount];
 
 }  // namespace
 
-int last_run(Decided which) { return ran_last[static_cast<int>(which)]; }
-void set_last_run(Decided which, int ran) { ran_last[static_cast<int>(which)] = ran; }
+int last_run(Decided which) { return ran_plus_one[static_cast<int>(which)] - 1; }
+void set_last_run(Decided which, int ran) { ran_plus_one[static_cast<int>(which)] = ran + 1; }
 
 int library_ran(Decided which, const char* name, MPI_Comm comm, int rc, const char* call) {
   const int result = library_result(name, comm, rc, call);
