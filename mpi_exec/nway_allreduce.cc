@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,12 +30,12 @@ unsigned next_sequence(const CommInfo& ci) {
 
 }  // namespace
 
-double fan_time(const CostModel& model, int n, double bytes) {
+double fan_time(const CostModel& model, int n, double bytes, double spread) {
   // n - 1 more messages than one, and the bytes of n where they share the rank's path (fanout
   // 2), of one where each has its own (1).
   const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
   const double one = model.time(bytes);
-  return one + shared * (model.time(n * bytes) - one) + (n - 1) * model.per_message;
+  return one + shared * (model.time(n * bytes) - one) / spread + (n - 1) * model.per_message;
 }
 
 double nway_time(const CostModel& model, int p, int n, double bytes) {
@@ -42,14 +43,27 @@ double nway_time(const CostModel& model, int p, int n, double bytes) {
   return rosched::ceil_log(p, n + 1) * fan_time(model, n, bytes);
 }
 
-int nway_ports_for(const CostModel& model, int p, double bytes) {
+// The n in [1, min(64, p - 1)] with the least cost(n), ties to the smaller n; 1 for p <= 2.
+static int least_cost_ports(int p, const std::function<double(int)>& cost) {
   int best = 1;
   double best_cost = 0;
   for (int n = 1; n <= kNwayMaxPorts && n <= std::max(p - 1, 1); ++n) {
-    const double cost = nway_time(model, p, n, bytes);
-    if (n == 1 || cost < best_cost) best = n, best_cost = cost;
+    const double c = cost(n);
+    if (n == 1 || c < best_cost) best = n, best_cost = c;
   }
   return best;
+}
+
+int nway_ports_for(const CostModel& model, int p, double bytes) {
+  return least_cost_ports(p, [&](int n) { return nway_time(model, p, n, bytes); });
+}
+
+double knomial_time(const CostModel& model, int p, int n, double bytes) {
+  return rosched::ceil_log(p, n + 1) * fan_time(model, n, bytes, model.crowding);
+}
+
+int knomial_ports_for(const CostModel& model, int p, double bytes) {
+  return least_cost_ports(p, [&](int n) { return knomial_time(model, p, n, bytes); });
 }
 
 double ideal_allreduce(const CostModel& model, int p, double bytes) {

@@ -11,6 +11,7 @@
 // trees) or p - 1 (the two trees): for another root the reduction goes to rank 0 and the result
 // is then sent to the root (as MPICH does for non-commutative reductions). The circulant
 // reduction is for commutative operations only.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -37,8 +38,13 @@ namespace rosched::mpi {
 
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type,
                            bool commutative) {
+  return reduce_trees_for(comm, count, type, commutative).chosen;
+}
+
+ReduceTrees reduce_trees_for(const CommInfo& comm, int count, const TypeInfo& type,
+                             bool commutative) {
   // Two processes: both trees are the one edge between them, and one message is the fewest.
-  if (comm.p <= 2) return {ReduceTree::kKnomial, 1};
+  if (comm.p <= 2) return {{ReduceTree::kKnomial, 1}, std::nullopt};
   const double bytes = static_cast<double>(count) * type.size;
   // The pipelined reduction: the circulant one takes q - 1 rounds beyond its blocks, the two
   // trees about 2 log2 p, but only the two trees keep rank order.
@@ -47,19 +53,35 @@ ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type
   // vector is interpolated across the step to the rendezvous protocol and comes out too low
   // (SMPI, flat platform, p = 64: the binomial tree takes 84 us at 60 KiB and 173 us at 64 KiB,
   // the two trees 69 and 70 us). The k-nomial tree is for short vectors anyway.
-  if (bytes > kModelSizes[kEagerPoint]) return pipelined;
+  if (bytes > kModelSizes[kEagerPoint]) return {pipelined, std::nullopt};
+  // ROSCHED_REDUCE_PORTS: the k-nomial tree with those ports.
+  if (settings().reduce_ports > 0) {
+    return {{ReduceTree::kKnomial, std::min(settings().reduce_ports, comm.p - 1)}, std::nullopt};
+  }
   const CostModel& model = cost_model(comm);
-  const int ports = settings().reduce_ports > 0 ? settings().reduce_ports
-                                                : nway_ports_for(model, comm.p, bytes);
+  const int ports = knomial_ports_for(model, comm.p, bytes);
   const double pipelined_time =
       commutative ? pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(comm.p),
                                   circulant_reduce_pipeline(comm, count, type).n)
                   : pipeline_time(model, bytes, two_tree_reduce_extra(comm.p),
                                   two_tree_pipeline(comm, count, type).n);
-  if (nway_time(model, comm.p, ports, bytes) <= pipelined_time) {
-    return {ReduceTree::kKnomial, ports};
+  const ReduceTree knomial{ReduceTree::kKnomial, ports};
+  if (knomial_time(model, comm.p, ports, bytes) <= pipelined_time) return {knomial, pipelined};
+  return {pipelined, knomial};
+}
+
+int tree_answer(const ReduceTree& tree) {
+  switch (tree.kind) {
+    case ReduceTree::kKnomial:
+      return kReduceKnomial;
+    case ReduceTree::kTwoTree:
+      return kReduceTwoTree;
+    case ReduceTree::kCirculant:
+      return kReduceCirculant;
+    case ReduceTree::kScatterGather:
+      return kReduceScatterGather;
   }
-  return pipelined;
+  return kReduceKnomial;
 }
 
 void* accumulator(const CommInfo& ci, int root, void* recvbuf, int count, const TypeInfo& type,
@@ -96,7 +118,8 @@ bool is_commutative(MPI_Op op) {
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
                                MPI_Op op, bool commutative) {
   ReduceDecision d;
-  int answer = 1;  // the trial's: 1 rosched's tree, 2 node-aware, 3 reduce-scatter + gather
+  // the trial's: 1 rosched's tree, 2 node-aware, 3 reduce-scatter + gather, 4 the other tree
+  int answer = 1;
   if (choose && ci.p > 1) {
     const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
                                             type.size, [] { return true; }, &answer);
@@ -112,14 +135,17 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
       return d;
     }
   }
-  d.tree = reduce_tree_for(ci, count, type, commutative);
-  d.answer = d.tree.kind == ReduceTree::kKnomial   ? kReduceKnomial
-             : d.tree.kind == ReduceTree::kTwoTree ? kReduceTwoTree
-                                                   : kReduceCirculant;
+  const ReduceTrees trees = reduce_trees_for(ci, count, type, commutative);
+  d.tree = trees.chosen;
   // The reduce-scatter + gather reduction: timed beside the pipelined circulant one (long
   // vectors, commutative operations), where every block holds an element.
   d.scatter_gather_applies =
       choose && d.tree.kind == ReduceTree::kCirculant && count >= ci.p;
+  if (choose && trees.other) {
+    if (d.timed) d.other_tree = trees.other;
+    if (!d.timed && answer == 4) d.tree = *trees.other;
+  }
+  d.answer = tree_answer(d.tree);
   if (!d.timed && answer == 3 && d.scatter_gather_applies) {
     d.answer = kReduceScatterGather;
     d.tree = {ReduceTree::kScatterGather, 0};
@@ -138,6 +164,22 @@ int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type
 namespace {
 
 enum class Algorithm { kChosen, kBinomial, kTwoTree, kCirculant, kScatterGather, kNodeAware };
+
+// A tree's name in the trial's report (ROSCHED_VERBOSE).
+const char* tree_name(const rosched::mpi::ReduceTree& tree) {
+  using rosched::mpi::ReduceTree;
+  switch (tree.kind) {
+    case ReduceTree::kKnomial:
+      return "k-nomial tree";
+    case ReduceTree::kTwoTree:
+      return "two trees";
+    case ReduceTree::kCirculant:
+      return "circulant reduction";
+    case ReduceTree::kScatterGather:
+      return "reduce-scatter + gather";
+  }
+  return "tree";
+}
 
 int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* recvbuf, int count,
            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
@@ -226,9 +268,10 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
              check_on(ci.user, PMPI_Reduce(in, recvbuf, count, datatype, op, root, ci.user),
                       "MPI_Reduce");
            }},
-          {"rosched's tree", [&] { by_tree(decision.tree, in); }},
+          {tree_name(decision.tree), [&] { by_tree(decision.tree, in); }},
           {"node-aware", nullptr},
-          {"reduce-scatter + gather", nullptr}};
+          {"reduce-scatter + gather", nullptr},
+          {decision.other_tree ? tree_name(*decision.other_tree) : "other tree", nullptr}};
       if (decision.node_aware_applies) {  // answer 2
         candidates[2].run = [&] {
           node_aware_reduce_on(ci, in, recvbuf, count, datatype, type, op, root);
@@ -237,17 +280,22 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       if (decision.scatter_gather_applies) {  // answer 3
         candidates[3].run = [&] { by_tree({ReduceTree::kScatterGather, 0}, in); };
       }
+      if (decision.other_tree) {  // answer 4
+        candidates[4].run = [&] { by_tree(*decision.other_tree, in); };
+      }
       // ROSCHED_DEBUG: every candidate's result at the root checked where it is exact.
       std::vector<ResultPart> result;
       if (ci.rank == root && exact_reduction(datatype, op)) {
         result.push_back({recvbuf, count, datatype});
       }
-      // The winner in Rosched_Reduce_choice's numbers (answer 1 is the tree's).
+      // The winner in Rosched_Reduce_choice's numbers (answers 1 and 4 are the trees').
       static constexpr int kTrialAnswer[] = {kReduceLibrary, 0, kReduceNodeAware,
-                                             kReduceScatterGather};
+                                             kReduceScatterGather, 0};
       const int winner = time_checked_choices(ci, name, Decided::kReduce, count, type.size,
                                               std::move(candidates), result);
-      ran = winner == 1 ? decision.answer : kTrialAnswer[winner];
+      ran = winner == 1   ? decision.answer
+            : winner == 4 ? tree_answer(*decision.other_tree)
+                          : kTrialAnswer[winner];
     } else if (decision.answer == kReduceNodeAware) {
       node_aware_reduce_on(ci, own, recvbuf, count, datatype, type, op, root);
     } else {

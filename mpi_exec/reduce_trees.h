@@ -144,12 +144,11 @@ void* accumulator(const CommInfo& ci, int root, void* recvbuf, int count, const 
 
 // The tree a reduction of count elements on comm takes (the same on every rank, as the model
 // is): for vectors up to the largest size the cost model (cost_model.h) measured below the
-// eager limit, the k-nomial tree with the ports of the n-way all-reduce's cost rule
-// (nway_ports_for: ceil(log_{n+1} p) fan_time(n) least, fan_time with the model's fanout;
-// ROSCHED_REDUCE_PORTS overrides), if that estimate is no more than the pipelined reduction's
-// (pipeline_time); else the pipelined reduction: for a commutative operation the circulant one
-// (circulant_reduce_pipeline's blocks), else the two trees (two_tree_pipeline's), which keep
-// rank order. One port for p <= 2.
+// eager limit, the k-nomial tree with the ports of knomial_ports_for (nway_allreduce.h), if its
+// estimate (knomial_time) is no more than the pipelined reduction's (pipeline_time), or with the
+// ports ROSCHED_REDUCE_PORTS sets, always; else the pipelined reduction: for a commutative
+// operation the circulant one (circulant_reduce_pipeline's blocks), else the two trees
+// (two_tree_pipeline's), which keep rank order. One port for p <= 2.
 struct ReduceTree {
   // kScatterGather (scatter_gather_reduce) is never reduce_tree_for's answer: Rosched_Reduce's
   // trial times it beside the tree (reduce_decision).
@@ -158,13 +157,23 @@ struct ReduceTree {
 };
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type,
                            bool commutative);
+// reduce_tree_for's tree, and the one it passed over where both apply (p > 2, a vector up to
+// the model's largest size below the eager limit, ROSCHED_REDUCE_PORTS not set): the k-nomial
+// tree or the pipelined reduction. Rosched_Reduce's trial times both, as the model's estimates
+// of the two can be close and wrong either way.
+struct ReduceTrees {
+  ReduceTree chosen;
+  std::optional<ReduceTree> other;
+};
+ReduceTrees reduce_trees_for(const CommInfo& comm, int count, const TypeInfo& type,
+                             bool commutative);
 
 // Rosched_Reduce's decision for a call (reduce.cc; library_choice.h), the answers of
 // Rosched_Reduce_choice. With `choose` (Rosched_Reduce, p > 1): the library's MPI_Reduce where a
-// trial found it faster (or ROSCHED_REDUCE=native), the node-aware reduction or the
-// reduce-scatter + gather reduction where a trial found that faster, else rosched's tree; timed:
-// this call times those that apply (answer and tree are then the tree's, what runs without a
-// trial). Without it: the tree.
+// trial found it faster (or ROSCHED_REDUCE=native), the node-aware reduction, the
+// reduce-scatter + gather reduction or the tree reduce_trees_for passed over where a trial found
+// that faster, else rosched's tree; timed: this call times those that apply (answer and tree
+// are then the tree's, what runs without a trial). Without it: the tree.
 enum ReduceAnswer {
   kReduceLibrary = 0, kReduceKnomial = 1, kReduceTwoTree = 2, kReduceNodeAware = 3,
   kReduceCirculant = 4, kReduceScatterGather = 5
@@ -175,7 +184,10 @@ struct ReduceDecision {
   bool node_aware_applies = false;  // asked where timed or where a trial chose it
   bool scatter_gather_applies = false;  // with `choose`: timed, or chosen by a trial
   ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1, 2, 4 and 5
+  std::optional<ReduceTree> other_tree;      // timed: reduce_trees_for's other tree, if any
 };
+// The answer (kReduceKnomial, kReduceTwoTree, kReduceCirculant, kReduceScatterGather) of a tree.
+int tree_answer(const ReduceTree& tree);
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
                                MPI_Op op, bool commutative);
 

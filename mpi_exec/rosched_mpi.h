@@ -231,13 +231,15 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
 /* The reduction of this library, or the MPI library's MPI_Reduce where that is faster (the
  * first call of each size class on a communicator times both, as Rosched_Bcast does, and on
  * several multicore nodes, for a commutative operation, Rosched_Reduce_node_aware's reduction
- * as well, and where the circulant reduction is the tree, Rosched_Reduce_scatter_gather's;
+ * as well, and where the circulant reduction is the tree, Rosched_Reduce_scatter_gather's, and
+ * for short vectors the tree the model passed over, of the two below;
  * ROSCHED_REDUCE=auto|model|rosched|native).
  * Short vectors (up to 60 KiB): the k-nomial tree with n ports
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
  * tree), ceil(log_{n+1} p) levels of the whole vector with a rank's n children's partial
- * results in flight at once, n by the cost rule of Rosched_Allreduce_nway (or
- * ROSCHED_REDUCE_PORTS, 1..64); longer ones, or where the communicator's cost model (see
+ * results in flight at once, n by a cost rule that counts one vector per rank on what the ranks
+ * share at each level (or ROSCHED_REDUCE_PORTS, 1..64, which also keeps the k-nomial tree for
+ * every short vector); longer ones, or where the communicator's cost model (see
  * Rosched_Bcast_circulant) predicts them faster, a pipelined reduction: for a commutative
  * operation the circulant one (Rosched_Reduce_circulant), else the two trees, which keep rank
  * order. ROSCHED_VERBOSE=1 prints the choice on rank 0. Same semantics as MPI_Reduce. */

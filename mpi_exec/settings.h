@@ -47,7 +47,7 @@ struct Settings {
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
   const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant
   int reduce_ports = 0;        // ROSCHED_REDUCE_PORTS: ports of Rosched_Reduce's k-nomial tree,
-                               // 1..64 (0: the n-way cost rule)
+                               // 1..64, the tree for every short vector (0: its cost rule)
   int lane_chunks = 0;         // ROSCHED_LANE_CHUNKS: chunks of the pipelined multi-lane
                                // all-reduce and node-aware reduce-scatter, 1..64 (0: from the
                                // vector's size, allreduce_lanes.cc, reduce_scatter_node_aware.cc)

@@ -157,6 +157,42 @@ void test_split_phase() {
   Rosched_Set_nway(0, nullptr);
 }
 
+// The k-nomial reduction's rule for its ports (knomial_ports_for) on the backbone-like model of
+// test_settings_and_rule: against enumeration of its formula, the same as the n-way rule where
+// the model sees no crowding, and more ports than the n-way rule where it does, as the tree's
+// levels put one vector per rank on what the ranks share, not n.
+void test_knomial_rule(rosched::mpi::CostModel model) {
+  using rosched::mpi::knomial_ports_for;
+  using rosched::mpi::nway_ports_for;
+  const int ranks = 1152;
+  for (double bytes : {2048.0, 4096.0, 8192.0, 16384.0}) {
+    const std::string at = std::to_string(static_cast<int>(bytes)) + " B";
+    model.crowding = 1;
+    expect(knomial_ports_for(model, ranks, bytes) == nway_ports_for(model, ranks, bytes),
+           "k-nomial rule without crowding is the n-way rule, " + at);
+    model.crowding = 6;
+    int best = 1;
+    double best_cost = 1e300;
+    for (int n = 1; n <= 64; ++n) {
+      int levels = 0;
+      for (long long reach = 1; reach < ranks; reach *= n + 1) ++levels;
+      const double one = model.time(bytes);
+      const double cost = levels * (one + (model.time(n * bytes) - one) / 6);  // fanout 2
+      if (cost < best_cost) best = n, best_cost = cost;
+    }
+    expect(knomial_ports_for(model, ranks, bytes) == best,
+           "k-nomial rule, crowding 6, " + at + ": n=" + std::to_string(best) + ", got " +
+               std::to_string(knomial_ports_for(model, ranks, bytes)));
+  }
+  // 4 KiB: five ports (a 6-nomial tree, 4 levels: 6^4 >= 1,152) where the n-way rule keeps one
+  // (11 rounds).
+  expect(nway_ports_for(model, ranks, 4096) == 1 && knomial_ports_for(model, ranks, 4096) == 5,
+         "k-nomial rule, crowding 6, 4 KiB: 5 ports, got " +
+             std::to_string(knomial_ports_for(model, ranks, 4096)));
+  expect(knomial_ports_for(model, 2, 4) == 1 && knomial_ports_for(model, 1, 4) == 1,
+         "k-nomial rule: one port for p <= 2");
+}
+
 // The cost rule on a linear model (alpha = 1 us, beta = 0.1 ns/B) against enumeration; the n a
 // call on MPI_COMM_WORLD uses (ROSCHED_NWAY_N in the many-blocks pass), the same on every rank.
 void test_settings_and_rule() {
@@ -207,6 +243,7 @@ void test_settings_and_rule() {
   expect(rosched::mpi::nway_ports_for(overheads, 64, 4) == 7,
          "nway cost rule counts per-message overheads: n=" +
              std::to_string(rosched::mpi::nway_ports_for(overheads, 64, 4)));
+  test_knomial_rule(shared);
   const char* env = std::getenv("ROSCHED_NWAY_N");
   int ports = 0;
   const int rc = Rosched_Nway_ports(MPI_COMM_WORLD, 4, &ports);
