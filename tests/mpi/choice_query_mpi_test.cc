@@ -190,28 +190,30 @@ void test_node_aware_queries(MPI_Comm comm, bool reduce_forced, int nodes, MPI_O
 
 // Rosched_Reduce's trial also times the tree its rule passed over (the k-nomial tree or the
 // pipelined reduction) for vectors up to the model's largest eager size; where that won (answer
-// 4 of the trial, stored here for a size class of 400 ints on two fresh communicators: the rule's
-// tree on one, the other on the other), the query names the other tree and the call runs it.
-// With the default settings only (ROSCHED_REDUCE and ROSCHED_REDUCE_PORTS each fix the tree).
+// 4 of the trial), the query names the other tree and the call runs it. Stored here for 400 ints
+// on one fresh communicator (its cost model, measured once, decides which tree is the rule's):
+// the trial's answer 1, then 4, each as the size class's and as the (count, size) memo's. With
+// the default settings only (ROSCHED_REDUCE and ROSCHED_REDUCE_PORTS each fix the tree).
 void test_reduce_other_tree() {
   if (p <= 2 || std::getenv("ROSCHED_REDUCE") != nullptr ||
       std::getenv("ROSCHED_REDUCE_PORTS") != nullptr) {
     return;
   }
   const int count = 400;
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const rosched::mpi::CommInfo ci = rosched::mpi::comm_info(comm);
   int answers[2] = {-1, -1};
   for (int trial_answer : {1, 4}) {
-    MPI_Comm comm;
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    const rosched::mpi::CommInfo ci = rosched::mpi::comm_info(comm);
     rosched::mpi::measured_choices(ci, Decided::kReduce).store(count * 4, trial_answer);
+    rosched::mpi::decision_memo(ci, Decided::kReduce).store(count, 4, trial_answer);
     const std::string what = "reduce, a trial's answer " + std::to_string(trial_answer) + " stored";
     int& answer = answers[trial_answer == 4];
     answer = ask(kQueried[0], comm, count, MPI_SUM, what);
     reduce_once(comm, count, 1, false, what);
     expect_ran(Decided::kReduce, answer, what);
-    MPI_Comm_free(&comm);
   }
+  MPI_Comm_free(&comm);
   // MPI_SUM commutes: the k-nomial tree (1) and the circulant reduction (4), one each.
   expect((answers[0] == 1 && answers[1] == 4) || (answers[0] == 4 && answers[1] == 1),
          "reduce: the rule's tree and the other (" + std::to_string(answers[0]) + ", " +
