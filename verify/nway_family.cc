@@ -3,12 +3,16 @@
 // of A, or the plan refuses (p, n) with a message naming both), and round-by-round runs
 // (sim/nway_run.h): every rank for p <= --run-to, four ranks above (0, p/2, p-1 and one
 // pseudo-random rank, each with its neighbours' accumulators taken as its own shifted). The
-// (p, n) without a paper tuple are a fact, counted in the summary, not a failure.
+// (p, n) without a paper tuple are a fact, counted in the summary, not a failure. For each n
+// also the n-port all-gather on the circulant rule's skips (sched/nway/nway_allgather.h,
+// sim/nway_allgather_run.h): every rank for p <= --run-to, the same four ranks above.
 #include <atomic>
 #include <stdexcept>
 #include <string>
 
+#include "sched/nway/nway_allgather.h"
 #include "sched/nway/nway_schedule.h"
+#include "sim/nway_allgather_run.h"
 #include "sim/nway_run.h"
 #include "verify/families.h"
 
@@ -77,7 +81,8 @@ class NwayFamily : public Family {
            "of --rule, the plan (rounds = ceil(log_{n+1} p), the paper's Eq. 8 tuple where one "
            "exists) and runs with every rank's accumulators as intervals: every rank for "
            "p <= --run-to, ranks 0, p/2, p-1 and a pseudo-random one above; counts the (p, n) "
-           "without a paper tuple";
+           "without a paper tuple; and for each n the n-port all-gather (Alg. 7 on the circulant "
+           "rule's skips), run the same way";
   }
   std::vector<std::string> check_groups() const override { return {"structure", "runs"}; }
   std::vector<FamilyParam> params() const override {
@@ -109,6 +114,15 @@ class NwayFamily : public Family {
     auto& ce = result.counterexample;
     std::int64_t missing = 0;
     for (const std::int64_t n : ports_) {
+      const std::int64_t spread = static_cast<std::int64_t>(
+          (static_cast<std::uint64_t>(p) * 2654435761u + static_cast<std::uint64_t>(n)) % p);
+      if (!ce && options_.checks.count("runs")) {
+        const NwayPlan gather = nway_allgather_plan(p, n);
+        ce = p <= options_.run_to
+                 ? sim::run_nway_allgather(gather)
+                 : sim::run_nway_allgather_local(gather, {0, p / 2, p - 1, spread});
+        lap(result.seconds[p <= options_.run_to ? kFullRuns : kLocalRuns]);
+      }
       for (const NwayRule rule : rules_) {
         if (ce) return result;
         std::optional<NwayPlan> plan;
@@ -133,8 +147,6 @@ class NwayFamily : public Family {
           ce = sim::run_nway(*plan);
           lap(result.seconds[kFullRuns]);
         } else {
-          const std::int64_t spread = static_cast<std::int64_t>(
-              (static_cast<std::uint64_t>(p) * 2654435761u + static_cast<std::uint64_t>(n)) % p);
           ce = sim::run_nway_local(*plan, sim::nway_round_of(*plan), {0, p / 2, p - 1, spread});
           lap(result.seconds[kLocalRuns]);
         }
