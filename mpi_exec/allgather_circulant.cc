@@ -9,9 +9,14 @@
 // MPI_ERR_COUNT, or the library's MPI_Allgather for Rosched_Allgather).
 // On several multicore nodes Rosched_Allgather is the node-aware all-gather of
 // allgatherv_node_aware.cc instead (every block recvcount elements). Rosched_Allgather runs
-// either where it beats the MPI library's MPI_Allgather, else that (library_choice.h).
+// either, or, for short results, the n-port all-gather of allgather_nway.h (ceil(log_{n+1} p)
+// rounds: Algorithm 7 on the skips of n ports), where it beats the MPI library's
+// MPI_Allgather, else that (library_choice.h).
+#include <algorithm>
+#include <string>
 #include <vector>
 
+#include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/circulant_rounds.h"
@@ -49,22 +54,34 @@ namespace {
 
 // The entry points: Rosched_Allgather and Rosched_Allgather_node_aware (node-aware on several
 // multicore nodes whose ranks are consecutive: allgatherv_node_aware.cc, every block recvcount
-// elements), Rosched_Allgather_circulant (Algorithm 7 over all ranks, always).
-enum class Entry { kChoose, kNodeAware, kFlat };
+// elements), Rosched_Allgather_circulant (Algorithm 7 over all ranks, always),
+// Rosched_Allgather_nway (the n-port all-gather, always).
+enum class Entry { kChoose, kNodeAware, kFlat, kNway };
 
-// What Rosched_Allgather runs, the call's and its query's (Rosched_Allgather_choice): the
+// Rosched_Allgather_choice's answers: the library's, Algorithm 7 (or the node-aware
+// all-gather), the n-port all-gather.
+enum AllgatherAnswer { kAllgatherLibrary = 0, kAllgatherOwn = 1, kAllgatherNway = 2 };
+
+// What Rosched_Allgather runs, the call's and its query's (Rosched_Allgather_choice), in its
+// answers (kAllgatherOwn also where the call times the candidates; *timed says so): the
 // library's collective where that is faster (library_choice.h); rosched's where there is nothing
 // to choose (p = 1, an empty result).
-rosched::mpi::Verdict allgather_verdict(const rosched::mpi::CommInfo& ci, int recvcount,
-                                        const rosched::mpi::TypeInfo& rtype) {
+int allgather_verdict(const rosched::mpi::CommInfo& ci, int recvcount,
+                      const rosched::mpi::TypeInfo& rtype, bool* timed = nullptr) {
   using namespace rosched::mpi;
-  if (ci.p == 1 || recvcount == 0 || rtype.size == 0) return Verdict::kRosched;
+  if (timed) *timed = false;
+  if (ci.p == 1 || recvcount == 0 || rtype.size == 0) return kAllgatherOwn;
   if (!message_units(recvcount, rtype, ci.p).ok &&
       settings().allgather != Settings::Choice::kRosched) {
-    return Verdict::kLibrary;  // no unit counts the result in an int
+    return kAllgatherLibrary;  // no unit counts the result in an int
   }
-  return library_verdict(ci, Decided::kAllgather, settings().allgather, recvcount, rtype.size,
-                         [] { return true; });
+  int candidate = 1;
+  const Verdict v = library_verdict(
+      ci, Decided::kAllgather, settings().allgather, recvcount, rtype.size, [] { return true; },
+      &candidate);
+  if (v == Verdict::kLibrary) return kAllgatherLibrary;
+  if (timed) *timed = v == Verdict::kTimeBoth;
+  return v == Verdict::kRosched && candidate == kAllgatherNway ? kAllgatherNway : kAllgatherOwn;
 }
 
 int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
@@ -77,8 +94,10 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         check_allgather_args(ci, sendbuf, sendcount, sendtype, recvcount, recvtype);
     auto* base = static_cast<char*>(recvbuf);
     const MPI_Aint block_bytes = static_cast<MPI_Aint>(recvcount) * rtype.extent;
-    // This library's all-gather (idempotent: a later run leaves what the first left).
-    const auto ours = [&] {
+    const double block_size = static_cast<double>(recvcount) * rtype.size;  // bytes
+    // This library's all-gathers (idempotent: a later run leaves what the first left): n = 0
+    // Algorithm 7 or the node-aware one, else the n-port all-gather.
+    const auto ours = [&](int n) {
       if (sendbuf != MPI_IN_PLACE) {
         local_copy(sendbuf, sendcount, sendtype, base + rank * block_bytes, recvcount, recvtype);
       }
@@ -93,48 +112,81 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
                    data + static_cast<MPI_Aint>(rank) * block * result.info().size, block,
                    result.type());
       }
-      if (entry == Entry::kFlat ||
-          !node_aware_allgather_on(ci, name, data, block, result.type(), result.info())) {
-        circulant_allgather_on(ci, data, BlockCut{std::int64_t{block} * p, p}, result.type(),
-                               result.info());
+      const BlockCut cut{std::int64_t{block} * p, p};
+      if (n > 0) {
+        nway_allgather_on(ci, data, cut, result.type(), result.info(), n);
+      } else if (entry == Entry::kFlat ||
+                 !node_aware_allgather_on(ci, name, data, block, result.type(), result.info())) {
+        circulant_allgather_on(ci, data, cut, result.type(), result.info());
       }
       result.store();
     };
+    // The n-port all-gather's ports where it runs without a trial: the forced or the rule's
+    // (at least 2 where the rule sees no gain: a forced entry or an earlier trial's answer).
+    const auto nway_n = [&] {
+      const int n = nway_allgather_ports(ci, block_size);
+      return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), p, block_size));
+    };
+    const auto tell_nway = [&](int n) {
+      if (settings().verbose) {
+        tell_choice(ci, name, ("n-port all-gather, n = " + std::to_string(n)).c_str(), 0, 0,
+                    block_size * p);
+      }
+    };
+    if (entry == Entry::kNway) {
+      const int n = nway_n();
+      tell_nway(n);
+      ours(n);
+      return;
+    }
     if (entry == Entry::kChoose) {
       const auto library = [&] {
         check_on(ci.user, PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                          recvtype, ci.user),
                  "MPI_Allgather");
       };
-      switch (allgather_verdict(ci, recvcount, rtype)) {
-        case Verdict::kLibrary:
-          tell_choice(ci, name, "native MPI_Allgather", 0, 0,
-                      static_cast<double>(recvcount) * rtype.size * p);
-          library();
-          library_repeat(Decided::kAllgather).remember(ci, recvcount, recvtype, MPI_OP_NULL);
-          set_last_run(Decided::kAllgather, 0);
-          return;
-        case Verdict::kTimeBoth: {
-          // ROSCHED_DEBUG: both candidates' blocks checked, but this rank's own where it is
-          // their input (in place).
-          std::vector<ResultPart> result;
-          for (int j = 0; j < p; ++j) {
-            if (j != rank || sendbuf != MPI_IN_PLACE) {
-              result.push_back({base + j * block_bytes, recvcount, recvtype});
-            }
+      bool timed = false;
+      const int answer = allgather_verdict(ci, recvcount, rtype, &timed);
+      if (answer == kAllgatherLibrary) {
+        tell_choice(ci, name, "native MPI_Allgather", 0, 0, block_size * p);
+        library();
+        library_repeat(Decided::kAllgather).remember(ci, recvcount, recvtype, MPI_OP_NULL);
+        set_last_run(Decided::kAllgather, kAllgatherLibrary);
+        return;
+      }
+      if (timed) {
+        // ROSCHED_DEBUG: every candidate's blocks checked, but this rank's own where it is
+        // their input (in place).
+        std::vector<ResultPart> result;
+        for (int j = 0; j < p; ++j) {
+          if (j != rank || sendbuf != MPI_IN_PLACE) {
+            result.push_back({base + j * block_bytes, recvcount, recvtype});
           }
-          set_last_run(Decided::kAllgather,
-                       time_checked_choices(
-                           ci, name, Decided::kAllgather, recvcount, rtype.size,
-                           {{"native MPI_Allgather", library}, {"rosched's", ours}}, result));
-          return;
         }
-        case Verdict::kRosched:
-          break;
+        // The n-port all-gather only where its rule expects it at least 10% faster than
+        // Algorithm 7 (short results: its rounds save latencies, not bytes).
+        const int n = nway_allgather_ports(ci, block_size);
+        const std::string nway_name = "n-port all-gather, n = " + std::to_string(n);
+        std::vector<Candidate> candidates = {{"native MPI_Allgather", library},
+                                             {"rosched's", [&] { ours(0); }},
+                                             {nway_name.c_str(), nullptr}};
+        if (n > 0) candidates[kAllgatherNway].run = [&] { ours(n); };
+        // The candidates' places are their answers.
+        set_last_run(Decided::kAllgather,
+                     time_checked_choices(ci, name, Decided::kAllgather, recvcount, rtype.size,
+                                          std::move(candidates), result));
+        return;
+      }
+      if (answer == kAllgatherNway) {
+        const int n = nway_n();
+        tell_nway(n);
+        ours(n);
+        set_last_run(Decided::kAllgather, kAllgatherNway);
+        return;
       }
     }
-    ours();
-    if (entry == Entry::kChoose) set_last_run(Decided::kAllgather, 1);
+    ours(0);
+    if (entry == Entry::kChoose) set_last_run(Decided::kAllgather, kAllgatherOwn);
   });
 }
 
@@ -164,7 +216,7 @@ extern "C" int Rosched_Allgather_choice(MPI_Comm comm, int recvcount, MPI_Dataty
   return run_collective("Rosched_Allgather_choice", comm, [&](const CommInfo& ci) {
     if (algorithm == nullptr) throw Error(MPI_ERR_ARG, "algorithm is a null pointer");
     const TypeInfo rtype = check_allgather_args(ci, MPI_IN_PLACE, 0, recvtype, recvcount, recvtype);
-    *algorithm = allgather_verdict(ci, recvcount, rtype) == Verdict::kLibrary ? 0 : 1;
+    *algorithm = allgather_verdict(ci, recvcount, rtype);
   });
 }
 
@@ -173,6 +225,13 @@ extern "C" int Rosched_Allgather_node_aware(const void* sendbuf, int sendcount,
                                             MPI_Datatype recvtype, MPI_Comm comm) {
   return allgather("Rosched_Allgather_node_aware", Entry::kNodeAware, sendbuf, sendcount,
                    sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+extern "C" int Rosched_Allgather_nway(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                      MPI_Comm comm) {
+  return allgather("Rosched_Allgather_nway", Entry::kNway, sendbuf, sendcount, sendtype, recvbuf,
+                   recvcount, recvtype, comm);
 }
 
 extern "C" int Rosched_Allgather_circulant(const void* sendbuf, int sendcount,

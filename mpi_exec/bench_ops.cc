@@ -113,7 +113,7 @@ std::vector<Impl> impls_of(const std::string& op) {
   if (op == "reduce_scatter_block" || op == "reduce_scatter") {
     return {kNative, kCirculant, kNodeAware, kAuto};
   }
-  if (op == "allgather") return {kNative, kCirculant, kNodeAware, kAuto};
+  if (op == "allgather") return {kNative, kCirculant, kNway, kNodeAware, kAuto};
   if (op == "allgatherv") return {kNative, kCirculant, kNodeAware, kLargest, kAuto};
   return {kNative, kCirculant};
 }
@@ -182,6 +182,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
       const long c = std::max(1L, m / p);
       CallBuffer send(0, c, check, rank + 1), recv(1, c * p, check);
       const auto allgather = impl == kCirculant   ? Rosched_Allgather_circulant
+                             : impl == kNway      ? Rosched_Allgather_nway
                              : impl == kNodeAware ? Rosched_Allgather_node_aware
                              : impl == kAuto      ? Rosched_Allgather
                                                   : MPI_Allgather;

@@ -14,7 +14,8 @@ namespace rosched::mpi {
 // entry point's first Decided kind and set by every successful call of:
 //   kBcast       Rosched_Bcast                (0 the library's, 1 circulant, 2 hypercube,
 //                                              3 two-tree, 4 k-ary tree, 5 scatter + all-gather)
-//   kAllgather   Rosched_Allgather            (0 the library's, 1 Algorithm 7)
+//   kAllgather   Rosched_Allgather            (0 the library's, 1 Algorithm 7 or the node-aware
+//                                              all-gather, 2 the n-port all-gather)
 //   kAllgatherv  Rosched_Allgatherv           (0, 1 Algorithm 9, 2 the largest block's broadcast)
 //   kReduce      Rosched_Reduce, Rosched_Reduce_node_aware
 //                                             (Rosched_Reduce_choice's numbers, which are also

@@ -43,8 +43,7 @@ double nway_time(const CostModel& model, int p, int n, double bytes) {
   return rosched::ceil_log(p, n + 1) * fan_time(model, n, bytes);
 }
 
-// The n in [1, min(64, p - 1)] with the least cost(n), ties to the smaller n; 1 for p <= 2.
-static int least_cost_ports(int p, const std::function<double(int)>& cost) {
+int least_cost_ports(int p, const std::function<double(int)>& cost) {
   int best = 1;
   double best_cost = 0;
   for (int n = 1; n <= kNwayMaxPorts && n <= std::max(p - 1, 1); ++n) {
@@ -78,10 +77,13 @@ bool nway_can_pay(const CommInfo& ci, double bytes) {
          2 * ideal_allreduce(model, ci.p, bytes);
 }
 
-int nway_ports(const CommInfo& ci, double bytes) {
+int forced_nway_ports() {
   const int ports = ports_override.load(std::memory_order_relaxed);
-  if (ports > 0) return ports;
-  if (settings().nway_n > 0) return settings().nway_n;
+  return ports > 0 ? ports : settings().nway_n;
+}
+
+int nway_ports(const CommInfo& ci, double bytes) {
+  if (const int forced = forced_nway_ports()) return forced;
   return nway_ports_for(cost_model(ci), ci.p, bytes);
 }
 

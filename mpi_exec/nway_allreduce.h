@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -40,6 +41,9 @@ namespace rosched::mpi {
 // slower than the best selector.) Small vectors get many ports (few rounds), large ones few;
 // ties go to the smaller n. 1 for p <= 2.
 int nway_ports_for(const CostModel& model, int p, double bytes);
+// The n in [1, min(64, p - 1)] with the least cost(n), ties to the smaller n; 1 for p <= 2: the
+// search of every port rule.
+int least_cost_ports(int p, const std::function<double(int)>& cost);
 // The rule's estimate for one n (above) for vectors of m = bytes.
 double nway_time(const CostModel& model, int p, int n, double bytes);
 // Its factor per round: what n messages of `bytes` leaving one rank at once cost,
@@ -78,6 +82,8 @@ bool nway_can_pay(const CommInfo& ci, double bytes);
 // The n a call uses: Rosched_Set_nway's if set, else ROSCHED_NWAY_N (read once), else the cost
 // rule (collective over the communicator the first time: the model is measured then).
 int nway_ports(const CommInfo& ci, double bytes);
+// Rosched_Set_nway's n if set, else ROSCHED_NWAY_N's, else 0.
+int forced_nway_ports();
 NwayRule nway_rule();
 // Rosched_Set_nway: n = 0 and rule = nullptr restore the defaults. Throws Error(MPI_ERR_ARG).
 void set_nway(int n, const char* rule);

@@ -437,18 +437,24 @@ int Rosched_Wait(Rosched_Request* request);
  * block-size factors ROSCHED_BCAST_F, ROSCHED_TWOTREE_F, ROSCHED_HYPERCUBE_F,
  * ROSCHED_ALLGATHERV_G) are likewise read once. */
 /* Rosched_Allgather likewise: node-aware on several multicore nodes whose ranks are
- * consecutive, else Algorithm 7; the two below force one. */
+ * consecutive, else Algorithm 7, or, for short results, the n-port all-gather (Algorithm 7 on
+ * the skips of n ports: ceil(log_{n+1} p) rounds of up to n messages each way at once; n by a
+ * cost rule over the model, or ROSCHED_NWAY_N / Rosched_Set_nway), timed against the other two
+ * where the rule expects it at least 10% faster than Algorithm 7; the three below force one. */
 int Rosched_Allgather_node_aware(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm);
 int Rosched_Allgather_circulant(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm);
+int Rosched_Allgather_nway(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 
 /* What Rosched_Allgather(..., recvcount, recvtype, comm) would run: *algorithm = 0 the MPI
  * library's MPI_Allgather, 1 rosched's all-gather (node-aware where it applies, else
- * Algorithm 7). As Rosched_Bcast_choice: 1 also where the next call of this size class times
- * both; the same answer on every rank; collective the first time it is asked for comm. */
+ * Algorithm 7), 2 the n-port all-gather. As Rosched_Bcast_choice: 1 also where the next call of
+ * this size class times both; the same answer on every rank; collective the first time it is asked
+ * for comm. */
 int Rosched_Allgather_choice(MPI_Comm comm, int recvcount, MPI_Datatype recvtype, int* algorithm);
 
 /* Rosched_Allgatherv's own all-gather is the node-aware one where it applies (ranks on several

@@ -17,6 +17,7 @@
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/last_run.h"
+#include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -164,12 +165,11 @@ void test_allgather() {
   MPI_Type_free(&pair);
 }
 
-// Rosched_Allgather_circulant (Träff 2022, Alg. 7, never the library's) on plain ints, in place
-// and not, and into a receive type with gaps (each int at every other place of the buffer: an
-// extent of two ints), and the all-gather half of Rosched_Allreduce_scatter_gather. With
-// --many-blocks their rounds go as streams of parts of 24 B (ROSCHED_STREAM_PART), so parts
-// cut across the two pieces of a round whose blocks wrap around the vector's end.
-void test_allgather_circulant() {
+// One all-gather entry point on plain ints, in place and not, and into a receive type with gaps
+// (each int at every other place of the buffer: an extent of two ints).
+void test_allgather_entry(int (*allgather)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype,
+                                           MPI_Comm),
+                          const std::string& what) {
   MPI_Datatype spaced;
   MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
   MPI_Type_commit(&spaced);
@@ -180,36 +180,53 @@ void test_allgather_circulant() {
     for (bool in_place : {false, true}) {
       std::vector<int> recv(n + 1, -1);
       if (in_place) std::copy(send.begin(), send.end(), recv.begin() + rank * count);
-      const int rc = Rosched_Allgather_circulant(in_place ? MPI_IN_PLACE : send.data(), count,
-                                                 MPI_INT, recv.data(), count, MPI_INT,
-                                                 MPI_COMM_WORLD);
+      const int rc = allgather(in_place ? MPI_IN_PLACE : send.data(), count, MPI_INT, recv.data(),
+                               count, MPI_INT, MPI_COMM_WORLD);
       bool ok = rc == MPI_SUCCESS && recv[n] == -1;
       for (std::size_t k = 0; k < n && ok; ++k) {
         ok = recv[k] == pattern(static_cast<int>(k) / count, static_cast<int>(k) % count);
       }
-      expect(ok, "allgather circulant count=" + std::to_string(count) +
-                     (in_place ? " in place" : ""));
+      expect(ok, what + " count=" + std::to_string(count) + (in_place ? " in place" : ""));
     }
     std::vector<int> gapped(2 * n + 1, -1);
-    const int rc = Rosched_Allgather_circulant(send.data(), count, MPI_INT, gapped.data(), count,
-                                               spaced, MPI_COMM_WORLD);
+    const int rc =
+        allgather(send.data(), count, MPI_INT, gapped.data(), count, spaced, MPI_COMM_WORLD);
     bool ok = rc == MPI_SUCCESS && gapped[2 * n] == -1;
     for (std::size_t k = 0; k < n && ok; ++k) {
       ok = gapped[2 * k] == pattern(static_cast<int>(k) / count, static_cast<int>(k) % count) &&
            gapped[2 * k + 1] == -1;
     }
-    expect(ok, "allgather circulant into a type with gaps, count=" + std::to_string(count));
+    expect(ok, what + " into a type with gaps, count=" + std::to_string(count));
+  }
+  MPI_Type_free(&spaced);
+}
+
+// Rosched_Allgather_circulant (Träff 2022, Alg. 7, never the library's) and
+// Rosched_Allgather_nway (Alg. 7 on n ports, n = 2, 3 and 7 by Rosched_Set_nway: a round's
+// ranges, some wrapping around the vector's end, on up to n ports at once) as
+// test_allgather_entry checks them, and the all-gather half of Rosched_Allreduce_scatter_gather.
+// With --many-blocks the rounds of Algorithm 7 go as streams of parts of 24 B
+// (ROSCHED_STREAM_PART), so parts cut across the two pieces of a round whose blocks wrap around
+// the vector's end.
+void test_allgather_circulant() {
+  for (int n : {0, 2, 3, 7}) {  // 0: Algorithm 7
+    Rosched_Set_nway(n, nullptr);
+    test_allgather_entry(
+        n == 0 ? Rosched_Allgather_circulant : Rosched_Allgather_nway,
+        n == 0 ? "allgather circulant" : "allgather " + std::to_string(n) + "-port");
+  }
+  Rosched_Set_nway(0, nullptr);
+  for (int count : {0, 1, 7, 1000}) {
     std::vector<int> sum(count + 1, -1), native(count);
     std::vector<int> mine(count);
     for (int i = 0; i < count; ++i) mine[i] = pattern(rank, i) % 1000;
-    const int rc2 = Rosched_Allreduce_scatter_gather(mine.data(), sum.data(), count, MPI_INT,
-                                                     MPI_SUM, MPI_COMM_WORLD);
+    const int rc = Rosched_Allreduce_scatter_gather(mine.data(), sum.data(), count, MPI_INT,
+                                                    MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(mine.data(), native.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    ok = rc2 == MPI_SUCCESS && sum[count] == -1;
+    bool ok = rc == MPI_SUCCESS && sum[count] == -1;
     for (int i = 0; i < count && ok; ++i) ok = sum[i] == native[i];
     expect(ok, "allreduce reduce-scatter + all-gather count=" + std::to_string(count));
   }
-  MPI_Type_free(&spaced);
 }
 
 // Counts the same on every rank: zeros, random sizes, or one rank holding almost everything.
@@ -295,13 +312,46 @@ void test_allgathervs() {
   test_allgatherv("allgatherv largest", Rosched_Allgatherv_largest);
 }
 
+// A trial's answers 1 (Algorithm 7) and 2 (the n-port all-gather) stored for a size class on a
+// fresh communicator, as a trial stores them: the query names each, the call runs it (last_run)
+// and delivers every block, in place and not. (Which wins a trial depends on the machine.)
+void test_allgather_stored_answers() {
+  if (std::getenv("ROSCHED_ALLGATHER") != nullptr) return;
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const rosched::mpi::CommInfo ci = rosched::mpi::comm_info(comm);
+  const int count = 300;
+  for (int stored : {2, 1, 2}) {
+    rosched::mpi::measured_choices(ci, rosched::mpi::Decided::kAllgather).store(count * 4, stored);
+    rosched::mpi::decision_memo(ci, rosched::mpi::Decided::kAllgather).store(count, 4, stored);
+    const std::string what = "allgather, a trial's answer " + std::to_string(stored) + " stored";
+    int answer = -1;
+    Rosched_Allgather_choice(comm, count, MPI_INT, &answer);
+    expect(answer == (p == 1 ? 1 : stored),
+           what + ": the query names it (" + std::to_string(answer) + ")");
+    for (bool in_place : {false, true}) {
+      std::vector<int> all(static_cast<std::size_t>(count) * p, -1), mine(count);
+      for (int i = 0; i < count; ++i) mine[i] = pattern(rank, i);
+      if (in_place) std::copy(mine.begin(), mine.end(), all.begin() + rank * count);
+      bool ok = Rosched_Allgather(in_place ? MPI_IN_PLACE : mine.data(), count, MPI_INT, all.data(),
+                                  count, MPI_INT, comm) == MPI_SUCCESS;
+      for (int j = 0; j < p && ok; ++j)
+        for (int i = 0; i < count && ok; ++i) ok = all[j * count + i] == pattern(j, i);
+      expect(ok, what + (in_place ? ", in place" : "") + ": data");
+      expect(rosched::mpi::last_run(rosched::mpi::Decided::kAllgather) == answer,
+             what + ": the call ran it");
+    }
+  }
+  MPI_Comm_free(&comm);
+}
+
 // Rosched_Allgather_choice and Rosched_Allgatherv_choice say what the next call runs: the same
 // answer on every rank, within the collective's answers (the all-gather: 0 library, 1
-// rosched's; the allgatherv: also 2, the largest block's broadcast, only where one block is at
-// least half of the data), before a call of a size class 1 (it is timed), after it the answer
-// the call stored, which a later call of the same class keeps, and each answer names what the
-// call before it ran (last_run.h: a timed call its winner); the data arrives through the
-// timed calls. Bad arguments are errors. A fresh communicator, so that no earlier call has
+// rosched's, 2 the n-port all-gather; the allgatherv: also 2, the largest block's broadcast, only
+// where one block is at least half of the data), before a call of a size class 1 (it is timed),
+// after it the answer the call stored, which a later call of the same class keeps, and each answer
+// names what the call before it ran (last_run.h: a timed call its winner); the data arrives through
+// the timed calls. Bad arguments are errors. A fresh communicator, so that no earlier call has
 // decided its classes.
 void test_allgather_choices() {
   MPI_Comm comm;
@@ -364,8 +414,8 @@ void test_allgather_choices() {
     expect(ok, what + ": data");
     const int ran = rosched::mpi::last_run(rosched::mpi::Decided::kAllgather);
     Rosched_Allgather_choice(comm, recvcount, MPI_INT, &after);
-    expect(same_on_all(comm, before) && same_on_all(comm, after) && (after == 0 || after == 1),
-           what + ": 0 or 1, the same on every rank");
+    expect(same_on_all(comm, before) && same_on_all(comm, after) && after >= 0 && after <= 2,
+           what + ": 0, 1 or 2 (the n-port all-gather), the same on every rank");
     expect(ran == after, what + ": the answer names what the call ran (" + std::to_string(ran) +
                              " against " + std::to_string(after) + ")");
     if (class_answer < 0) {
@@ -376,6 +426,7 @@ void test_allgather_choices() {
     }
   }
   MPI_Comm_free(&comm);
+  test_allgather_stored_answers();
   MPI_Comm bad = errors_return_comm();
   int cls = 0, after = -1;
   std::vector<int> negative(p, 1);

@@ -207,6 +207,10 @@ void test_named(const Groups& g) {
          return Rosched_Allgatherv_circulant(buf.data(), 1, MPI_INT, out.data(), counts.data(),
                                              displs.data(), MPI_INT, g.inter);
        }},
+      {"Rosched_Allgather_nway",
+       [&] {
+         return Rosched_Allgather_nway(buf.data(), 1, MPI_INT, out.data(), 1, MPI_INT, g.inter);
+       }},
       {"Rosched_Allreduce_nway",
        [&] {
          return Rosched_Allreduce_nway(buf.data(), out.data(), 8, MPI_INT, MPI_SUM, g.inter);

@@ -174,6 +174,7 @@ void test_movement(MPI_Datatype type, int n) {
   for (const auto& [name, fn] : std::vector<std::pair<const char*, Allgather>>{
            {"Rosched_Allgather", Rosched_Allgather},
            {"Rosched_Allgather_circulant", Rosched_Allgather_circulant},
+           {"Rosched_Allgather_nway", Rosched_Allgather_nway},
            {"Rosched_Allgather_node_aware", Rosched_Allgather_node_aware}}) {
     Shifted a(n * p), b(n * p);
     const int rc = fn(mine.buf(), n, type, a.buf(), n, type, MPI_COMM_WORLD);

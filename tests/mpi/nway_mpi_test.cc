@@ -3,15 +3,18 @@
 // (counts with zeros, MPI_IN_PLACE, int and long long, MPI_SUM / MPI_MAX / a user-defined
 // commutative operation), a vector datatype with gaps, Iallreduce progressed by Rosched_Test
 // and two calls in flight on one communicator, completed out of order; errors: a
-// non-commutative operation (MPI_ERR_OP), bad n and rules (MPI_ERR_ARG), NULL requests.
+// non-commutative operation (MPI_ERR_OP), bad n and rules (MPI_ERR_ARG), NULL requests. The
+// n-port all-gather's cost rule (mpi_exec/allgather_nway.h) against enumeration.
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
@@ -195,6 +198,55 @@ void test_knomial_rule(rosched::mpi::CostModel model) {
 
 // The cost rule on a linear model (alpha = 1 us, beta = 0.1 ns/B) against enumeration; the n a
 // call on MPI_COMM_WORLD uses (ROSCHED_NWAY_N in the many-blocks pass), the same on every rank.
+// The n-port all-gather's rule against its formula enumerated here, with skips built by repeated
+// division (s_k = p, s_i = ceil(s_(i+1) / (n + 1))): over the rounds, time(m) + s (time(c m) -
+// time(m)) + (c - 1) per_message for the round's c messages of m = (s_(i+1) - s_i) / c blocks.
+double allgather_formula(const rosched::mpi::CostModel& model, int ranks, int n, double block) {
+  std::vector<long long> skips = {ranks};
+  while (skips.back() > 1) skips.push_back((skips.back() + n) / (n + 1));
+  const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
+  double total = 0;
+  for (std::size_t i = skips.size() - 1; i > 0; --i) {
+    const long long held = skips[i], next = skips[i - 1];
+    long long c = 0;
+    while ((c + 1) * held < next) ++c;
+    const double m = static_cast<double>(next - held) / c * block, one = model.time(m);
+    total += one + shared * (model.time(c * m) - one) + (c - 1) * model.per_message;
+  }
+  return total;
+}
+
+void test_allgather_rule(const rosched::mpi::CostModel& shared) {
+  using rosched::mpi::nway_allgather_ports_for;
+  rosched::mpi::CostModel overheads = rosched::mpi::CostModel::linear(2e-6, 1e-10);
+  overheads.per_message = 0.3e-6;
+  const rosched::mpi::CostModel* models[] = {&shared, &overheads};
+  for (const rosched::mpi::CostModel* model : models) {
+    for (int ranks : {3, 36, 1152}) {
+      for (double block : {1.0, 4.0, 256.0, 4096.0, 65536.0}) {
+        int best = 1;
+        double best_cost = 1e300;
+        for (int n = 1; n <= std::min(ranks - 1, 64); ++n) {
+          const double cost = allgather_formula(*model, ranks, n, block);
+          if (cost < best_cost * (1 - 1e-12)) best = n, best_cost = cost;
+        }
+        const int got = nway_allgather_ports_for(*model, ranks, block);
+        expect(
+            got == best && std::abs(rosched::mpi::nway_allgather_time(*model, ranks, got, block) -
+                                    best_cost) <= 1e-9 * best_cost,
+            "all-gather port rule, p = " + std::to_string(ranks) + ", blocks of " +
+                std::to_string(static_cast<int>(block)) + " B: n = " + std::to_string(best) +
+                ", got " + std::to_string(got));
+      }
+    }
+  }
+  // 36 ranks, 4 B blocks, 2 us a message and 0.3 us per further one: many ports, two rounds at
+  // most (Algorithm 7: 6).
+  const int n36 = nway_allgather_ports_for(overheads, 36, 4);
+  expect(n36 >= 5, "all-gather port rule, 36 ranks, 4 B: n = " + std::to_string(n36));
+  expect(nway_allgather_ports_for(overheads, 2, 4) == 1, "all-gather port rule: one for p = 2");
+}
+
 void test_settings_and_rule() {
   const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(1e-6, 1e-10);
   for (double bytes : {4.0, 1024.0, 65536.0, 1048576.0}) {
@@ -244,6 +296,7 @@ void test_settings_and_rule() {
          "nway cost rule counts per-message overheads: n=" +
              std::to_string(rosched::mpi::nway_ports_for(overheads, 64, 4)));
   test_knomial_rule(shared);
+  test_allgather_rule(shared);
   const char* env = std::getenv("ROSCHED_NWAY_N");
   int ports = 0;
   const int rc = Rosched_Nway_ports(MPI_COMM_WORLD, 4, &ports);

@@ -89,6 +89,7 @@ void test_allgathers(const Layouts& layouts, MPI_Comm comm) {
   const std::vector<std::pair<const char*, Allgather>> allgathers = {
       {"Rosched_Allgather", Rosched_Allgather},
       {"Rosched_Allgather_circulant", Rosched_Allgather_circulant},
+      {"Rosched_Allgather_nway", Rosched_Allgather_nway},
       {"Rosched_Allgather_node_aware", Rosched_Allgather_node_aware}};
   const std::vector<std::pair<const char*, Allgatherv>> allgathervs = {
       {"Rosched_Allgatherv", Rosched_Allgatherv},

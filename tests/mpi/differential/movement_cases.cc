@@ -29,6 +29,7 @@ const Algorithm<BcastFn> kBroadcasts[] = {
 const Algorithm<AllgatherFn> kAllgathers[] = {
     {"Rosched_Allgather", Rosched_Allgather},
     {"Rosched_Allgather_circulant", Rosched_Allgather_circulant},
+    {"Rosched_Allgather_nway", Rosched_Allgather_nway},
     {"Rosched_Allgather_node_aware", Rosched_Allgather_node_aware},
 };
 const Algorithm<AllgathervFn> kAllgathervs[] = {

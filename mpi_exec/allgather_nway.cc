@@ -1,0 +1,97 @@
+// The n-port all-gather (allgather_nway.h) over MPI point-to-point: each round's messages of
+// sched/nway/nway_allgather.h, the ones the verifier runs (sim/nway_allgather_run.h), to and
+// from the peers nway_allgather_peers names, each a block range of the buffer that may wrap
+// around its end (a two-piece datatype, cyclic_blocks). A round's sends read the blocks the rank
+// held at its start ([rank, rank + s_i)), its receives write the next ones, so they never meet.
+// One tag: peers within a round are distinct (distances j s_i < p), and rounds complete in
+// order.
+#include "mpi_exec/allgather_nway.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/tags.h"
+#include "sched/nway/nway_allgather.h"
+
+namespace rosched::mpi {
+
+double nway_allgather_time(const CostModel& model, int p, int n, double block_bytes) {
+  if (p <= 1) return 0;
+  const NwayPlan plan = rosched::nway_allgather_plan(p, n);
+  double total = 0;
+  for (int i = 0; i < plan.rounds(); ++i) {
+    const std::int64_t held = plan.skip(i), next = plan.skip(i + 1);
+    const std::int64_t messages = (next - 1) / held;  // ceil(next / held) - 1
+    total += fan_time(model, static_cast<int>(messages),
+                      static_cast<double>(next - held) / messages * block_bytes);
+  }
+  return total;
+}
+
+int nway_allgather_ports_for(const CostModel& model, int p, double block_bytes) {
+  return least_cost_ports(p, [&](int n) { return nway_allgather_time(model, p, n, block_bytes); });
+}
+
+int nway_allgather_ports(const CommInfo& ci, double block_bytes) {
+  if (const int forced = forced_nway_ports()) return forced;
+  if (ci.p <= 2) return 0;
+  const CostModel& model = cost_model(ci);
+  const int n = nway_allgather_ports_for(model, ci.p, block_bytes);
+  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, block_bytes) <=
+                                 0.9 * nway_allgather_time(model, ci.p, 1, block_bytes);
+  return pays ? n : 0;
+}
+
+namespace {
+
+// The round's requests, cancelled and freed if the walk leaves early (an error).
+struct RoundRequests {
+  std::vector<MPI_Request> r;
+  ~RoundRequests() {
+    for (MPI_Request& q : r) {
+      if (q == MPI_REQUEST_NULL) continue;
+      PMPI_Cancel(&q);
+      PMPI_Request_free(&q);
+    }
+  }
+};
+
+}  // namespace
+
+void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype datatype,
+                       const TypeInfo& type, int n) {
+  if (ci.p == 1) return;
+  const NwayPlan plan = rosched::nway_allgather_plan(ci.p, n);
+  const std::int64_t rank = ci.rank;
+  std::vector<CyclicBlocks> blocks;  // a round's receives, then its sends: their datatypes
+  RoundRequests requests;
+  for (int i = 0; i < plan.rounds(); ++i) {
+    const std::vector<rosched::NwayAllgatherMessage> round = rosched::nway_allgather_round(plan, i);
+    const std::size_t m = round.size();
+    blocks.clear();
+    blocks.reserve(2 * m);
+    requests.r.assign(2 * m, MPI_REQUEST_NULL);
+    for (std::size_t j = 0; j < m; ++j) {
+      const rosched::NwayAllgatherPeers peers = rosched::nway_allgather_peers(plan, rank, round[j]);
+      blocks.push_back(cyclic_blocks(base, cut, peers.from, round[j].count, datatype, type.extent));
+      check(
+          PMPI_Irecv(blocks.back().at, blocks.back().count, blocks.back().type,
+                     static_cast<int>(peers.from), tag::kNwayAllgatherRound, ci.c, &requests.r[j]),
+          "MPI_Irecv");
+    }
+    for (std::size_t j = 0; j < m; ++j) {
+      const rosched::NwayAllgatherPeers peers = rosched::nway_allgather_peers(plan, rank, round[j]);
+      blocks.push_back(cyclic_blocks(base, cut, rank, round[j].count, datatype, type.extent));
+      check(PMPI_Isend(blocks.back().at, blocks.back().count, blocks.back().type,
+                       static_cast<int>(peers.to), tag::kNwayAllgatherRound, ci.c,
+                       &requests.r[m + j]),
+            "MPI_Isend");
+    }
+    check(PMPI_Waitall(static_cast<int>(2 * m), requests.r.data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
+  }
+}
+
+}  // namespace rosched::mpi

@@ -1,0 +1,40 @@
+// Rosched_Allgather's n-port all-gather (sched/nway/nway_allgather.h: Algorithm 7 of Träff 2022
+// on the skips of n ports, Bruck et al. 1997's k-port dissemination): ceil(log_{n+1} p) rounds
+// against Algorithm 7's ceil(log2 p), each a rank's messages on up to n ports at once, posted
+// together (MPI_Irecv, MPI_Isend) and completed together before the next round. Short results,
+// whose rounds cost their latency, are where it pays; the cost rule below picks n and says
+// where.
+#ifndef ROSCHED_MPI_EXEC_ALLGATHER_NWAY_H_
+#define ROSCHED_MPI_EXEC_ALLGATHER_NWAY_H_
+
+#include <mpi.h>
+
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/datatype.h"
+#include "mpi_exec/mpi_call.h"
+
+namespace rosched::mpi {
+
+// The model's time for the n-port all-gather of blocks of `block_bytes` over p ranks: over the
+// rounds i, fan_time (nway_allreduce.h) of the round's c_i messages at once, of the round's
+// (s_(i+1) - s_i) blocks shared out evenly among them (every rank sends them at once, so the
+// model's time of c_i times as many bytes, measured with every rank sending, holds what a
+// shared network costs). For n = 1 it is Algorithm 7's rounds one after the other.
+double nway_allgather_time(const CostModel& model, int p, int n, double block_bytes);
+// The n in [1, min(64, p - 1)] with the least nway_allgather_time (ties to the smaller n); 1
+// for p <= 2.
+int nway_allgather_ports_for(const CostModel& model, int p, double block_bytes);
+// The n for Rosched_Allgather's candidate: ROSCHED_NWAY_N (or Rosched_Set_nway's n) where set,
+// else the rule's; 0 where the rule's estimate is not at least 10% below Algorithm 7's (n = 1),
+// so that the n-port all-gather is not worth a trial. Collective at the communicator's first
+// use of the model.
+int nway_allgather_ports(const CommInfo& ci, double block_bytes);
+
+// The n-port all-gather on ci over the buffer at base cut as `cut` (p blocks, block j rank j's;
+// this rank's own block in place), n ports (1..64).
+void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype datatype,
+                       const TypeInfo& type, int n);
+
+}  // namespace rosched::mpi
+
+#endif  // ROSCHED_MPI_EXEC_ALLGATHER_NWAY_H_
