@@ -5,7 +5,10 @@
 //    (allgatherv_node_aware.cc), else Algorithm 9 of Träff 2022, Sec. 2.4
 //    (allgatherv_circulant.cc);
 //  - where the largest block is at least half of the data, the second is the broadcast of that
-//    block followed by Algorithm 9 for the others (allgatherv_largest.cc).
+//    block followed by Algorithm 9 for the others (allgatherv_largest.cc);
+//  - for short results the third is the n-port all-gather (allgather_nway.h: ceil(log_{n+1} p)
+//    rounds where Algorithm 9 with one block takes ceil(log2 p)), timed where its cost rule, on
+//    blocks of the mean size, expects it at least 10% faster than on one port.
 // No prediction: Algorithm 9 moves no more data than the libraries' all-gathers and takes no
 // more rounds, so only a trial tells; the first call of each size class of the total times the
 // candidates. The decision's key is the result's size in bytes (blocks_units of it, the same on
@@ -20,9 +23,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
@@ -66,8 +71,9 @@ TypeInfo check_allgatherv_args(const CommInfo& comm, const void* sendbuf, int se
 
 // The entry points: Rosched_Allgatherv (kChoose), Rosched_Allgatherv_node_aware (kNodeAware:
 // node-aware where it applies, else Algorithm 9), Rosched_Allgatherv_circulant (kFlat:
-// Algorithm 9) and Rosched_Allgatherv_largest (kLargest: allgatherv_largest.cc).
-enum class Entry { kChoose, kNodeAware, kFlat, kLargest };
+// Algorithm 9), Rosched_Allgatherv_largest (kLargest: allgatherv_largest.cc) and
+// Rosched_Allgatherv_nway (kNway: the n-port all-gather).
+enum class Entry { kChoose, kNodeAware, kFlat, kLargest, kNway };
 
 // The recvcounts of this thread's last call handed to MPI_Allgatherv, which
 // library_repeat(Decided::kAllgatherv) records (with 0 for the count: the counts are here).
@@ -85,7 +91,7 @@ void remember_library_call(const CommInfo& ci, const int recvcounts[], MPI_Datat
 }
 
 // Answers of the choice (0 is the library's MPI_Allgatherv; Rosched_Allgatherv_choice's).
-enum Answer { kOurs = 1, kLargestBlock = 2 };
+enum Answer { kOurs = 1, kLargestBlock = 2, kNwayBlocks = 3 };
 
 // What Rosched_Allgatherv runs for a distribution, the call's and its query's
 // (Rosched_Allgatherv_choice): library_verdict's answer and candidate, and the key it is kept
@@ -129,8 +135,18 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
     const TypeInfo rtype =
         check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
     auto* base = static_cast<char*>(recvbuf);
-    // Rosched's all-gather `e` (idempotent: a later run leaves what the first left).
-    const auto ours = [&](Entry e) {
+    // The n-port all-gather's ports: forced, or its rule's on blocks of the mean size (0 where
+    // it does not pay; at least 2 where it runs all the same: its entry, a trial's answer).
+    const double mean_block =
+        static_cast<double>(blocks_bytes(recvcounts, ci.p, rtype.size)) / ci.p;
+    const auto nway_n = [&](bool at_least_two) {
+      const int n = nway_allgather_ports(ci, mean_block);
+      if (n > 0 || !at_least_two) return n;
+      return std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, mean_block));
+    };
+    // Rosched's all-gather `e` (idempotent: a later run leaves what the first left); n: the
+    // n-port all-gather's ports (kNway).
+    const auto ours = [&](Entry e, int n = 0) {
       if (sendbuf != MPI_IN_PLACE) {
         local_copy(sendbuf, sendcount, sendtype,
                    base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
@@ -138,7 +154,19 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       }
       const BlocksBytes blocks(base, ci.p, ci.rank, recvcounts, displs, recvtype, rtype);
       char* const data = static_cast<char*>(blocks.data());
-      if (e == Entry::kLargest) {
+      if (e == Entry::kNway) {
+        if (ci.p > 1) {
+          if (settings().verbose) {
+            tell_choice(ci, name, ("n-port all-gather, n = " + std::to_string(n)).c_str(), 0, 0,
+                        mean_block * ci.p);
+          }
+          std::vector<std::int64_t> starts(ci.p + 1);
+          for (int j = 0; j < ci.p; ++j) starts[j] = blocks.displs()[j];
+          starts[ci.p] = starts[ci.p - 1] + blocks.counts()[ci.p - 1];
+          nway_allgather_on(ci, data, BlockCut{starts[ci.p], ci.p, starts.data()}, blocks.type(),
+                            blocks.info(), n);
+        }
+      } else if (e == Entry::kLargest) {
         largest_bcast_allgatherv_on(ci, name, data, blocks.counts(), blocks.displs(), blocks.type(),
                                     blocks.info());
       } else if (e == Entry::kFlat ||
@@ -150,7 +178,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       blocks.store();
     };
     if (entry != Entry::kChoose) {
-      ours(entry);
+      ours(entry, entry == Entry::kNway ? nway_n(true) : 0);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
@@ -179,11 +207,15 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         set_last_run(Decided::kAllgatherv, 0);
         return;
       case Verdict::kTimeBoth: {
+        // The candidates' places are their answers; one that does not apply is not timed.
+        const int n = nway_n(false);
+        const std::string nway_name = "n-port all-gather, n = " + std::to_string(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
-                                             {"rosched's", [&] { ours(Entry::kNodeAware); }}};
-        if (c.dominated) {
-          candidates.push_back({"largest block's broadcast", [&] { ours(Entry::kLargest); }});
-        }
+                                             {"rosched's", [&] { ours(Entry::kNodeAware); }},
+                                             {"largest block's broadcast", nullptr},
+                                             {nway_name.c_str(), nullptr}};
+        if (c.dominated) candidates[kLargestBlock].run = [&] { ours(Entry::kLargest); };
+        if (n > 0) candidates[kNwayBlocks].run = [&] { ours(Entry::kNway, n); };
         // ROSCHED_DEBUG: every candidate's blocks checked, but this rank's own where it is
         // their input (in place).
         std::vector<ResultPart> result;
@@ -198,7 +230,11 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         return;
       }
       case Verdict::kRosched:
-        ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
+        if (c.candidate == kNwayBlocks) {
+          ours(Entry::kNway, nway_n(true));
+        } else {
+          ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
+        }
         set_last_run(Decided::kAllgatherv, c.candidate);
     }
   });
@@ -258,6 +294,14 @@ extern "C" int Rosched_Allgatherv_circulant(const void* sendbuf, int sendcount,
                                             const int recvcounts[], const int displs[],
                                             MPI_Datatype recvtype, MPI_Comm comm) {
   return rosched::mpi::allgatherv_entry("Rosched_Allgatherv_circulant", rosched::mpi::Entry::kFlat,
+                                        sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, comm);
+}
+
+extern "C" int Rosched_Allgatherv_nway(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void* recvbuf, const int recvcounts[], const int displs[],
+                                       MPI_Datatype recvtype, MPI_Comm comm) {
+  return rosched::mpi::allgatherv_entry("Rosched_Allgatherv_nway", rosched::mpi::Entry::kNway,
                                         sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                         recvtype, comm);
 }

@@ -22,8 +22,8 @@
 // Implementations per operation: bcast native|circulant|twotree|hypercube (Bin Jia's)|node
 // (node-aware: circulant between nodes, then within them)|auto (Rosched_Bcast: rosched's
 // broadcast or MPI_Bcast, as the cost model and a timed first call decide), allgather and
-// allgatherv native|circulant (flat)|node (node-aware where it applies), allgather also nway
-// (the n-port all-gather, n by --nway-n or its cost rule), allgatherv also
+// allgatherv native|circulant (flat)|node (node-aware where it applies)|nway (the n-port
+// all-gather, n by --nway-n or its cost rule), allgatherv also
 // largest (the largest block's broadcast, then Algorithm 9 for the rest), both also auto
 // (Rosched_Allgather(v): node-aware or flat, for allgatherv also largest where one block is at
 // least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest),
@@ -137,7 +137,8 @@ int run(int argc, char** argv) {
       "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
       "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
-      "allreduce and allgather also nway; reduce: native, binomial, twotree, circulant, node, "
+      "allreduce, allgather and allgatherv also nway; reduce: native, binomial, twotree, "
+      "circulant, node, "
       "auto; allmerge: "
       "native, alg0, alg1, alg2, auto; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
       "twophase, linear), all, or both "
@@ -168,7 +169,7 @@ int run(int argc, char** argv) {
       "or reuse (kept from call to call, as a program and the MPI libraries' benchmarks keep "
       "them); allmerge makes its data per call either way")(
       "nway-n", po::value(&o.nway_n)->default_value(0),
-      "allreduce and allgather nway (and their auto's trials): ports per round, 1..64 (0: the "
+      "allreduce, allgather(v) nway (and their auto's trials): ports per round, 1..64 (0: the "
       "cost rules)")("nway-rule", po::value(&o.nway_rule)->default_value(o.nway_rule),
                      "allreduce nway: last-round rule, circulant, digits or paper")(
       "measure", po::value(&o.measure)->default_value(o.measure),

@@ -114,7 +114,7 @@ std::vector<Impl> impls_of(const std::string& op) {
     return {kNative, kCirculant, kNodeAware, kAuto};
   }
   if (op == "allgather") return {kNative, kCirculant, kNway, kNodeAware, kAuto};
-  if (op == "allgatherv") return {kNative, kCirculant, kNodeAware, kLargest, kAuto};
+  if (op == "allgatherv") return {kNative, kCirculant, kNway, kNodeAware, kLargest, kAuto};
   return {kNative, kCirculant};
 }
 
@@ -199,6 +199,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
       const std::vector<int> displs = packed_displs(counts);
       CallBuffer send(0, counts[rank], check, rank + 1), recv(1, std::max(1L, m), check);
       const auto allgatherv = impl == kCirculant   ? Rosched_Allgatherv_circulant
+                              : impl == kNway      ? Rosched_Allgatherv_nway
                               : impl == kNodeAware ? Rosched_Allgatherv_node_aware
                               : impl == kLargest   ? Rosched_Allgatherv_largest
                               : impl == kAuto      ? Rosched_Allgatherv

@@ -16,7 +16,8 @@ namespace rosched::mpi {
 //                                              3 two-tree, 4 k-ary tree, 5 scatter + all-gather)
 //   kAllgather   Rosched_Allgather            (0 the library's, 1 Algorithm 7 or the node-aware
 //                                              all-gather, 2 the n-port all-gather)
-//   kAllgatherv  Rosched_Allgatherv           (0, 1 Algorithm 9, 2 the largest block's broadcast)
+//   kAllgatherv  Rosched_Allgatherv           (0, 1 Algorithm 9, 2 the largest block's broadcast,
+//                                              3 the n-port all-gather)
 //   kReduce      Rosched_Reduce, Rosched_Reduce_node_aware
 //                                             (Rosched_Reduce_choice's numbers, which are also
 //                                              Rosched_Reduce_node_aware_choice's)

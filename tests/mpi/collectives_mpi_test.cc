@@ -17,6 +17,7 @@
 #include "mpi_exec/bcast_kary_tree.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/last_run.h"
+#include "mpi_exec/message_bytes.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
@@ -310,11 +311,17 @@ void test_allgathervs() {
   test_allgatherv("allgatherv circulant", Rosched_Allgatherv_circulant);
   test_allgatherv("allgatherv node-aware", Rosched_Allgatherv_node_aware);
   test_allgatherv("allgatherv largest", Rosched_Allgatherv_largest);
+  for (int n : {0, 2, 5}) {  // 0: the rule's (at least 2 ports)
+    Rosched_Set_nway(n, nullptr);
+    test_allgatherv("allgatherv " + std::to_string(n) + "-port", Rosched_Allgatherv_nway);
+  }
+  Rosched_Set_nway(0, nullptr);
 }
 
 // A trial's answers 1 (Algorithm 7) and 2 (the n-port all-gather) stored for a size class on a
 // fresh communicator, as a trial stores them: the query names each, the call runs it (last_run)
-// and delivers every block, in place and not. (Which wins a trial depends on the machine.)
+// and delivers every block, in place and not; the same for Rosched_Allgatherv's 3 and 1. (Which
+// wins a trial depends on the machine.)
 void test_allgather_stored_answers() {
   if (std::getenv("ROSCHED_ALLGATHER") != nullptr) return;
   MPI_Comm comm;
@@ -342,17 +349,56 @@ void test_allgather_stored_answers() {
              what + ": the call ran it");
     }
   }
+  // Rosched_Allgatherv: answers 3 (the n-port all-gather) and 1 (Algorithm 9) stored for the
+  // size class of the (r mod 3) counts' total, blocks in reverse rank order with gaps.
+  if (std::getenv("ROSCHED_ALLGATHERV") == nullptr) {
+    std::vector<int> counts(p), displs(p);
+    int at = 0, total = 0;
+    for (int k = p - 1; k >= 0; --k) {
+      counts[k] = 40 * (k % 3 + 1);
+      displs[k] = at;
+      at += counts[k] + 2;
+      total += counts[k];
+    }
+    // The key Rosched_Allgatherv keeps its answers under: the result's bytes as units, apart
+    // for distributions with a block of at least half the data (at p = 2 and 3 here).
+    const rosched::mpi::ByteUnits units = rosched::mpi::blocks_units(counts.data(), p, 4);
+    const rosched::mpi::Decided key = rosched::mpi::largest_block_dominates(counts.data(), p)
+                                          ? rosched::mpi::Decided::kAllgathervLargest
+                                          : rosched::mpi::Decided::kAllgatherv;
+    for (int stored : {3, 1}) {
+      rosched::mpi::measured_choices(ci, key).store(
+          static_cast<long long>(units.count) * units.info.size, stored);
+      rosched::mpi::decision_memo(ci, key).store(units.count, units.info.size, stored);
+      const std::string what = "allgatherv, a trial's answer " + std::to_string(stored) + " stored";
+      int answer = -1;
+      Rosched_Allgatherv_choice(comm, counts.data(), MPI_INT, &answer);
+      expect(answer == (p == 1 ? 1 : stored),
+             what + ": the query names it (" + std::to_string(answer) + ")");
+      std::vector<int> recv(at, -1), send(counts[rank]);
+      for (int i = 0; i < counts[rank]; ++i) send[i] = pattern(rank, i);
+      bool ok = Rosched_Allgatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(),
+                                   displs.data(), MPI_INT, comm) == MPI_SUCCESS;
+      for (int j = 0; j < p && ok; ++j) {
+        for (int i = 0; i < counts[j] && ok; ++i) ok = recv[displs[j] + i] == pattern(j, i);
+        ok = ok && recv[displs[j] + counts[j]] == -1 && recv[displs[j] + counts[j] + 1] == -1;
+      }
+      expect(ok, what + ": data, gaps untouched");
+      expect(rosched::mpi::last_run(rosched::mpi::Decided::kAllgatherv) == answer,
+             what + ": the call ran it");
+    }
+  }
   MPI_Comm_free(&comm);
 }
 
 // Rosched_Allgather_choice and Rosched_Allgatherv_choice say what the next call runs: the same
 // answer on every rank, within the collective's answers (the all-gather: 0 library, 1
-// rosched's, 2 the n-port all-gather; the allgatherv: also 2, the largest block's broadcast, only
-// where one block is at least half of the data), before a call of a size class 1 (it is timed),
-// after it the answer the call stored, which a later call of the same class keeps, and each answer
-// names what the call before it ran (last_run.h: a timed call its winner); the data arrives through
-// the timed calls. Bad arguments are errors. A fresh communicator, so that no earlier call has
-// decided its classes.
+// rosched's, 2 the n-port all-gather; the allgatherv: 0, 1, 2 the largest block's broadcast,
+// only where one block is at least half of the data, 3 the n-port all-gather), before a call of a
+// size class 1 (it is timed), after it the answer the call stored, which a later call of the same
+// class keeps, and each answer names what the call before it ran (last_run.h: a timed call its
+// winner); the data arrives through the timed calls. Bad arguments are errors. A fresh
+// communicator, so that no earlier call has decided its classes.
 void test_allgather_choices() {
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -386,10 +432,12 @@ void test_allgather_choices() {
       // A timed call ran the winner it stored, a later one the class's answer.
       expect(ran == after, what + ": the answer names what the call ran (" + std::to_string(ran) +
                                " against " + std::to_string(after) + ")");
-      const int most = dominated && p > 1 ? 2 : 1;
       expect(same_on_all(comm, before) && same_on_all(comm, after),
              what + ": the same answer on every rank");
-      expect(after >= 0 && after <= most, what + ": one of its candidates");
+      // 2, the largest block's broadcast, only where one block is at least half of the data; 3
+      // the n-port all-gather.
+      expect(after >= 0 && after <= 3 && (after != 2 || (dominated && p > 1)),
+             what + ": one of its candidates");
       if (class_answer < 0) {
         expect(before == 1 || p == 1, what + ": a new class is timed (1 before the call)");
         class_answer = after;

@@ -207,6 +207,11 @@ void test_named(const Groups& g) {
          return Rosched_Allgatherv_circulant(buf.data(), 1, MPI_INT, out.data(), counts.data(),
                                              displs.data(), MPI_INT, g.inter);
        }},
+      {"Rosched_Allgatherv_nway",
+       [&] {
+         return Rosched_Allgatherv_nway(buf.data(), 1, MPI_INT, out.data(), counts.data(),
+                                        displs.data(), MPI_INT, g.inter);
+       }},
       {"Rosched_Allgather_nway",
        [&] {
          return Rosched_Allgather_nway(buf.data(), 1, MPI_INT, out.data(), 1, MPI_INT, g.inter);

@@ -199,7 +199,8 @@ void test_movement(MPI_Datatype type, int n) {
            {"Rosched_Allgatherv", Rosched_Allgatherv},
            {"Rosched_Allgatherv_circulant", Rosched_Allgatherv_circulant},
            {"Rosched_Allgatherv_node_aware", Rosched_Allgatherv_node_aware},
-           {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest}}) {
+           {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest},
+           {"Rosched_Allgatherv_nway", Rosched_Allgatherv_nway}}) {
     Shifted a(total), b(total);
     const int rc =
         fn(v.buf(), n + rank, type, a.buf(), counts.data(), displs.data(), type, MPI_COMM_WORLD);

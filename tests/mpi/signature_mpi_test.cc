@@ -95,7 +95,8 @@ void test_allgathers(const Layouts& layouts, MPI_Comm comm) {
       {"Rosched_Allgatherv", Rosched_Allgatherv},
       {"Rosched_Allgatherv_circulant", Rosched_Allgatherv_circulant},
       {"Rosched_Allgatherv_node_aware", Rosched_Allgatherv_node_aware},
-      {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest}};
+      {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest},
+      {"Rosched_Allgatherv_nway", Rosched_Allgatherv_nway}};
   for (int ints : {0, 10, 10 * 999, 10 * 3000}) {
     for (int turn = 0; turn < 3; ++turn) {
       const Layout& in = layouts.of(rank, turn);
@@ -208,7 +209,8 @@ void test_no_unit_beyond_int_max(MPI_Comm comm) {
   const std::pair<const char*, Allgatherv> entries[] = {
       {"Rosched_Allgatherv_circulant", Rosched_Allgatherv_circulant},
       {"Rosched_Allgatherv_node_aware", Rosched_Allgatherv_node_aware},
-      {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest}};
+      {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest},
+      {"Rosched_Allgatherv_nway", Rosched_Allgatherv_nway}};
   for (const auto& [name, run] : entries) {
     const int rc =
         run(MPI_IN_PLACE, 0, MPI_CHAR, tiny.data(), counts.data(), displs.data(), MPI_CHAR, comm);

@@ -37,6 +37,7 @@ const Algorithm<AllgathervFn> kAllgathervs[] = {
     {"Rosched_Allgatherv_circulant", Rosched_Allgatherv_circulant},
     {"Rosched_Allgatherv_node_aware", Rosched_Allgatherv_node_aware},
     {"Rosched_Allgatherv_largest", Rosched_Allgatherv_largest},
+    {"Rosched_Allgatherv_nway", Rosched_Allgatherv_nway},
 };
 
 }  // namespace
