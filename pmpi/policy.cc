@@ -107,7 +107,9 @@ Route chosen_route(Collective c, int algorithm) {
   using R = Route;
   static constexpr std::array<R, 6> bcast = {R::kNative,  R::kCirculant, R::kHypercube,
                                              R::kTwoTree, R::kKaryTree,  R::kScatterAllgather};
-  static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kLargest};
+  static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kNway};
+  static constexpr std::array<R, 4> allgatherv = {R::kNative, R::kCirculant, R::kLargest,
+                                                  R::kNway};
   static constexpr std::array<R, 6> reduce = {R::kNative,    R::kKnomial,   R::kTwoTree,
                                               R::kNodeAware, R::kCirculant, R::kScatterGather};
   static constexpr std::array<R, 7> allreduce = {R::kNative, R::kCensus, R::kScatterGather,
@@ -122,8 +124,8 @@ Route chosen_route(Collective c, int algorithm) {
   };
   switch (c) {
     case Collective::kBcast: return pick(bcast);
-    case Collective::kAllgather:
-    case Collective::kAllgatherv: return pick(allgather);
+    case Collective::kAllgather: return pick(allgather);
+    case Collective::kAllgatherv: return pick(allgatherv);
     case Collective::kReduce: return pick(reduce);
     case Collective::kAllreduce: return pick(allreduce);
     case Collective::kReduceScatterBlock:

@@ -114,7 +114,9 @@ const char* route_name(Route r);
 // allreduce also the answers of the _node_aware_choice queries, which the interposer asks where
 // it runs Rosched_Reduce_node_aware or Rosched_Allreduce_node_aware):
 //   bcast: 0 native, 1 circulant, 2 Bin Jia's hypercube, 3 two-tree, 4 k-ary tree;
-//   allgather, allgatherv: 0 native, 1 circulant (node-aware where it applies), 2 largest;
+//   allgather: 0 native, 1 circulant (node-aware where it applies), 2 n-way (the n-port
+//              all-gather);
+//   allgatherv: 0 native, 1 circulant (node-aware where it applies), 2 largest, 3 n-way;
 //   reduce: 0 native, 1 k-nomial, 2 two-tree, 3 node-aware, 4 circulant;
 //   allreduce: 0 native, 1 census, 2 reduce-scatter + all-gather, 3 node-aware (lanes), 4 n-way,
 //              5 two-tree, 6 node-aware (reduction, then broadcast);

@@ -313,8 +313,8 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
   const std::vector<std::pair<C, std::vector<R>>> answers = {
       {C::kBcast,
        {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree, R::kScatterAllgather}},
-      {C::kAllgather, {R::kNative, R::kCirculant, R::kLargest}},
-      {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest}},
+      {C::kAllgather, {R::kNative, R::kCirculant, R::kNway}},
+      {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest, R::kNway}},
       {C::kReduce,
        {R::kNative, R::kKnomial, R::kTwoTree, R::kNodeAware, R::kCirculant, R::kScatterGather}},
       {C::kAllreduce,
