@@ -6,6 +6,7 @@
 #include "tables/hypercube_table.h"
 #include "tables/kary_table.h"
 #include "tables/knomial_table.h"
+#include "tables/nway_allgather_table.h"
 #include "tables/nway_table.h"
 #include "tables/table_family.h"
 #include "tables/two_tree_table.h"
@@ -143,6 +144,32 @@ class NwayTables : public TableFamily {
   }
 };
 
+class NwayAllgatherTables : public TableFamily {
+ public:
+  std::string name() const override { return "nway-allgather"; }
+  std::string description() const override {
+    return "nway-allgather: the n-port all-gather (Traff 2022's Algorithm 7 on the skips of "
+           "--n ports), one row per rank and round: what the rank holds, its sends and receives";
+  }
+  std::string layout_help() const override {
+    return "Rows (nway-allgather): rank, round, held (contributions of ranks rank .. rank + "
+           "held - 1 at the round's start), sends j>r:[0:c) (port j to rank r, the first c), "
+           "receives j<r:[a:b) (offsets a..b-1 of the receiver).";
+  }
+  std::vector<TableParam> params() const override {
+    return {{"n", "N", "ports per round, 1..64 (default 2)"}};
+  }
+  void check_args(std::int64_t p, const TableOptions& o) const override {
+    if (o.root != 0)
+      throw std::invalid_argument("--root does not apply to --family nway-allgather");
+    check_nway_allgather_table_args(p, int_param(o, "n", 2));
+  }
+  Printed print(std::int64_t p, const TableOptions& o, Format format,
+                std::ostream& out) const override {
+    return render_checked(make_nway_allgather_table(p, int_param(o, "n", 2)), format, out);
+  }
+};
+
 class KnomialTables : public TableFamily {
  public:
   std::string name() const override { return "knomial"; }
@@ -235,6 +262,9 @@ class BruckTables : public TableFamily {
 }  // namespace
 
 std::unique_ptr<TableFamily> nway_tables() { return std::make_unique<NwayTables>(); }
+std::unique_ptr<TableFamily> nway_allgather_tables() {
+  return std::make_unique<NwayAllgatherTables>();
+}
 std::unique_ptr<TableFamily> bruck_tables() { return std::make_unique<BruckTables>(); }
 std::unique_ptr<TableFamily> knomial_tables() { return std::make_unique<KnomialTables>(); }
 std::unique_ptr<TableFamily> kary_tables() { return std::make_unique<KaryTables>(); }
@@ -250,6 +280,7 @@ std::vector<std::unique_ptr<TableFamily>> table_families() {
   out.push_back(bruck_tables());
   out.push_back(merge_tables());
   out.push_back(nway_tables());
+  out.push_back(nway_allgather_tables());
   out.push_back(knomial_tables());
   out.push_back(kary_tables());
   return out;

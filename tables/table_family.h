@@ -70,6 +70,7 @@ std::unique_ptr<TableFamily> hypercube_tables();
 std::unique_ptr<TableFamily> bruck_tables();
 std::unique_ptr<TableFamily> merge_tables();  // tables/merge_table.cc
 std::unique_ptr<TableFamily> nway_tables();
+std::unique_ptr<TableFamily> nway_allgather_tables();  // tables/nway_allgather_table.cc
 std::unique_ptr<TableFamily> knomial_tables();
 std::unique_ptr<TableFamily> kary_tables();
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tables command line: help, exit codes, one-line errors, Table 1 of Träff 2022, the two
-# trees, the hypercube broadcast and the k-nomial reduction of Träff's lecture notes.
+# trees, the hypercube broadcast and the k-nomial reduction of Träff's lecture notes, the n-port
+# all-gather.
 set -u
 bin="$(realpath "$1")"
 golden_table1="$(realpath "$2")"  # Table 1 of Träff 2022 (p = 20), transcribed from the paper
@@ -102,6 +103,22 @@ done
 for args in "--p 5 --family knomial --ports 0" "--p 5 --family knomial --ports 65" \
             "--p 5 --family knomial --ports x" "--p 5 --family knomial --root 5" \
             "--p 2000000 --family knomial"; do
+  # shellcheck disable=SC2086
+  check "reject: $args" 2 $args
+  [ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL '$args' error is not one line"; cat err.txt; fail=1; }
+done
+# The n-port all-gather: p = 10 on 3 ports (skips 1, 3, 10: rank 0 gets ranks 1-2, then 3-9 in
+# messages of 3, 3 and 1), every p of a range checked by its run, bad n rejected.
+check nway-allgather-p10 0 --p 10 --family nway-allgather --n 3 --format tsv
+grep -qP "^0\t1\t3\t1>7:\[0:3\) 2>4:\[0:3\) 3>1:\[0:1\)\t1<3:\[3:6\) 2<6:\[6:9\) 3<9:\[9:10\)$" out.txt ||
+  { echo "FAIL nway-allgather row of rank 0, round 1"; cat out.txt; fail=1; }
+grep -q "in 2 rounds = ceil(log_4 p) (Algorithm 7: 4); skips 1 3 10" err.txt ||
+  { echo "FAIL nway-allgather summary"; cat err.txt; fail=1; }
+check nway-allgather-range 0 --p 1-40 --family nway-allgather --n 5 --format csv
+[ "$(grep -c 'family=nway-allgather: valid all-gather' err.txt)" = 40 ] ||
+  { echo "FAIL nway-allgather summaries"; cat err.txt; fail=1; }
+for args in "--p 5 --family nway-allgather --n 0" "--p 5 --family nway-allgather --n 65" \
+            "--p 5 --family nway-allgather --root 1"; do
   # shellcheck disable=SC2086
   check "reject: $args" 2 $args
   [ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL '$args' error is not one line"; cat err.txt; fail=1; }
