@@ -121,12 +121,6 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       }
       result.store();
     };
-    // The n-port all-gather's ports where it runs without a trial: the forced or the rule's
-    // (at least 2 where the rule sees no gain: a forced entry or an earlier trial's answer).
-    const auto nway_n = [&] {
-      const int n = nway_allgather_ports(ci, block_size);
-      return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), p, block_size));
-    };
     const auto tell_nway = [&](int n) {
       if (settings().verbose) {
         tell_choice(ci, name, ("n-port all-gather, n = " + std::to_string(n)).c_str(), 0, 0,
@@ -134,7 +128,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       }
     };
     if (entry == Entry::kNway) {
-      const int n = nway_n();
+      const int n = nway_allgather_ports_to_run(ci, block_size);
       tell_nway(n);
       ours(n);
       return;
@@ -178,7 +172,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         return;
       }
       if (answer == kAllgatherNway) {
-        const int n = nway_n();
+        const int n = nway_allgather_ports_to_run(ci, block_size);
         tell_nway(n);
         ours(n);
         set_last_run(Decided::kAllgather, kAllgatherNway);

@@ -44,6 +44,11 @@ int nway_allgather_ports(const CommInfo& ci, double block_bytes) {
   return pays ? n : 0;
 }
 
+int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes) {
+  const int n = nway_allgather_ports(ci, block_bytes);
+  return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, block_bytes));
+}
+
 namespace {
 
 // The round's requests, cancelled and freed if the walk leaves early (an error).

@@ -29,6 +29,10 @@ int nway_allgather_ports_for(const CostModel& model, int p, double block_bytes);
 // so that the n-port all-gather is not worth a trial. Collective at the communicator's first
 // use of the model.
 int nway_allgather_ports(const CommInfo& ci, double block_bytes);
+// The n for a call that runs the n-port all-gather without a trial (its own entry point, or a
+// trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n, at
+// least 2.
+int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes);
 
 // The n-port all-gather on ci over the buffer at base cut as `cut` (p blocks, block j rank j's;
 // this rank's own block in place), n ports (1..64).

@@ -135,15 +135,9 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
     const TypeInfo rtype =
         check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
     auto* base = static_cast<char*>(recvbuf);
-    // The n-port all-gather's ports: forced, or its rule's on blocks of the mean size (0 where
-    // it does not pay; at least 2 where it runs all the same: its entry, a trial's answer).
+    // The n-port all-gather's ports go by blocks of the mean size.
     const double mean_block =
         static_cast<double>(blocks_bytes(recvcounts, ci.p, rtype.size)) / ci.p;
-    const auto nway_n = [&](bool at_least_two) {
-      const int n = nway_allgather_ports(ci, mean_block);
-      if (n > 0 || !at_least_two) return n;
-      return std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, mean_block));
-    };
     // Rosched's all-gather `e` (idempotent: a later run leaves what the first left); n: the
     // n-port all-gather's ports (kNway).
     const auto ours = [&](Entry e, int n = 0) {
@@ -178,7 +172,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       blocks.store();
     };
     if (entry != Entry::kChoose) {
-      ours(entry, entry == Entry::kNway ? nway_n(true) : 0);
+      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, mean_block) : 0);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
@@ -208,7 +202,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         return;
       case Verdict::kTimeBoth: {
         // The candidates' places are their answers; one that does not apply is not timed.
-        const int n = nway_n(false);
+        const int n = nway_allgather_ports(ci, mean_block);
         const std::string nway_name = "n-port all-gather, n = " + std::to_string(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
                                              {"rosched's", [&] { ours(Entry::kNodeAware); }},
@@ -231,7 +225,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       }
       case Verdict::kRosched:
         if (c.candidate == kNwayBlocks) {
-          ours(Entry::kNway, nway_n(true));
+          ours(Entry::kNway, nway_allgather_ports_to_run(ci, mean_block));
         } else {
           ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
         }
