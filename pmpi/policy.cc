@@ -108,8 +108,7 @@ Route chosen_route(Collective c, int algorithm) {
   static constexpr std::array<R, 6> bcast = {R::kNative,  R::kCirculant, R::kHypercube,
                                              R::kTwoTree, R::kKaryTree,  R::kScatterAllgather};
   static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kNway};
-  static constexpr std::array<R, 4> allgatherv = {R::kNative, R::kCirculant, R::kLargest,
-                                                  R::kNway};
+  static constexpr std::array<R, 4> allgatherv = {R::kNative, R::kCirculant, R::kLargest, R::kNway};
   static constexpr std::array<R, 6> reduce = {R::kNative,    R::kKnomial,   R::kTwoTree,
                                               R::kNodeAware, R::kCirculant, R::kScatterGather};
   static constexpr std::array<R, 7> allreduce = {R::kNative, R::kCensus, R::kScatterGather,
