@@ -121,15 +121,9 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       }
       result.store();
     };
-    const auto tell_nway = [&](int n) {
-      if (settings().verbose) {
-        tell_choice(ci, name, ("n-port all-gather, n = " + std::to_string(n)).c_str(), 0, 0,
-                    block_size * p);
-      }
-    };
     if (entry == Entry::kNway) {
       const int n = nway_allgather_ports_to_run(ci, block_size);
-      tell_nway(n);
+      tell_nway_allgather(ci, name, n, block_size * p);
       ours(n);
       return;
     }
@@ -160,7 +154,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         // The n-port all-gather only where its rule expects it at least 10% faster than
         // Algorithm 7 (short results: its rounds save latencies, not bytes).
         const int n = nway_allgather_ports(ci, block_size);
-        const std::string nway_name = "n-port all-gather, n = " + std::to_string(n);
+        const std::string nway_name = nway_allgather_name(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgather", library},
                                              {"rosched's", [&] { ours(0); }},
                                              {nway_name.c_str(), nullptr}};
@@ -173,7 +167,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       }
       if (answer == kAllgatherNway) {
         const int n = nway_allgather_ports_to_run(ci, block_size);
-        tell_nway(n);
+        tell_nway_allgather(ci, name, n, block_size * p);
         ours(n);
         set_last_run(Decided::kAllgather, kAllgatherNway);
         return;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/nway/nway_allgather.h"
 
@@ -49,18 +50,18 @@ int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes) {
   return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, block_bytes));
 }
 
+std::string nway_allgather_name(int n) { return "n-port all-gather, n = " + std::to_string(n); }
+
+void tell_nway_allgather(const CommInfo& ci, const char* name, int n, double bytes) {
+  if (settings().verbose) tell_choice(ci, name, nway_allgather_name(n).c_str(), 0, 0, bytes);
+}
+
 namespace {
 
 // The round's requests, cancelled and freed if the walk leaves early (an error).
 struct RoundRequests {
   std::vector<MPI_Request> r;
-  ~RoundRequests() {
-    for (MPI_Request& q : r) {
-      if (q == MPI_REQUEST_NULL) continue;
-      PMPI_Cancel(&q);
-      PMPI_Request_free(&q);
-    }
-  }
+  ~RoundRequests() { cancel_requests(r.data(), static_cast<int>(r.size())); }
 };
 
 }  // namespace

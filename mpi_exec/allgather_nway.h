@@ -9,6 +9,8 @@
 
 #include <mpi.h>
 
+#include <string>
+
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
@@ -33,6 +35,12 @@ int nway_allgather_ports(const CommInfo& ci, double block_bytes);
 // trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n, at
 // least 2.
 int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes);
+
+// "n-port all-gather, n = N": its name in a trial's and a choice's report.
+std::string nway_allgather_name(int n);
+// ROSCHED_VERBOSE: tells that `name` runs the n-port all-gather with n ports on `bytes` of result
+// (not for the trial's timed runs, which the trial reports).
+void tell_nway_allgather(const CommInfo& ci, const char* name, int n, double bytes);
 
 // The n-port all-gather on ci over the buffer at base cut as `cut` (p blocks, block j rank j's;
 // this rank's own block in place), n ports (1..64).

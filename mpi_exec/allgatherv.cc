@@ -150,13 +150,8 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       char* const data = static_cast<char*>(blocks.data());
       if (e == Entry::kNway) {
         if (ci.p > 1) {
-          if (settings().verbose) {
-            tell_choice(ci, name, ("n-port all-gather, n = " + std::to_string(n)).c_str(), 0, 0,
-                        mean_block * ci.p);
-          }
-          std::vector<std::int64_t> starts(ci.p + 1);
-          for (int j = 0; j < ci.p; ++j) starts[j] = blocks.displs()[j];
-          starts[ci.p] = starts[ci.p - 1] + blocks.counts()[ci.p - 1];
+          // The blocks one after the other in rank order (BlocksBytes).
+          const std::vector<std::int64_t> starts = block_starts(blocks.counts(), ci.p);
           nway_allgather_on(ci, data, BlockCut{starts[ci.p], ci.p, starts.data()}, blocks.type(),
                             blocks.info(), n);
         }
@@ -172,7 +167,9 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       blocks.store();
     };
     if (entry != Entry::kChoose) {
-      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, mean_block) : 0);
+      const int n = entry == Entry::kNway ? nway_allgather_ports_to_run(ci, mean_block) : 0;
+      if (n > 0) tell_nway_allgather(ci, name, n, mean_block * ci.p);
+      ours(entry, n);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
@@ -203,7 +200,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       case Verdict::kTimeBoth: {
         // The candidates' places are their answers; one that does not apply is not timed.
         const int n = nway_allgather_ports(ci, mean_block);
-        const std::string nway_name = "n-port all-gather, n = " + std::to_string(n);
+        const std::string nway_name = nway_allgather_name(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
                                              {"rosched's", [&] { ours(Entry::kNodeAware); }},
                                              {"largest block's broadcast", nullptr},
@@ -225,7 +222,9 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       }
       case Verdict::kRosched:
         if (c.candidate == kNwayBlocks) {
-          ours(Entry::kNway, nway_allgather_ports_to_run(ci, mean_block));
+          const int n = nway_allgather_ports_to_run(ci, mean_block);
+          tell_nway_allgather(ci, name, n, mean_block * ci.p);
+          ours(Entry::kNway, n);
         } else {
           ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
         }

@@ -39,11 +39,7 @@ CirculantRounds::CirculantRounds(Kind kind, const CommInfo& comm, char* base, co
 }
 
 CirculantRounds::~CirculantRounds() {
-  for (MPI_Request& r : requests_) {
-    if (r == MPI_REQUEST_NULL) continue;
-    PMPI_Cancel(&r);
-    PMPI_Request_free(&r);
-  }
+  cancel_requests(requests_.data(), static_cast<int>(requests_.size()));
 }
 
 CirculantRounds::RoundBlocks CirculantRounds::round_blocks() const {

@@ -144,6 +144,12 @@ CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count,
   return out;
 }
 
+std::vector<std::int64_t> block_starts(const int counts[], int p) {
+  std::vector<std::int64_t> starts(static_cast<std::size_t>(p) + 1, 0);
+  for (int b = 0; b < p; ++b) starts[b + 1] = starts[b] + counts[b];
+  return starts;
+}
+
 OwnedType hindexed(int count, const int* lengths, const MPI_Aint* offsets, MPI_Datatype element) {
   MPI_Datatype t;
   check(PMPI_Type_create_hindexed(count, lengths, offsets, element, &t),

@@ -115,6 +115,10 @@ struct BlockCut {
   }
 };
 
+// The p + 1 prefix sums of counts[0 .. p - 1] (starts[0] = 0, starts[p] the total): a BlockCut's
+// starts for blocks of those counts one after the other.
+std::vector<std::int64_t> block_starts(const int counts[], int p);
+
 // Elements first .. first + count - 1 (mod total) of a buffer of `total` elements that wraps
 // around (0 <= first < 2 total, 0 <= count <= total): `head` elements from element `first` (taken
 // mod total) to the end, then `tail` from element 0.

@@ -151,6 +151,14 @@ bool inter_communicator(MPI_Comm comm) noexcept {
   }
 }
 
+void cancel_requests(MPI_Request* requests, int count) noexcept {
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) continue;
+    PMPI_Cancel(&requests[i]);
+    PMPI_Request_free(&requests[i]);
+  }
+}
+
 int library_answer(const char* name, MPI_Comm comm, int* algorithm) {
   if (algorithm == nullptr) return report(name, comm, MPI_ERR_ARG, "algorithm is a null pointer");
   *algorithm = 0;

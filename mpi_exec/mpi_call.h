@@ -94,6 +94,10 @@ CommInfo comm_info(MPI_Comm comm);
 // MPI_PROC_NULL, results from the other group), which rosched's algorithms do not have.
 bool inter_communicator(MPI_Comm comm) noexcept;
 
+// Cancels and frees each of requests[0 .. count - 1] that is not MPI_REQUEST_NULL: what a walk
+// of rounds leaves outstanding when an error ends it early (its destructor's clean-up).
+void cancel_requests(MPI_Request* requests, int count) noexcept;
+
 // What an entry point's _choice query answers on an inter-communicator: 0, the library's
 // collective (MPI_ERR_ARG through comm's handler for a null `algorithm`), reported as `name`.
 int library_answer(const char* name, MPI_Comm comm, int* algorithm);

@@ -164,13 +164,7 @@ NwayAllreduce::NwayAllreduce(const void* sendbuf, void* recvbuf, int count,
 
 NwayAllreduce::~NwayAllreduce() {
   // Only after an error: cancel and release what is still outstanding.
-  for (int i = 0; i < request_count_; ++i) {
-    MPI_Request& r = requests_[static_cast<std::size_t>(i)];
-    if (r != MPI_REQUEST_NULL) {
-      PMPI_Cancel(&r);
-      PMPI_Request_free(&r);
-    }
-  }
+  cancel_requests(requests_.data(), request_count_);
 }
 
 void* NwayAllreduce::acc(int a) {

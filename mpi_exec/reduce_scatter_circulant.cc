@@ -194,10 +194,7 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       throw Error(MPI_ERR_OP, std::string(kReduceScatter) + " needs a commutative operation");
     }
     std::vector<std::int64_t> starts;  // the irregular blocks' prefix sums
-    if (blocks.irregular) {
-      starts.assign(ci.p + 1, 0);
-      for (int b = 0; b < ci.p; ++b) starts[b + 1] = starts[b] + blocks.recvcounts[b];
-    }
+    if (blocks.irregular) starts = block_starts(blocks.recvcounts, ci.p);
     const int total = blocks.irregular ? static_cast<int>(starts[ci.p]) : blocks.recvcount * ci.p;
     const Decided which = decided(blocks);
     // The choosing entry points record what they ran (last_run.h), in their _choice numbers.
