@@ -33,9 +33,13 @@ TEST(KaryTree, HandWorkedSevenRanksBinary) {
   for (const auto& e : expected) {
     const BcastRound r = s.round(e.round);
     EXPECT_EQ(r.recv.has_value(), e.recv_peer >= 0) << e.round;
-    if (r.recv) EXPECT_EQ(*r.recv, (Transfer{e.recv_peer, e.recv_block})) << e.round;
+    if (r.recv) {
+      EXPECT_EQ(*r.recv, (Transfer{e.recv_peer, e.recv_block})) << e.round;
+    }
     EXPECT_EQ(r.send.has_value(), e.send_peer >= 0) << e.round;
-    if (r.send) EXPECT_EQ(*r.send, (Transfer{e.send_peer, e.send_block})) << e.round;
+    if (r.send) {
+      EXPECT_EQ(*r.send, (Transfer{e.send_peer, e.send_block})) << e.round;
+    }
   }
   EXPECT_EQ(kary_max_start(7, 2), 4);
   EXPECT_EQ(kary_depth(7, 2), 2);

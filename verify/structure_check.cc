@@ -411,10 +411,11 @@ ROSCHED_VECTORISED std::uint64_t reduce_scatter_rounds(const Skips& skips, int j
   std::uint64_t bad = 0;
   for (std::int64_t r = 0; r < p; ++r) {
     const ReduceScatterRound me = reduce_scatter_round(s, r, j);
+    // int operands: one branch-free test per rank (a bitwise or of bools draws a warning)
     bad |= static_cast<std::uint64_t>(
-        (me.to != add_mod(r, c, p)) | (me.from != add_mod(r, p - c == p ? 0 : p - c, p)) |
-        (me.send_offset != u.send_offset) | (me.send_count != u.send_count) |
-        (me.recv_offset != u.recv_offset) | (me.recv_count != u.recv_count));
+        int{me.to != add_mod(r, c, p)} | int{me.from != add_mod(r, p - c == p ? 0 : p - c, p)} |
+        int{me.send_offset != u.send_offset} | int{me.send_count != u.send_count} |
+        int{me.recv_offset != u.recv_offset} | int{me.recv_count != u.recv_count});
   }
   return bad;
 }

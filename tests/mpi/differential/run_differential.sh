@@ -10,7 +10,8 @@
 #      library's all-gather (ROSCHED_ALLMERGE=native).
 # CASES cases per run in A and B, CASES / 3 in D (its tiny parts and synchronous sends make its
 # large cases the slowest).
-# Usage: run_differential.sh PROGRAM [SEED [CASES]]   (defaults 20261201 and 1200)
+# Usage: run_differential.sh PROGRAM [SEED [CASES [CONFIGS]]]   (defaults 20261201, 1200 and
+# "A B D"; a configuration's seeds do not depend on which others run)
 # Each mpirun has its own timeout. Prints a line per run, the FAIL lines of a failed run with
 # the command that reproduces it, and last the summed "N passed, M failed"; exits 1 if a case
 # failed or a run ended without its result line (a crash, a hang, a timeout).
@@ -20,6 +21,10 @@ unset $(compgen -e | grep '^ROSCHED_')  # each configuration sets its own
 bin="$(realpath "$1")"
 seed=${2:-20261201}
 cases=${3:-1200}
+configs=${4:-A B D}
+for config in $configs; do
+  case $config in A|B|D) ;; *) echo "run_differential.sh: unknown configuration '$config' (A, B or D)" >&2; exit 2 ;; esac
+done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 forced="ROSCHED_BCAST=rosched ROSCHED_REDUCE=rosched ROSCHED_ALLREDUCE=rosched"
 forced+=" ROSCHED_ALLGATHER=rosched ROSCHED_ALLGATHERV=rosched ROSCHED_REDUCE_SCATTER=rosched"
@@ -29,7 +34,7 @@ tiny+=" ROSCHED_HYPERCUBE_F=0.05 ROSCHED_KARY_F=0.05 ROSCHED_STREAM_PART=7 ROSCH
 tiny+=" ROSCHED_SENDS=sync ROSCHED_NWAY_N=2 ROSCHED_REDUCE_PORTS=2 ROSCHED_LANE_CHUNKS=3"
 tiny+=" ROSCHED_KARY_DEGREE=3 ROSCHED_ALLGATHERV_G=1"
 passed=0; failed=0; status=0
-for config in A B D; do
+for config in $configs; do
   case $config in
     A) settings=""; n=$cases; config_seed=$seed ;;
     B) settings=$forced; n=$cases; config_seed=$((seed + 100)) ;;
