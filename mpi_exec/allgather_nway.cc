@@ -50,7 +50,9 @@ int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes) {
   return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, block_bytes));
 }
 
-std::string nway_allgather_name(int n) { return "n-port all-gather, n = " + std::to_string(n); }
+std::string nway_allgather_name(int n) {
+  return n > 0 ? "n-port all-gather, n = " + std::to_string(n) : "n-port all-gather";
+}
 
 void tell_nway_allgather(const CommInfo& ci, const char* name, int n, double bytes) {
   if (settings().verbose) tell_choice(ci, name, nway_allgather_name(n).c_str(), 0, 0, bytes);

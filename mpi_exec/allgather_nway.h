@@ -36,7 +36,8 @@ int nway_allgather_ports(const CommInfo& ci, double block_bytes);
 // least 2.
 int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes);
 
-// "n-port all-gather, n = N": its name in a trial's and a choice's report.
+// "n-port all-gather, n = N" (without ", n = N" for n = 0, not run): its name in a trial's and a
+// choice's report.
 std::string nway_allgather_name(int n);
 // ROSCHED_VERBOSE: tells that `name` runs the n-port all-gather with n ports on `bytes` of result
 // (not for the trial's timed runs, which the trial reports).

@@ -173,7 +173,7 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
   const auto nway = [&](const void* input) {
     const int n = nway_ports(ci, bytes);
     if (settings().verbose) {
-      tell_choice(ci, name, ("n-way, n = " + std::to_string(n)).c_str(), 1, 0, bytes);
+      tell_choice(ci, name, ("n-way, n = " + std::to_string(n)).c_str(), 0, 0, bytes);
     }
     nway_allreduce_on(ci, input, recvbuf, count, datatype, type, op, n);
   };

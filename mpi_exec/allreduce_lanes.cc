@@ -98,7 +98,7 @@ void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name
         (scatter_gather ? std::string("reduce-scatter + all-gather in lane 0")
                         : "n-way in lane 0 (n = " + std::to_string(n_lane) + ")") +
         ", broadcast in the node";
-    tell_choice(ci, name, what.c_str(), 1, 0, bytes);
+    tell_choice(ci, name, what.c_str(), 0, 0, bytes);
   }
 }
 

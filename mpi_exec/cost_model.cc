@@ -416,9 +416,16 @@ int synchronous_window(const CostModel& model, double block_bytes) {
   return latency >= kLatencyOverTransfer * transfer ? 2 : 1;
 }
 
+namespace {
+thread_local bool choices_untold = false;  // ChoicesUntold
+}  // namespace
+
+ChoicesUntold::ChoicesUntold() : before_(choices_untold) { choices_untold = true; }
+ChoicesUntold::~ChoicesUntold() { choices_untold = before_; }
+
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes) {
-  if (!settings().verbose || comm.rank != 0) return;
+  if (!settings().verbose || comm.rank != 0 || choices_untold) return;
   // Only rank 0 gets here, so the model is shown only if made already (making it is collective).
   const CommModel* record = comm.cache != nullptr ? comm.cache->model : nullptr;
   static_assert(kModelSizes[0] == 8 && kModelSizes[1] == 4096 && kModelSizes[2] == 8192 &&
@@ -444,9 +451,14 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
                   model.fanout, model.stream[0], model.stream[1], model.stream[2],
                   model.stream[3], model.stream[4], model.stream[5]);
   }
+  char blocks[64] = "";  // not shown for what is not cut into blocks (n = 0)
+  if (n > 0) {
+    std::snprintf(blocks, sizeof blocks, ", %lld blocks, window %d", static_cast<long long>(n),
+                  window);
+  }
   char line[720];
-  std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s, %lld blocks, window %d%s\n",
-                name, comm.p, bytes, algorithm, static_cast<long long>(n), window, figures);
+  std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s%s%s\n", name, comm.p, bytes,
+                algorithm, blocks, figures);
   thread_local std::map<std::string, std::string> last;  // per collective, under verbose only
   std::string& previous = last[name];
   if (previous == line) return;

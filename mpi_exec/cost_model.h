@@ -261,11 +261,24 @@ bool synchronous_sends(const CostModel& model, double block_bytes);
 int synchronous_window(const CostModel& model, double block_bytes);
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr what collective `name` chose for a message
-// of `bytes`: the algorithm, its blocks n and window (0: not pipelined) and the model's figures
-// where the communicator's model has been made (never collective), each time the line differs
-// from the previous one printed for `name`.
+// of `bytes`: the algorithm, its blocks n and window (neither shown for n = 0: not cut into
+// blocks) and the model's figures where the communicator's model has been made (never
+// collective), each time the line differs from the previous one printed for `name`.
 void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, std::int64_t n,
                  int window, double bytes);
+
+// While one lives, tell_choice prints nothing on this thread: a trial's timed runs (time_choices),
+// whose candidates' times tell_timing reports.
+class ChoicesUntold {
+ public:
+  ChoicesUntold();
+  ~ChoicesUntold();
+  ChoicesUntold(const ChoicesUntold&) = delete;
+  ChoicesUntold& operator=(const ChoicesUntold&) = delete;
+
+ private:
+  bool before_;
+};
 
 // With ROSCHED_VERBOSE set, rank 0 prints to stderr the times (slowest rank) of the candidates
 // timed for a message of `bytes` (names[0] the library's collective), and which runs for the
