@@ -13,8 +13,8 @@ tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 export ROSCHED_SMPI_BUILD="$tmp/build"
 sim="$root/scripts/simulate.sh"
 fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
+ok() { echo "ok   $1 (${SECONDS} s)"; }  # seconds since the start: where the time goes
+bad() { echo "FAIL $1 (${SECONDS} s)"; fail=1; }
 
 tsv="$tmp/quick.tsv"
 if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0"
