@@ -98,6 +98,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
     // This library's all-gathers (idempotent: a later run leaves what the first left): n = 0
     // Algorithm 7 or the node-aware one, else the n-port all-gather.
     const auto ours = [&](int n) {
+      if (n > 0) tell_nway_allgather(ci, name, n, block_size * p);
       if (sendbuf != MPI_IN_PLACE) {
         local_copy(sendbuf, sendcount, sendtype, base + rank * block_bytes, recvcount, recvtype);
       }
@@ -122,9 +123,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       result.store();
     };
     if (entry == Entry::kNway) {
-      const int n = nway_allgather_ports_to_run(ci, block_size);
-      tell_nway_allgather(ci, name, n, block_size * p);
-      ours(n);
+      ours(nway_allgather_ports_to_run(ci, block_size));
       return;
     }
     if (entry == Entry::kChoose) {
@@ -166,9 +165,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         return;
       }
       if (answer == kAllgatherNway) {
-        const int n = nway_allgather_ports_to_run(ci, block_size);
-        tell_nway_allgather(ci, name, n, block_size * p);
-        ours(n);
+        ours(nway_allgather_ports_to_run(ci, block_size));
         set_last_run(Decided::kAllgather, kAllgatherNway);
         return;
       }

@@ -40,7 +40,7 @@ int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes);
 // choice's report.
 std::string nway_allgather_name(int n);
 // ROSCHED_VERBOSE: tells that `name` runs the n-port all-gather with n ports on `bytes` of result
-// (not for the trial's timed runs, which the trial reports).
+// (tell_choice, so not inside a trial's timed runs, which the trial reports).
 void tell_nway_allgather(const CommInfo& ci, const char* name, int n, double bytes);
 
 // The n-port all-gather on ci over the buffer at base cut as `cut` (p blocks, block j rank j's;

@@ -141,6 +141,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
     // Rosched's all-gather `e` (idempotent: a later run leaves what the first left); n: the
     // n-port all-gather's ports (kNway).
     const auto ours = [&](Entry e, int n = 0) {
+      if (e == Entry::kNway) tell_nway_allgather(ci, name, n, mean_block * ci.p);
       if (sendbuf != MPI_IN_PLACE) {
         local_copy(sendbuf, sendcount, sendtype,
                    base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
@@ -167,9 +168,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       blocks.store();
     };
     if (entry != Entry::kChoose) {
-      const int n = entry == Entry::kNway ? nway_allgather_ports_to_run(ci, mean_block) : 0;
-      if (n > 0) tell_nway_allgather(ci, name, n, mean_block * ci.p);
-      ours(entry, n);
+      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, mean_block) : 0);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
@@ -222,9 +221,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       }
       case Verdict::kRosched:
         if (c.candidate == kNwayBlocks) {
-          const int n = nway_allgather_ports_to_run(ci, mean_block);
-          tell_nway_allgather(ci, name, n, mean_block * ci.p);
-          ours(Entry::kNway, n);
+          ours(Entry::kNway, nway_allgather_ports_to_run(ci, mean_block));
         } else {
           ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
         }
