@@ -95,6 +95,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
     auto* base = static_cast<char*>(recvbuf);
     const MPI_Aint block_bytes = static_cast<MPI_Aint>(recvcount) * rtype.extent;
     const double block_size = static_cast<double>(recvcount) * rtype.size;  // bytes
+    const GatherBlocks blocks{block_size, block_size};  // the n-port all-gather's
     // This library's all-gathers (idempotent: a later run leaves what the first left): n = 0
     // Algorithm 7 or the node-aware one, else the n-port all-gather.
     const auto ours = [&](int n) {
@@ -123,7 +124,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       result.store();
     };
     if (entry == Entry::kNway) {
-      ours(nway_allgather_ports_to_run(ci, block_size));
+      ours(nway_allgather_ports_to_run(ci, blocks));
       return;
     }
     if (entry == Entry::kChoose) {
@@ -152,7 +153,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         }
         // The n-port all-gather only where its rule expects it at least 10% faster than
         // Algorithm 7 (short results: its rounds save latencies, not bytes).
-        const int n = nway_allgather_ports(ci, block_size);
+        const int n = nway_allgather_ports(ci, blocks);
         const std::string nway_name = nway_allgather_name(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgather", library},
                                              {"rosched's", [&] { ours(0); }},
@@ -165,7 +166,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         return;
       }
       if (answer == kAllgatherNway) {
-        ours(nway_allgather_ports_to_run(ci, block_size));
+        ours(nway_allgather_ports_to_run(ci, blocks));
         set_last_run(Decided::kAllgather, kAllgatherNway);
         return;
       }

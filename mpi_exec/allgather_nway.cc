@@ -8,6 +8,7 @@
 #include "mpi_exec/allgather_nway.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -18,36 +19,42 @@
 
 namespace rosched::mpi {
 
-double nway_allgather_time(const CostModel& model, int p, int n, double block_bytes) {
+double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks) {
   if (p <= 1) return 0;
   const NwayPlan plan = rosched::nway_allgather_plan(p, n);
+  const double above = std::max(0.0, blocks.largest - blocks.mean), whole = blocks.mean * p;
+  const double spread = whole > 0 ? std::pow(model.crowding, 0.5 * (1 + above / whole)) : 1;
   double total = 0;
   for (int i = 0; i < plan.rounds(); ++i) {
     const std::int64_t held = plan.skip(i), next = plan.skip(i + 1);
-    const std::int64_t messages = (next - 1) / held;  // ceil(next / held) - 1
-    total += fan_time(model, static_cast<int>(messages),
-                      static_cast<double>(next - held) / messages * block_bytes);
+    const auto messages = static_cast<int>((next - 1) / held);  // ceil(next / held) - 1
+    const double even = static_cast<double>(next - held) / messages * blocks.mean;
+    double round = fan_time(model, messages, even);
+    if (above > 0) {
+      round = std::max(round, fan_time(model, messages, std::min(even + above, whole), spread));
+    }
+    total += round;
   }
   return total;
 }
 
-int nway_allgather_ports_for(const CostModel& model, int p, double block_bytes) {
-  return least_cost_ports(p, [&](int n) { return nway_allgather_time(model, p, n, block_bytes); });
+int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks) {
+  return least_cost_ports(p, [&](int n) { return nway_allgather_time(model, p, n, blocks); });
 }
 
-int nway_allgather_ports(const CommInfo& ci, double block_bytes) {
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks) {
   if (const int forced = forced_nway_ports()) return forced;
   if (ci.p <= 2) return 0;
   const CostModel& model = cost_model(ci);
-  const int n = nway_allgather_ports_for(model, ci.p, block_bytes);
-  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, block_bytes) <=
-                                 0.9 * nway_allgather_time(model, ci.p, 1, block_bytes);
+  const int n = nway_allgather_ports_for(model, ci.p, blocks);
+  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks) <=
+                                 0.9 * nway_allgather_time(model, ci.p, 1, blocks);
   return pays ? n : 0;
 }
 
-int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes) {
-  const int n = nway_allgather_ports(ci, block_bytes);
-  return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, block_bytes));
+int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks) {
+  const int n = nway_allgather_ports(ci, blocks);
+  return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, blocks));
 }
 
 std::string nway_allgather_name(int n) {

@@ -17,24 +17,46 @@
 
 namespace rosched::mpi {
 
-// The model's time for the n-port all-gather of blocks of `block_bytes` over p ranks: over the
-// rounds i, fan_time (nway_allreduce.h) of the round's c_i messages at once, of the round's
-// (s_(i+1) - s_i) blocks shared out evenly among them (every rank sends them at once, so the
-// model's time of c_i times as many bytes, measured with every rank sending, holds what a
-// shared network costs). For n = 1 it is Algorithm 7's rounds one after the other.
-double nway_allgather_time(const CostModel& model, int p, int n, double block_bytes);
+// The sizes of the blocks an n-port all-gather moves, in bytes: their mean and the largest
+// (the same for Rosched_Allgather's; Rosched_Allgatherv's may differ by far: Träff 2022's
+// (r mod 3) counts give the last of 1,152 ranks 16% of a 16 KiB result).
+struct GatherBlocks {
+  double mean = 0;
+  double largest = 0;
+};
+
+// The model's time for the n-port all-gather of these blocks over p ranks: over the rounds i,
+// the round's c_i messages at once, each of the round's (s_(i+1) - s_i) blocks shared out
+// evenly among them, k_i = (s_(i+1) - s_i) / c_i blocks a message:
+//  - all ranks' messages of k_i mean blocks: fan_time (nway_allreduce.h) of c_i messages of
+//    k_i mean bytes (every rank sends them at once, so the model's time of c_i times as many
+//    bytes, measured with every rank sending, holds what a shared network costs);
+//  - where the largest block is above the mean, the ranks that hold it send it in every one of
+//    their c_i messages (a rank sends all it holds to each peer): c_i messages of
+//    k_i mean + (largest - mean) bytes (at most the whole result) from one rank, fan_time with
+//    spread crowding^((1 + share) / 2), share = (largest - mean) / (p mean), the part of the
+//    result the largest block holds above a mean one. Only some ranks send those messages, so
+//    the network is less crowded for them than for all ranks' at once; how much less depends on
+//    the other ranks' traffic alongside. Measured at 1,152 ranks in SimGrid
+//    (docs/sim/nport_allgather.md, "One large block"): where the block is all of the result (a
+//    broadcast, share 1) the ports ranked as with spread crowding (the k-nomial tree's rule's);
+//    where it is 16% of it, amid every rank's messages, as with spread sqrt(crowding); the
+//    exponent is linear in share between the two;
+// the round takes the longer of the two. For n = 1 it is Algorithm 7's rounds one after the
+// other.
+double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks);
 // The n in [1, min(64, p - 1)] with the least nway_allgather_time (ties to the smaller n); 1
 // for p <= 2.
-int nway_allgather_ports_for(const CostModel& model, int p, double block_bytes);
-// The n for Rosched_Allgather's candidate: ROSCHED_NWAY_N (or Rosched_Set_nway's n) where set,
-// else the rule's; 0 where the rule's estimate is not at least 10% below Algorithm 7's (n = 1),
-// so that the n-port all-gather is not worth a trial. Collective at the communicator's first
-// use of the model.
-int nway_allgather_ports(const CommInfo& ci, double block_bytes);
+int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks);
+// The n for Rosched_Allgather's and Rosched_Allgatherv's candidate: ROSCHED_NWAY_N (or
+// Rosched_Set_nway's n) where set, else the rule's; 0 where the rule's estimate is not at least
+// 10% below Algorithm 7's (n = 1), so that the n-port all-gather is not worth a trial.
+// Collective at the communicator's first use of the model.
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks);
 // The n for a call that runs the n-port all-gather without a trial (its own entry point, or a
 // trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n, at
 // least 2.
-int nway_allgather_ports_to_run(const CommInfo& ci, double block_bytes);
+int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks);
 
 // "n-port all-gather, n = N" (without ", n = N" for n = 0, not run): its name in a trial's and a
 // choice's report.

@@ -8,7 +8,7 @@
 //    block followed by Algorithm 9 for the others (allgatherv_largest.cc);
 //  - for short results the third is the n-port all-gather (allgather_nway.h: ceil(log_{n+1} p)
 //    rounds where Algorithm 9 with one block takes ceil(log2 p)), timed where its cost rule, on
-//    blocks of the mean size, expects it at least 10% faster than on one port.
+//    the blocks' mean and largest sizes, expects it at least 10% faster than on one port.
 // No prediction: Algorithm 9 moves no more data than the libraries' all-gathers and takes no
 // more rounds, so only a trial tells; the first call of each size class of the total times the
 // candidates. The decision's key is the result's size in bytes (blocks_units of it, the same on
@@ -135,13 +135,14 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
     const TypeInfo rtype =
         check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
     auto* base = static_cast<char*>(recvbuf);
-    // The n-port all-gather's ports go by blocks of the mean size.
-    const double mean_block =
-        static_cast<double>(blocks_bytes(recvcounts, ci.p, rtype.size)) / ci.p;
+    // The n-port all-gather's ports go by the blocks' mean and largest sizes.
+    const GatherBlocks sizes{
+        static_cast<double>(blocks_bytes(recvcounts, ci.p, rtype.size)) / ci.p,
+        static_cast<double>(recvcounts[largest_block(recvcounts, ci.p)]) * rtype.size};
     // Rosched's all-gather `e` (idempotent: a later run leaves what the first left); n: the
     // n-port all-gather's ports (kNway).
     const auto ours = [&](Entry e, int n = 0) {
-      if (e == Entry::kNway) tell_nway_allgather(ci, name, n, mean_block * ci.p);
+      if (e == Entry::kNway) tell_nway_allgather(ci, name, n, sizes.mean * ci.p);
       if (sendbuf != MPI_IN_PLACE) {
         local_copy(sendbuf, sendcount, sendtype,
                    base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
@@ -168,7 +169,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       blocks.store();
     };
     if (entry != Entry::kChoose) {
-      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, mean_block) : 0);
+      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, sizes) : 0);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
@@ -198,7 +199,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         return;
       case Verdict::kTimeBoth: {
         // The candidates' places are their answers; one that does not apply is not timed.
-        const int n = nway_allgather_ports(ci, mean_block);
+        const int n = nway_allgather_ports(ci, sizes);
         const std::string nway_name = nway_allgather_name(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
                                              {"rosched's", [&] { ours(Entry::kNodeAware); }},
@@ -221,7 +222,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       }
       case Verdict::kRosched:
         if (c.candidate == kNwayBlocks) {
-          ours(Entry::kNway, nway_allgather_ports_to_run(ci, mean_block));
+          ours(Entry::kNway, nway_allgather_ports_to_run(ci, sizes));
         } else {
           ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
         }

@@ -481,9 +481,9 @@ int Rosched_Allgatherv_largest(const void* sendbuf, int sendcount, MPI_Datatype 
                                MPI_Datatype recvtype, MPI_Comm comm);
 
 /* The n-port all-gather of Rosched_Allgather_nway on blocks of any size (ceil(log_{n+1} p)
- * rounds; n forced as there, else the cost rule's on blocks of the mean size): Rosched_Allgatherv
- * times it for short results where that rule expects it at least 10% faster than on one port;
- * this one always runs it. */
+ * rounds; n forced as there, else the cost rule's on the blocks' mean and largest sizes):
+ * Rosched_Allgatherv times it for short results where that rule expects it at least 10% faster
+ * than on one port; this one always runs it. */
 int Rosched_Allgatherv_nway(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int displs[],
                             MPI_Datatype recvtype, MPI_Comm comm);
