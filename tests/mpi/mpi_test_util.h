@@ -64,6 +64,27 @@ std::vector<std::pair<const char*, ReduceFn>> named_reduces();
 std::vector<std::pair<const char*, ReduceScatterBlockFn>> named_reduce_scatter_blocks();
 std::vector<std::pair<const char*, BcastFn>> named_broadcasts();
 
+// tests/mpi/bcast_mpi_test.cc: one broadcast of ints from every root, sizes 0 to 1 MiB; of a
+// vector type with gaps; its bad arguments and debug-mode mismatches.
+void test_bcast_ints(BcastFn bcast, const std::string& name);
+void test_bcast_derived(BcastFn bcast, const std::string& name);
+void test_bcast_errors(BcastFn bcast, const std::string& name);
+// Rosched_Bcast's timed choice of a size class, and its short way for a repeat of a call that
+// went to MPI_Bcast.
+void test_bcast_measured_choice();
+void test_bcast_repeat();
+// The node-aware broadcast's one-block tree degree against its rule, and the node layout on
+// nodes of k ranks (ROSCHED_NODE_SIZE = k).
+void test_one_block_tree_degree();
+void test_bcast_node_layout(int k);
+
+// tests/mpi/allgather_mpi_test.cc: Rosched_Allgather, Rosched_Allgatherv and the algorithms
+// they choose from, forced; the answers a trial stores and the choice queries.
+void test_allgather();
+void test_allgather_circulant();
+void test_allgathervs();
+void test_allgather_choices();
+
 // tests/mpi/two_tree_mpi_test.cc: Rosched_Reduce_two_tree and Rosched_Allreduce_two_tree.
 void test_two_tree_reductions();
 void test_node_aware_reductions();
