@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_exec/node_layout.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
@@ -19,11 +20,13 @@
 
 namespace rosched::mpi {
 
-double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks) {
+double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks,
+                           bool shared_nodes) {
   if (p <= 1) return 0;
   const NwayPlan plan = rosched::nway_allgather_plan(p, n);
   const double above = std::max(0.0, blocks.largest - blocks.mean), whole = blocks.mean * p;
-  const double spread = whole > 0 ? std::pow(model.crowding, 0.5 * (1 + above / whole)) : 1;
+  const double spread =
+      whole > 0 && !shared_nodes ? std::pow(model.crowding, 0.5 * (1 + above / whole)) : 1;
   double total = 0;
   for (int i = 0; i < plan.rounds(); ++i) {
     const std::int64_t held = plan.skip(i), next = plan.skip(i + 1);
@@ -38,23 +41,38 @@ double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlo
   return total;
 }
 
-int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks) {
-  return least_cost_ports(p, [&](int n) { return nway_allgather_time(model, p, n, blocks); });
+int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks,
+                             bool shared_nodes) {
+  return least_cost_ports(
+      p, [&](int n) { return nway_allgather_time(model, p, n, blocks, shared_nodes); });
 }
+
+namespace {
+
+// Whether ranks of ci share nodes, where it matters: only for blocks of unequal sizes (the same
+// on every rank, so the layout, collective at its first use, is made on all of them or none).
+bool shares_nodes(const CommInfo& ci, const GatherBlocks& blocks) {
+  return blocks.largest > blocks.mean && node_layout(ci).max_node_size > 1;
+}
+
+}  // namespace
 
 int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks) {
   if (const int forced = forced_nway_ports()) return forced;
   if (ci.p <= 2) return 0;
   const CostModel& model = cost_model(ci);
-  const int n = nway_allgather_ports_for(model, ci.p, blocks);
-  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks) <=
-                                 0.9 * nway_allgather_time(model, ci.p, 1, blocks);
+  const bool shared = shares_nodes(ci, blocks);
+  const int n = nway_allgather_ports_for(model, ci.p, blocks, shared);
+  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks, shared) <=
+                                 0.9 * nway_allgather_time(model, ci.p, 1, blocks, shared);
   return pays ? n : 0;
 }
 
 int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks) {
   const int n = nway_allgather_ports(ci, blocks);
-  return n > 0 ? n : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, blocks));
+  return n > 0 ? n
+               : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, blocks,
+                                                      shares_nodes(ci, blocks)));
 }
 
 std::string nway_allgather_name(int n) {

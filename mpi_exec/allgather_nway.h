@@ -41,17 +41,23 @@ struct GatherBlocks {
 //    (docs/sim/nport_allgather.md, "One large block"): where the block is all of the result (a
 //    broadcast, share 1) the ports ranked as with spread crowding (the k-nomial tree's rule's);
 //    where it is 16% of it, amid every rank's messages, as with spread sqrt(crowding); the
-//    exponent is linear in share between the two;
+//    exponent is linear in share between the two. With shared_nodes (ranks share nodes,
+//    node_layout.h) the spread is 1: a block's holders are consecutive ranks, so they share
+//    their node's link (36 x 32 ranks in SimGrid, all 4 KiB on the last rank: 33 ports took
+//    232 us, where spread 1 says 281 and the spread above 31);
 // the round takes the longer of the two. For n = 1 it is Algorithm 7's rounds one after the
 // other.
-double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks);
+double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks,
+                           bool shared_nodes = false);
 // The n in [1, min(64, p - 1)] with the least nway_allgather_time (ties to the smaller n); 1
 // for p <= 2.
-int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks);
+int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks,
+                             bool shared_nodes = false);
 // The n for Rosched_Allgather's and Rosched_Allgatherv's candidate: ROSCHED_NWAY_N (or
 // Rosched_Set_nway's n) where set, else the rule's; 0 where the rule's estimate is not at least
 // 10% below Algorithm 7's (n = 1), so that the n-port all-gather is not worth a trial.
-// Collective at the communicator's first use of the model.
+// Collective at the communicator's first use of the model, and (for blocks of unequal sizes) of
+// its node layout.
 int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks);
 // The n for a call that runs the n-port all-gather without a trial (its own entry point, or a
 // trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n, at
