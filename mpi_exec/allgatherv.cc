@@ -135,14 +135,17 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
     const TypeInfo rtype =
         check_allgatherv_args(ci, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype);
     auto* base = static_cast<char*>(recvbuf);
-    // The n-port all-gather's ports go by the blocks' mean and largest sizes.
-    const GatherBlocks sizes{
-        static_cast<double>(blocks_bytes(recvcounts, ci.p, rtype.size)) / ci.p,
-        static_cast<double>(recvcounts[largest_block(recvcounts, ci.p)]) * rtype.size};
+    // The n-port all-gather's ports go by the blocks' mean and largest sizes: two passes over
+    // recvcounts, made only where it may run.
+    const auto sizes = [&] {
+      return GatherBlocks{
+          static_cast<double>(blocks_bytes(recvcounts, ci.p, rtype.size)) / ci.p,
+          static_cast<double>(recvcounts[largest_block(recvcounts, ci.p)]) * rtype.size};
+    };
     // Rosched's all-gather `e` (idempotent: a later run leaves what the first left); n: the
     // n-port all-gather's ports (kNway).
     const auto ours = [&](Entry e, int n = 0) {
-      if (e == Entry::kNway) tell_nway_allgather(ci, name, n, sizes.mean * ci.p);
+      if (e == Entry::kNway) tell_nway_allgather(ci, name, n, sizes().mean * ci.p);
       if (sendbuf != MPI_IN_PLACE) {
         local_copy(sendbuf, sendcount, sendtype,
                    base + static_cast<MPI_Aint>(displs[ci.rank]) * rtype.extent,
@@ -169,7 +172,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       blocks.store();
     };
     if (entry != Entry::kChoose) {
-      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, sizes) : 0);
+      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, sizes()) : 0);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
@@ -199,7 +202,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         return;
       case Verdict::kTimeBoth: {
         // The candidates' places are their answers; one that does not apply is not timed.
-        const int n = nway_allgather_ports(ci, sizes);
+        const int n = nway_allgather_ports(ci, sizes());
         const std::string nway_name = nway_allgather_name(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
                                              {"rosched's", [&] { ours(Entry::kNodeAware); }},
@@ -222,7 +225,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       }
       case Verdict::kRosched:
         if (c.candidate == kNwayBlocks) {
-          ours(Entry::kNway, nway_allgather_ports_to_run(ci, sizes));
+          ours(Entry::kNway, nway_allgather_ports_to_run(ci, sizes()));
         } else {
           ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
         }

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -196,6 +197,21 @@ void test_knomial_rule(rosched::mpi::CostModel model) {
          "k-nomial rule: one port for p <= 2");
 }
 
+// A measured model: the times at kModelSizes and the further figures (measured, as the
+// ROSCHED_VERBOSE lines of a run show them).
+rosched::mpi::CostModel measured_model(
+    const std::array<double, rosched::mpi::CostModel::kPoints>& seconds, double per_message,
+    double crowding, double fanout) {
+  rosched::mpi::CostModel model;
+  model.bytes = rosched::mpi::kModelSizes;
+  model.seconds = seconds;
+  model.per_message = per_message;
+  model.crowding = crowding;
+  model.fanout = fanout;
+  model.measured = true;
+  return model;
+}
+
 // The cost rule on a linear model (alpha = 1 us, beta = 0.1 ns/B) against enumeration; the n a
 // call on MPI_COMM_WORLD uses (ROSCHED_NWAY_N in the many-blocks pass), the same on every rank.
 // The n-port all-gather's rule against its formula enumerated here, with skips built by repeated
@@ -240,12 +256,9 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
   // The model measured at 1,152 ranks on SimGrid's `flat` (ROSCHED_VERBOSE=1 of a reduce run,
   // results/log_reduce_flat_p1152_tree_rule_verbose.txt): a network that every rank's traffic
   // crowds.
-  rosched::mpi::CostModel crowded;
-  crowded.bytes = rosched::mpi::kModelSizes;
-  crowded.seconds = {4.05e-6, 6.34e-6, 8.52e-6, 2.09e-5, 3.51e-5, 5.99e-5, 1.07e-4, 6.97e-4};
-  crowded.per_message = 1.45e-8;
-  crowded.crowding = 5.96;
-  crowded.fanout = 1.79;
+  const rosched::mpi::CostModel crowded =
+      measured_model({4.05e-6, 6.34e-6, 8.52e-6, 2.09e-5, 3.51e-5, 5.99e-5, 1.07e-4, 6.97e-4},
+                     1.45e-8, 5.96, 1.79);
   const rosched::mpi::CostModel* models[] = {&shared, &overheads, &crowded};
   for (const rosched::mpi::CostModel* model : models) {
     for (int ranks : {3, 36, 1152}) {
@@ -299,12 +312,8 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
   // next to it, on its node, so their copies share that node's link (33 ports took 232 us there,
   // 3.3 times the library's 70). Without the nodes the model's crowding would take the most
   // ports; with them, few.
-  rosched::mpi::CostModel nodes;
-  nodes.bytes = rosched::mpi::kModelSizes;
-  nodes.seconds = {4.05e-6, 8.74e-6, 1.19e-5, 3.42e-5, 6.47e-5, 1.18e-4, 2.01e-4, 1.5e-3};
-  nodes.per_message = 2.45e-8;
-  nodes.crowding = 21.4;
-  nodes.fanout = 1.66;
+  const rosched::mpi::CostModel nodes = measured_model(
+      {4.05e-6, 8.74e-6, 1.19e-5, 3.42e-5, 6.47e-5, 1.18e-4, 2.01e-4, 1.5e-3}, 2.45e-8, 21.4, 1.66);
   const GatherBlocks all_on_one{4096.0 / 1152, 4096};
   const int apart = nway_allgather_ports_for(nodes, 1152, all_on_one, false);
   const int together = nway_allgather_ports_for(nodes, 1152, all_on_one, true);
@@ -333,10 +342,9 @@ void test_settings_and_rule() {
   // traffic shares): n vectors of 2 KiB from every rank cost what one message of n x 2 KiB does,
   // so at p = 1,152 the rule takes n = 2 (7 rounds of 4 KiB: 14.7 us), not the n = 33 (2 rounds,
   // 67.5 KiB each: 120 us) that extrapolating from one 2 KiB message along its flat segment picks.
-  rosched::mpi::CostModel shared;
-  shared.bytes = rosched::mpi::kModelSizes;
-  shared.seconds = {2e-6, 2.1e-6, 6.09e-6, 14.06e-6, 30e-6, 55e-6, 110e-6, 900e-6};
-  shared.measured = true;
+  // No per-message cost, crowding 1 and fanout 2: the linear model's figures.
+  const rosched::mpi::CostModel shared =
+      measured_model({2e-6, 2.1e-6, 6.09e-6, 14.06e-6, 30e-6, 55e-6, 110e-6, 900e-6}, 0, 1, 2);
   expect(rosched::mpi::nway_ports_for(shared, 1152, 2048) == 2,
          "nway cost rule reads the model at n m bytes: n=" +
              std::to_string(rosched::mpi::nway_ports_for(shared, 1152, 2048)));
