@@ -36,7 +36,9 @@
 //     tree"); elsewhere (crowding below 2, every rank's block an element) also the scatter +
 //     all-gather (bcast_scatter_allgather.cc), whose streamed all-gather rounds need no block
 //     of the round before: on the paper's 36 x 1 0.61 of the circulant broadcast's time at
-//     1 MiB (docs/sim/reduce_scatter_gather.md); on several multicore nodes the node-aware
+//     1 MiB (docs/sim/reduce_scatter_gather.md); up to 64 KiB also the k-nomial tree of one
+//     block (bcast_knomial.cc), whose ceil(log_{n+1} p) levels of n sends at once are fewer
+//     than a k-ary tree's levels of as many sends; on several multicore nodes the node-aware
 //     circulant broadcast and, where every node's block holds an element, the node-aware
 //     broadcast with the scatter + all-gather between the nodes; at p = 2 the three are one
 //     message. Where the circulant pipeline sends synchronously (on several nodes: between the
@@ -78,6 +80,7 @@
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_choice.h"
 #include "mpi_exec/bcast_kary_tree.h"
+#include "mpi_exec/bcast_knomial.h"
 #include "mpi_exec/bcast_node_aware.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/last_run.h"
@@ -114,8 +117,15 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 // figures tell (docs/sim/refinements.md, "Rounds in flight of the synchronous circulant
 // broadcast, timed").
 enum Family {
-  kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4, kScatterAllgather = 5,
-  kCirculantWindow1 = 6, kCirculantWindow3 = 7, kCirculantWindow4 = 8
+  kCirculant = 1,
+  kHypercube = 2,
+  kTwoTree = 3,
+  kKaryTree = 4,
+  kScatterAllgather = 5,
+  kKnomial = 6,
+  kCirculantWindow1 = 7,
+  kCirculantWindow3 = 8,
+  kCirculantWindow4 = 9
 };
 static_assert(kCirculantWindow4 <= kMaxAnswer, "every family is an answer");
 constexpr std::array<int, 3> kTrialWindows = {1, 3, 4};
@@ -134,6 +144,9 @@ int family_answer(int family) { return is_window_variant(family) ? kCirculant : 
 // Where the k-ary tree is a candidate: the model's crowding from this on (a flow gets half a
 // link or less when all ranks send).
 constexpr double kKaryCrowding = 2;
+
+// Where the k-nomial tree of one block is a candidate: messages up to this many bytes.
+constexpr double kKnomialMaxBytes = 64 << 10;
 
 // ROSCHED_BCAST, the memo of the last call, the prediction, then the size class's measured
 // answer (library_choice.h), all on the message's bytes (`units`, byte_units of them: the same
@@ -179,6 +192,9 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
     case kKaryTree:
       kary_tree_bcast_on(ci, "Rosched_Bcast (k-ary tree)", buffer, count, datatype, type, root);
       return;
+    case kKnomial:
+      knomial_bcast_on(ci, "Rosched_Bcast (k-nomial tree)", buffer, count, datatype, type, root);
+      return;
     case kScatterAllgather:
       // Over all ranks, or between the nodes and then within each node as planned.
       node_aware_bcast_on(ci, name, buffer, count, datatype, type, root, {0, true});
@@ -189,8 +205,9 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 }
 
 // The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
-// nodes, else against the circulant, hypercube and two-tree broadcasts and, where the model's
-// crowding is at least kKaryCrowding, the k-ary tree; at p = 2 all are one message: the
+// nodes, else against the circulant, hypercube and two-tree broadcasts, up to kKnomialMaxBytes
+// the k-nomial tree and, where the model's crowding is at least kKaryCrowding, the k-ary tree,
+// elsewhere the scatter + all-gather; at p = 2 all are one message: the
 // circulant alone. Unless ROSCHED_WINDOW sets the window, also the circulant pipeline with 1, 3
 // and 4 rounds in flight: over all ranks where it sends synchronously (those windows that are
 // not timed already: the model's, unless the model takes a one-block tree instead of the
@@ -231,6 +248,10 @@ int time_families(const CommInfo& ci, const char* name, void* buffer, int count,
   const bool scatter =
       hierarchical ? units.count >= node_layout(ci).nodes : !kary && units.count >= ci.p;
   candidates.push_back({"scatter + all-gather", scatter ? family(kScatterAllgather) : nullptr, 1});
+  // The k-nomial tree of one block for short messages (ranks of their own nodes).
+  const bool knomial =
+      !hierarchical && static_cast<double>(units.count) * units.info.size <= kKnomialMaxBytes;
+  candidates.push_back({"k-nomial tree", knomial ? family(kKnomial) : nullptr, 1});
   const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, units.count, units.info);
   const bool windows =
       settings().window == 0 && (hierarchical || (plan.pipe.n > 0 && plan.pipe.synchronous));

@@ -89,17 +89,15 @@ std::vector<int> allmerge_counts(long m, const std::string& dist) {
 
 }  // namespace
 
-const char* const kImplNames[kImplCount] = {"native",   "circulant", "twotree", "hypercube",
-                                            "auto",     "alg0",      "alg1",    "alg2",
-                                            "nway",     "node",      "binomial",
-                                            "basic",    "modified",  "zerorot", "zerocopy",
-                                            "padded",   "twophase",  "linear",
-                                            "largest",  "kary",      "rsag"};
+const char* const kImplNames[kImplCount] = {
+    "native",   "circulant", "twotree",  "hypercube", "auto",     "alg0",    "alg1",     "alg2",
+    "nway",     "node",      "binomial", "basic",     "modified", "zerorot", "zerocopy", "padded",
+    "twophase", "linear",    "largest",  "kary",      "rsag",     "knomial"};
 long long allmerge_moves[kImplCount] = {};
 
 std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast" || op == "bcast_vector") {
-    return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kRsag, kNodeAware, kAuto};
+    return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kKnomial, kRsag, kNodeAware, kAuto};
   }
   if (op == "allreduce") return {kNative, kCirculant, kRsag, kTwoTree, kNway, kNodeAware, kAuto};
   if (op == "reduce") {
@@ -126,6 +124,7 @@ int (*bcast_of(Impl impl))(void*, int, MPI_Datatype, int, MPI_Comm) {
          : impl == kTwoTree   ? Rosched_Bcast_two_tree
          : impl == kHypercube ? Rosched_Bcast_hypercube
          : impl == kKary      ? Rosched_Bcast_kary_tree
+         : impl == kKnomial   ? Rosched_Bcast_knomial
          : impl == kRsag      ? Rosched_Bcast_scatter_allgather
          : impl == kNodeAware ? Rosched_Bcast_node_aware
          : impl == kAuto      ? Rosched_Bcast

@@ -11,15 +11,28 @@
 namespace rosched::mpi::bench {
 
 enum Impl {
-  kNative, kCirculant, kTwoTree, kHypercube, kAuto,
-  kAlg0, kAlg1, kAlg2,                                                    // allmerge
-  kNway,                                                                  // allreduce
-  kNodeAware,                                                             // bcast
-  kBinomial,                                                              // reduce
-  kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
-  kLargest,                                                               // allgatherv
-  kKary,                                                                  // bcast
-  kRsag,                                                   // allreduce, reduce, bcast (scatter)
+  kNative,
+  kCirculant,
+  kTwoTree,
+  kHypercube,
+  kAuto,
+  kAlg0,
+  kAlg1,
+  kAlg2,       // allmerge
+  kNway,       // allreduce
+  kNodeAware,  // bcast
+  kBinomial,   // reduce
+  kBasic,
+  kModified,
+  kZeroRot,
+  kZeroCopy,
+  kPadded,
+  kTwoPhase,
+  kLinear,   // alltoall(v)
+  kLargest,  // allgatherv
+  kKary,     // bcast
+  kRsag,     // allreduce, reduce, bcast (scatter)
+  kKnomial,  // bcast
   kImplCount
 };
 extern const char* const kImplNames[kImplCount];

@@ -96,7 +96,7 @@ int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int
  * library's MPI_Bcast, 1 the circulant broadcast (node-aware on several multicore nodes; also
  * where the trial found its pipeline fastest with other rounds in flight than the model's), 2
  * Bin Jia's hypercube broadcast, 3 the two-tree broadcast, 4 the k-ary tree broadcast, 5 the
- * scatter + all-gather (Rosched_Bcast_scatter_allgather); by
+ * scatter + all-gather (Rosched_Bcast_scatter_allgather), 6 the k-nomial tree broadcast; by
  * ROSCHED_BCAST, the cost model and the timing of count's size class if Rosched_Bcast has
  * timed it on comm (before that, 1 means: the next Rosched_Bcast of this size times MPI_Bcast
  * against rosched's broadcasts and keeps the fastest); the same answer on every rank.
@@ -197,6 +197,13 @@ int Rosched_Bcast_scatter_allgather(void* buffer, int count, MPI_Datatype dataty
  * from the cost model's crowding (ROSCHED_KARY_DEGREE to set it). Same semantics as MPI_Bcast. */
 int Rosched_Bcast_kary_tree(void* buffer, int count, MPI_Datatype datatype, int root,
                             MPI_Comm comm);
+
+/* The k-nomial tree broadcast of one block (Träff's lecture notes, "Binomial tree broadcast"
+ * and "Final remark: binomial and k-nomial trees"): the root and every rank that has the message
+ * send it whole to n children at once, ceil(log_{n+1} p) levels (binomial for n = 1); the ports
+ * n from the cost model's k-nomial rule (ROSCHED_BCAST_PORTS to set them). For short messages.
+ * Same semantics as MPI_Bcast. */
+int Rosched_Bcast_knomial(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 
 int Rosched_Reduce_two_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm);

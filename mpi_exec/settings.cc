@@ -78,6 +78,7 @@ Settings from_environment() {
   read_factor("ROSCHED_ALLGATHERV_G", s.allgatherv_g);
   read_factor("ROSCHED_STREAM_PART", s.stream_part);
   read_whole("ROSCHED_NWAY_N", 1, 64, s.nway_n);
+  read_whole("ROSCHED_BCAST_PORTS", 1, 64, s.bcast_ports);
   read_whole("ROSCHED_REDUCE_PORTS", 1, 64, s.reduce_ports);
   read_whole("ROSCHED_LANE_CHUNKS", 1, 64, s.lane_chunks);
   const char* rule = std::getenv("ROSCHED_NWAY_RULE");

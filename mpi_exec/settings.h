@@ -46,6 +46,8 @@ struct Settings {
                                // message, so 1e18 sends every round whole)
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
   const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant
+  int bcast_ports = 0;         // ROSCHED_BCAST_PORTS: ports of the k-nomial broadcast, 1..64
+                               // (0: its cost rule, bcast_knomial.h)
   int reduce_ports = 0;        // ROSCHED_REDUCE_PORTS: ports of Rosched_Reduce's k-nomial tree,
                                // 1..64, the tree for every short vector (0: its cost rule)
   int lane_chunks = 0;         // ROSCHED_LANE_CHUNKS: chunks of the pipelined multi-lane

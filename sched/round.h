@@ -69,6 +69,17 @@ inline ReduceRound reversed(const BcastRound& b) {
   return r;
 }
 
+// A reduction's round run backwards as a broadcast's, the converse of reversed: what the
+// reduction sends up is received, what comes in is sent down. A rank sends its partial result
+// once, after combining all that come in, so backwards it receives the block once, before every
+// send of it.
+inline BcastRound as_bcast(const ReduceRound& r) {
+  BcastRound b;
+  b.send = r.recv;
+  b.recv = r.send;
+  return b;
+}
+
 // Throws std::out_of_range "<what> round <i> is outside [0, <rounds>)" unless 0 <= i < rounds.
 // The comparison inline (schedules call it for every rank and round), the throw out of line.
 [[noreturn]] void throw_round_outside(std::int64_t i, std::int64_t rounds, const char* what);
@@ -100,6 +111,33 @@ class BackwardsReduce {
 
  private:
   Bcast bcast_;
+};
+
+// The broadcast schedule that runs the reduction schedule Reduce (rounds(), round(i) giving a
+// ReduceRound, p(), n(), rank(), root()) backwards, constructed from Reduce's arguments: round i
+// is as_bcast(Reduce's round rounds() - 1 - i). The converse of BackwardsReduce.
+template <typename Reduce>
+class BackwardsBcast {
+ public:
+  template <typename... Args,
+            typename = std::enable_if_t<std::is_constructible_v<Reduce, Args&&...>>>
+  explicit BackwardsBcast(Args&&... args) : reduce_(std::forward<Args>(args)...) {}
+
+  std::int64_t p() const { return reduce_.p(); }
+  std::int64_t n() const { return reduce_.n(); }
+  std::int64_t rank() const { return reduce_.rank(); }
+  std::int64_t root() const { return reduce_.root(); }
+  std::int64_t rounds() const { return reduce_.rounds(); }
+  // The reduction it runs backwards.
+  const Reduce& reduction() const { return reduce_; }
+  // What this rank does in round i, 0 <= i < rounds(); throws std::out_of_range otherwise.
+  BcastRound round(std::int64_t i) const {
+    check_round(i, rounds(), "broadcast");
+    return as_bcast(reduce_.round(rounds() - 1 - i));
+  }
+
+ private:
+  Reduce reduce_;
 };
 
 }  // namespace rosched

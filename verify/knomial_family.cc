@@ -1,8 +1,9 @@
-// The k-nomial family (the k-nomial tree reduction of one block, binomial for one port; Träff's
-// lecture notes, "Binomial tree reduction" and "Final remark: binomial and k-nomial trees"):
-// round-by-round reduction runs (sim/knomial_run.h) with 1, 2 and 3 ports and root 0 for every
-// p; for p <= --run-to also 7 and 64 ports and the roots p / 2 and p - 1. Every run also
-// checks the depth, ceil(log_{ports+1} p) levels.
+// The k-nomial family (the k-nomial tree reduction of one block and the broadcast that runs it
+// backwards, binomial for one port; Träff's lecture notes, "Binomial tree reduction", "Binomial
+// tree broadcast" and "Final remark: binomial and k-nomial trees"): round-by-round reduction
+// and broadcast runs (sim/knomial_run.h) with 1, 2 and 3 ports and root 0 for every p; for
+// p <= --run-to also 7 and 64 ports and the roots p / 2 and p - 1. Every run also checks the
+// depth, ceil(log_{ports+1} p) levels.
 #include "sim/knomial_run.h"
 #include "verify/families.h"
 
@@ -15,11 +16,12 @@ class KnomialFamily : public Family {
  public:
   std::string name() const override { return "knomial"; }
   std::string help() const override {
-    return "knomial (k-nomial tree reduction of one block, binomial for one port, Traff's "
-           "lecture notes): round-by-round reduction runs checking matched transfers, each "
-           "contribution combined once and in rank order from the root, and "
-           "ceil(log_{ports+1} p) levels: ports 1, 2, 3 and root 0 for every p, also ports 7, "
-           "64 and roots p/2, p-1 for p <= --run-to";
+    return "knomial (k-nomial tree reduction and broadcast of one block, binomial for one "
+           "port, Traff's lecture notes): round-by-round reduction runs checking matched "
+           "transfers, each contribution combined once and in rank order from the root, and "
+           "broadcast runs checking that every rank receives the block once from a holder; "
+           "both in ceil(log_{ports+1} p) levels: ports 1, 2, 3 and root 0 for every p, also "
+           "ports 7, 64 and roots p/2, p-1 for p <= --run-to";
   }
   std::vector<std::string> check_groups() const override { return {"runs"}; }
   std::int64_t default_run_to() const override { return 1000; }
@@ -44,6 +46,9 @@ class KnomialFamily : public Family {
           if (!result.counterexample) {
             result.counterexample = sim::run_knomial_reduce(p, ports, root).counterexample;
           }
+          if (!result.counterexample) {
+            result.counterexample = sim::run_knomial_bcast(p, ports, root).counterexample;
+          }
         }
       }
     }
@@ -53,11 +58,11 @@ class KnomialFamily : public Family {
 
   std::string label() const override { return "family=knomial"; }
   std::vector<Timer> timers() const override {
-    return {{"reduction runs", "reduction_run_thread_seconds"}};
+    return {{"reduction and broadcast runs", "run_thread_seconds"}};
   }
   std::string statistic_summary(std::int64_t, std::int64_t, bool all_ok) const override {
     return all_ok && options_.checks.count("runs")
-               ? "; every reduction took ceil(log_{ports+1} p) levels"
+               ? "; every reduction and broadcast took ceil(log_{ports+1} p) levels"
                : "";
   }
 

@@ -51,11 +51,12 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op scatter 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "unknown --op" && echo "ok   bad option" || { echo "FAIL bad option"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op reduce --impl hypercube 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "no implementation 'hypercube'" && echo "ok   bad impl" || { echo "FAIL bad impl"; fail=1; }
-# --impl all,-NAME: every implementation but those named (bcast has seven: all but auto and node
-# leaves native, circulant, twotree, hypercube, kary); taking all out again is an error.
+# --impl all,-NAME: every implementation but those named (bcast has nine: all but auto and node
+# leaves native, circulant, twotree, hypercube, kary, knomial, rsag); taking all out again is an
+# error.
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl all,-auto,-node --sizes 10 --reps 1 2>&1); rc=$?
 impls=$(echo "$out" | awk -F'\t' '$1 == "bcast" && $2 !~ /^ratio-/ { printf "%s ", $2 }')
-[ $rc -eq 0 ] && [ "$impls" = "native circulant twotree hypercube kary rsag " ] && echo "ok   --impl all,-auto,-node" ||
+[ $rc -eq 0 ] && [ "$impls" = "native circulant twotree hypercube kary knomial rsag " ] && echo "ok   --impl all,-auto,-node" ||
   { echo "FAIL --impl all,-auto,-node (exit $rc, rows for: $impls)"; echo "$out"; fail=1; }
 out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl native,-native 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "leaves no implementation" && echo "ok   --impl native,-native" ||

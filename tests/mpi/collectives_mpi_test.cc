@@ -217,6 +217,7 @@ int main(int argc, char** argv) {
       {Rosched_Bcast_two_tree, "bcast two-tree"},
       {Rosched_Bcast_hypercube, "bcast hypercube"},
       {Rosched_Bcast_kary_tree, "bcast k-ary tree"},
+      {Rosched_Bcast_knomial, "bcast k-nomial tree"},
       {Rosched_Bcast_scatter_allgather, "bcast scatter + all-gather"}};
   if (!nodes.empty()) {
     for (const auto& [bcast, name] : broadcasts) {

@@ -73,9 +73,11 @@ void test_uncommitted_type(MPI_Comm comm) {
                                         displs.data(), pair, comm)) == native,
          "allgatherv: uncommitted datatype gives MPI_ERR_TYPE");
   const std::pair<BcastFn, const char*> broadcasts[] = {
-      {Rosched_Bcast, "bcast"}, {Rosched_Bcast_two_tree, "bcast two-tree"},
+      {Rosched_Bcast, "bcast"},
+      {Rosched_Bcast_two_tree, "bcast two-tree"},
       {Rosched_Bcast_hypercube, "bcast hypercube"},
       {Rosched_Bcast_kary_tree, "bcast k-ary tree"},
+      {Rosched_Bcast_knomial, "bcast k-nomial tree"},
       {Rosched_Bcast_scatter_allgather, "bcast scatter + all-gather"}};
   for (const auto& [bcast, name] : broadcasts) {
     expect(error_class(bcast(recv.data(), 1, pair, 0, comm)) == native,
@@ -171,9 +173,11 @@ void test_debug_invalid_on_one_rank(MPI_Comm comm) {
   const bool odd = rank == 1;
   std::vector<int> buf(8 * p + 8, 0);
   const std::pair<BcastFn, std::string> broadcasts[] = {
-      {Rosched_Bcast, "bcast"}, {Rosched_Bcast_two_tree, "bcast two-tree"},
+      {Rosched_Bcast, "bcast"},
+      {Rosched_Bcast_two_tree, "bcast two-tree"},
       {Rosched_Bcast_hypercube, "bcast hypercube"},
       {Rosched_Bcast_kary_tree, "bcast k-ary tree"},
+      {Rosched_Bcast_knomial, "bcast k-nomial tree"},
       {Rosched_Bcast_scatter_allgather, "bcast scatter + all-gather"}};
   for (const auto& [bcast, name] : broadcasts) {
     int cls = error_class(bcast(buf.data(), 1, MPI_INT, odd ? 99 : 0, comm));

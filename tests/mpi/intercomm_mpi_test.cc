@@ -197,6 +197,8 @@ void test_named(const Groups& g) {
        [&] { return Rosched_Bcast_circulant(buf.data(), 8, MPI_INT, 0, g.inter); }},
       {"Rosched_Bcast_kary_tree",
        [&] { return Rosched_Bcast_kary_tree(buf.data(), 8, MPI_INT, 0, g.inter); }},
+      {"Rosched_Bcast_knomial",
+       [&] { return Rosched_Bcast_knomial(buf.data(), 8, MPI_INT, 0, g.inter); }},
       {"Rosched_Allgather_circulant",
        [&] {
          return Rosched_Allgather_circulant(buf.data(), 1, MPI_INT, out.data(), 1, MPI_INT,

@@ -350,6 +350,7 @@ std::vector<std::pair<const char*, BcastFn>> named_broadcasts() {
           {"Rosched_Bcast_two_tree", Rosched_Bcast_two_tree},
           {"Rosched_Bcast_hypercube", Rosched_Bcast_hypercube},
           {"Rosched_Bcast_kary_tree", Rosched_Bcast_kary_tree},
+          {"Rosched_Bcast_knomial", Rosched_Bcast_knomial},
           {"Rosched_Bcast_scatter_allgather", Rosched_Bcast_scatter_allgather}};
 }
 

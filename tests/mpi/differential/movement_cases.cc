@@ -24,6 +24,7 @@ const Algorithm<BcastFn> kBroadcasts[] = {
     {"Rosched_Bcast_two_tree", Rosched_Bcast_two_tree},
     {"Rosched_Bcast_scatter_allgather", Rosched_Bcast_scatter_allgather},
     {"Rosched_Bcast_kary_tree", Rosched_Bcast_kary_tree},
+    {"Rosched_Bcast_knomial", Rosched_Bcast_knomial},
     {"Rosched_Bcast_hypercube", Rosched_Bcast_hypercube},
 };
 const Algorithm<AllgatherFn> kAllgathers[] = {

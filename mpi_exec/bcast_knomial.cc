@@ -1,0 +1,51 @@
+// Rosched_Bcast_knomial: the k-nomial tree broadcast of one block, binomial for one port
+// (Träff's lecture notes, "Binomial tree broadcast" and "Final remark: binomial and k-nomial
+// trees"; sched/knomial/knomial_bcast.h), walking that schedule with one level's rounds in
+// flight: a rank's n sends of a level leave at once, and a level's sends wait for those of the
+// level before. The whole message in each send, on the caller's buffer: the broadcast for
+// messages too short to pipeline, where the ceil(log_{n+1} p) levels of n ports are fewer than
+// the k-ary tree's (about log_n p) or the binomial tree's (ceil(log2 p)).
+#include "mpi_exec/bcast_knomial.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/settings.h"
+#include "sched/knomial/knomial_bcast.h"
+
+namespace rosched::mpi {
+
+int knomial_bcast_ports(const CostModel& model, int p, double bytes) {
+  if (settings().bcast_ports > 0) return std::min(settings().bcast_ports, std::max(p - 1, 1));
+  return knomial_ports_for(model, p, bytes);
+}
+
+void knomial_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
+                      MPI_Datatype datatype, const TypeInfo& type, int root) {
+  if (ci.p == 1 || count == 0 || type.size == 0) return;
+  const double bytes = static_cast<double>(count) * type.size;
+  const int ports = knomial_bcast_ports(cost_model(ci), ci.p, bytes);
+  const bool synchronous = settings().sends == Settings::Sends::kSynchronous;
+  if (settings().verbose) {
+    char tree[64];
+    std::snprintf(tree, sizeof tree, "%d-nomial tree (%d ports)%s", ports + 1, ports,
+                  synchronous ? ", synchronous sends" : "");
+    tell_choice(ci, name, ports == 1 ? "binomial tree" : tree, 1, ports, bytes);
+  }
+  walk_bcast(KnomialBcastSchedule(ci.p, ports, ci.rank, root), buffer, count, datatype, type,
+             ci.rank == root, Pipeline{1, ports, synchronous, true}, ci.c);
+}
+
+}  // namespace rosched::mpi
+
+extern "C" int Rosched_Bcast_knomial(void* buffer, int count, MPI_Datatype datatype, int root,
+                                     MPI_Comm comm) {
+  using namespace rosched::mpi;
+  return run_collective("Rosched_Bcast_knomial", comm, [&](const CommInfo& ci) {
+    const TypeInfo type = check_bcast_args(ci, count, datatype, root);
+    knomial_bcast_on(ci, "Rosched_Bcast_knomial", buffer, count, datatype, type, root);
+  });
+}
