@@ -105,8 +105,9 @@ const char* route_name(Route r) {
 
 Route chosen_route(Collective c, int algorithm) {
   using R = Route;
-  static constexpr std::array<R, 6> bcast = {R::kNative,  R::kCirculant, R::kHypercube,
-                                             R::kTwoTree, R::kKaryTree,  R::kScatterAllgather};
+  static constexpr std::array<R, 7> bcast = {R::kNative,  R::kCirculant, R::kHypercube,
+                                             R::kTwoTree, R::kKaryTree,  R::kScatterAllgather,
+                                             R::kKnomial};
   static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kNway};
   static constexpr std::array<R, 4> allgatherv = {R::kNative, R::kCirculant, R::kLargest, R::kNway};
   static constexpr std::array<R, 6> reduce = {R::kNative,    R::kKnomial,   R::kTwoTree,

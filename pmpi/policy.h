@@ -113,7 +113,8 @@ const char* route_name(Route r);
 // The route an entry point's _choice answer names, for the report (rosched_mpi.h; for reduce and
 // allreduce also the answers of the _node_aware_choice queries, which the interposer asks where
 // it runs Rosched_Reduce_node_aware or Rosched_Allreduce_node_aware):
-//   bcast: 0 native, 1 circulant, 2 Bin Jia's hypercube, 3 two-tree, 4 k-ary tree;
+//   bcast: 0 native, 1 circulant, 2 Bin Jia's hypercube, 3 two-tree, 4 k-ary tree, 5 scatter +
+//          all-gather, 6 k-nomial tree;
 //   allgather: 0 native, 1 circulant (node-aware where it applies), 2 n-way (the n-port
 //              all-gather);
 //   allgatherv: 0 native, 1 circulant (node-aware where it applies), 2 largest, 3 n-way;

@@ -1,8 +1,9 @@
 // The k-nomial tree reduction of one block (Träff's lecture notes, "Binomial tree reduction"
 // and "Final remark: binomial and k-nomial trees"; sched/knomial/knomial_reduce.h) as a table:
-// one row per rank with its virtual rank, parent, the round and level it sends in, and its
-// children with the rounds they arrive in. The schedule is checked by a round-by-round
-// reduction run (sim/knomial_run.h).
+// one row per rank with its virtual rank, parent, the round and level it sends in, the round
+// the broadcast that runs it backwards (knomial_bcast.h) delivers to it, and its children with
+// the rounds they arrive in. The schedules are checked by round-by-round reduction and
+// broadcast runs (sim/knomial_run.h).
 #ifndef ROSCHED_TABLES_KNOMIAL_TABLE_H_
 #define ROSCHED_TABLES_KNOMIAL_TABLE_H_
 
@@ -25,7 +26,7 @@ inline constexpr std::int64_t kMaxKnomialTableRows = 1000000;
 struct KnomialTable {
   std::int64_t p, ports, root;
   std::vector<KnomialReduceSchedule> ranks;      // indexed by real rank
-  std::optional<sim::Counterexample> violation;  // result of the reduction run
+  std::optional<sim::Counterexample> violation;  // result of the reduction and broadcast runs
   Grid grid() const;
 };
 
@@ -38,7 +39,7 @@ KnomialTable make_knomial_table(std::int64_t p, std::int64_t ports, std::int64_t
 
 void render(const KnomialTable& table, Format format, std::ostream& out);
 
-// One line: p, ports, root, the outcome of the reduction run, the levels and rounds.
+// One line: p, ports, root, the outcome of the runs, the levels and rounds.
 std::string summary_line(const KnomialTable& table);
 
 }  // namespace rosched::tables

@@ -175,12 +175,14 @@ class KnomialTables : public TableFamily {
   std::string name() const override { return "knomial"; }
   std::string description() const override {
     return "knomial: the k-nomial tree reduction of one block with --ports ports (one: the "
-           "binomial tree; Traff's lecture notes), one row per rank: parent, send round and "
-           "level, children with their rounds";
+           "binomial tree; Traff's lecture notes) and the broadcast that runs it backwards, one "
+           "row per rank: parent, send round and level, the broadcast's receive round, children "
+           "with their rounds";
   }
   std::string layout_help() const override {
     return "Rows (knomial): rank, virtual rank (from the root), parent, send_round and "
-           "send_level (level = round / ports), children as rank@round.";
+           "send_level (level = round / ports), bcast_round (rounds - 1 - send_round), children "
+           "as rank@round.";
   }
   std::vector<TableParam> params() const override {
     return {{"ports", "N", "k-nomial: ports per level, 1..64 (default 1: binomial)"}};

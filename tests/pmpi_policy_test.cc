@@ -312,7 +312,8 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
   using R = Route;
   const std::vector<std::pair<C, std::vector<R>>> answers = {
       {C::kBcast,
-       {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree, R::kScatterAllgather}},
+       {R::kNative, R::kCirculant, R::kHypercube, R::kTwoTree, R::kKaryTree, R::kScatterAllgather,
+        R::kKnomial}},
       {C::kAllgather, {R::kNative, R::kCirculant, R::kNway}},
       {C::kAllgatherv, {R::kNative, R::kCirculant, R::kLargest, R::kNway}},
       {C::kReduce,

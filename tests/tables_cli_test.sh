@@ -91,13 +91,13 @@ grep -q "INVALID" err.txt && { echo "FAIL twotree INVALID"; cat err.txt; fail=1;
 # 0..3) and 3 ports (rank 0 receives from 1, 2, 3 at level 0 and 4, 8 at level 1), every format,
 # every table checked by a reduction run, bad ports rejected.
 check knomial-p11 0 --p 11 --family knomial
-grep -qE "^0 +0 +- +- +- +1@0 2@1 4@2 8@3$" out.txt || { echo "FAIL knomial row of rank 0"; cat out.txt; fail=1; }
+grep -qE "^0 +0 +- +- +- +- +1@0 2@1 4@2 8@3$" out.txt && grep -qE "^1 +1 +0 +0 +0 +3 +-$" out.txt || { echo "FAIL knomial row of rank 0"; cat out.txt; fail=1; }
 grep -q "4 levels = ceil(log_2 p)" out.txt || { echo "FAIL knomial summary"; cat out.txt; fail=1; }
 check knomial-p11-3 0 --p 11 --family knomial --ports 3 --format tsv
-grep -qP "^0\t0\t-\t-\t-\t1@0 2@1 3@2 4@3 8@4$" out.txt || { echo "FAIL knomial 3 ports row of rank 0"; cat out.txt; fail=1; }
+grep -qP "^0\t0\t-\t-\t-\t-\t1@0 2@1 3@2 4@3 8@4$" out.txt || { echo "FAIL knomial 3 ports row of rank 0"; cat out.txt; fail=1; }
 for f in text tsv csv markdown latex; do  # the summaries: on stdout in text, else on stderr
   check "knomial-$f" 0 --p 1-30 --family knomial --ports 2 --root 0 --format "$f"
-  [ "$(cat out.txt err.txt | grep -c 'family=knomial: reduction run ok')" = 30 ] ||
+  [ "$(cat out.txt err.txt | grep -c 'family=knomial: reduction and broadcast runs ok')" = 30 ] ||
     { echo "FAIL knomial $f summaries"; cat err.txt; fail=1; }
 done
 for args in "--p 5 --family knomial --ports 0" "--p 5 --family knomial --ports 65" \

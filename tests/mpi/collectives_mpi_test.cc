@@ -200,6 +200,7 @@ int main(int argc, char** argv) {
     }
     setenv("ROSCHED_WINDOW", "3", 1);
     setenv("ROSCHED_KARY_DEGREE", "3", 1);  // the k-ary tree with three children a rank
+    setenv("ROSCHED_BCAST_PORTS", "2", 1);  // the k-nomial broadcast: a 3-nomial tree
     setenv("ROSCHED_NWAY_N", "3", 1);  // and the n-way allreduce with n = 3 by default
     setenv("ROSCHED_REDUCE_PORTS", "3", 1);  // Rosched_Reduce's short vectors: a 4-nomial tree
     setenv("ROSCHED_REDUCE", "rosched", 1);  // and rosched's trees, never MPI_Reduce
