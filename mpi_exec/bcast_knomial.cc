@@ -1,10 +1,17 @@
 // Rosched_Bcast_knomial: the k-nomial tree broadcast of one block, binomial for one port
 // (Träff's lecture notes, "Binomial tree broadcast" and "Final remark: binomial and k-nomial
 // trees"; sched/knomial/knomial_bcast.h), walking that schedule with one level's rounds in
-// flight: a rank's n sends of a level leave at once, and a level's sends wait for those of the
-// level before. The whole message in each send, on the caller's buffer: the broadcast for
-// messages too short to pipeline, where the ceil(log_{n+1} p) levels of n ports are fewer than
-// the k-ary tree's (about log_n p) or the binomial tree's (ceil(log2 p)).
+// flight and synchronous sends (MPI_Issend): a rank's n sends of a level leave at once, and a
+// level's sends wait until those of the level before have been taken. The whole message in
+// each send, on the caller's buffer: the broadcast for messages too short to pipeline, where
+// the ceil(log_{n+1} p) levels of n ports are fewer than the k-ary tree's (about log_n p) or
+// the binomial tree's (ceil(log2 p)).
+//
+// Why synchronous: the root holds the message from the start, so with eager sends all its
+// n L sends leave at once and share its link, and the children of the top level, whose subtrees
+// are the largest, get it late. Measured in SimGrid SMPI (`flat`, 1,152 ranks, Open MPI's
+// selector 30.7 / 38.4 / 121.4 us): eager 26.1 / 36.3 / 131.9 us at 1 / 4 / 16 KiB, synchronous
+// 19.0 / 24.0 / 77.4 (docs/sim/knomial_bcast.md). ROSCHED_SENDS=eager sends eagerly.
 #include "mpi_exec/bcast_knomial.h"
 
 #include <algorithm>
@@ -28,12 +35,16 @@ void knomial_bcast_on(const CommInfo& ci, const char* name, void* buffer, int co
   if (ci.p == 1 || count == 0 || type.size == 0) return;
   const double bytes = static_cast<double>(count) * type.size;
   const int ports = knomial_bcast_ports(cost_model(ci), ci.p, bytes);
-  const bool synchronous = settings().sends == Settings::Sends::kSynchronous;
+  const bool synchronous = settings().sends != Settings::Sends::kEager;
   if (settings().verbose) {
-    char tree[64];
-    std::snprintf(tree, sizeof tree, "%d-nomial tree (%d ports)%s", ports + 1, ports,
-                  synchronous ? ", synchronous sends" : "");
-    tell_choice(ci, name, ports == 1 ? "binomial tree" : tree, 1, ports, bytes);
+    char tree[80];
+    const char* sends = synchronous ? "synchronous sends" : "eager sends";
+    if (ports == 1) {
+      std::snprintf(tree, sizeof tree, "binomial tree, %s", sends);
+    } else {
+      std::snprintf(tree, sizeof tree, "%d-nomial tree (%d ports), %s", ports + 1, ports, sends);
+    }
+    tell_choice(ci, name, tree, 1, ports, bytes);
   }
   walk_bcast(KnomialBcastSchedule(ci.p, ports, ci.rank, root), buffer, count, datatype, type,
              ci.rank == root, Pipeline{1, ports, synchronous, true}, ci.c);

@@ -19,8 +19,9 @@ int knomial_bcast_ports(const CostModel& model, int p, double bytes);
 
 // Broadcasts count elements of datatype from root over ci (arguments already checked) as one
 // message down the k-nomial tree with knomial_bcast_ports ports (sched/knomial/knomial_bcast.h:
-// ceil(log_{ports+1} p) levels), on the caller's own buffer and datatype; ROSCHED_VERBOSE reports
-// it as `name`. Nothing for p = 1 or nothing to send.
+// ceil(log_{ports+1} p) levels), on the caller's own buffer and datatype, a level's sends after
+// the level before has been taken (synchronous sends; ROSCHED_SENDS=eager: eager ones);
+// ROSCHED_VERBOSE reports it as `name`. Nothing for p = 1 or nothing to send.
 void knomial_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                       MPI_Datatype datatype, const TypeInfo& type, int root);
 

@@ -166,14 +166,14 @@ for kw in 2:2 3:5; do
   else echo "FAIL bcast k-ary tree $kw (exit $rc, $lines lines)"; echo "$out"; fail=1; fi
 done
 # The k-nomial tree of one message with 1, 2 and 6 ports (binomial, 3-nomial, one level at
-# p = 7), eager and synchronous sends; results verified.
-for ps in 1:eager 2:sync 6:eager; do
+# p = 7), eager and synchronous (the default) sends; results verified.
+for ps in 1:eager 2:auto 6:sync; do
   out=$(ROSCHED_VERBOSE=1 ROSCHED_BCAST_PORTS=${ps%%:*} ROSCHED_SENDS=${ps##*:} timeout 120 \
         mpirun -np 7 --oversubscribe "$bin" --op bcast --impl knomial --sizes 1,1000,100000 \
         --reps 2 --check 2>&1); rc=$?
   tree="$(( ${ps%%:*} + 1 ))-nomial tree (${ps%%:*} ports)"
   [ "${ps%%:*}" = 1 ] && tree="binomial tree"
-  [ "${ps##*:}" = sync ] && tree="$tree, synchronous sends"
+  if [ "${ps##*:}" = eager ]; then tree="$tree, eager sends"; else tree="$tree, synchronous sends"; fi
   lines=$(echo "$out" | grep -cF "rosched Rosched_Bcast_knomial: p = 7, " | tr -d ' ')
   named=$(echo "$out" | grep -cF ": $tree, 1 blocks, window ${ps%%:*} ")
   if [ $rc -eq 0 ] && [ "$lines" = 3 ] && [ "$named" = 3 ]; then echo "ok   bcast k-nomial tree $ps"
