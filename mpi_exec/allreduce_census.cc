@@ -19,6 +19,7 @@
 
 #include "mpi_exec/allgatherv_circulant.h"
 #include "mpi_exec/allreduce_choice.h"
+#include "mpi_exec/allreduce_knomial.h"
 #include "mpi_exec/allreduce_lanes.h"
 #include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/args.h"
@@ -133,7 +134,9 @@ bool lanes_apply(const CommInfo& ci, bool commutative) {
 // the lane all-reduces (3, allreduce_lanes.h: n-way in the node and the lane for short
 // vectors, multi-lane for long ones), timed where the ranks sit on several nodes of equal size
 // (asked from p = 4 on: the node layout is a collective at its first use), and the n-way
-// all-reduce (4, End et al. 2015), timed for p > 2 where it can pay (nway_can_pay). Forced or
+// all-reduce (4, End et al. 2015), timed for p > 2 where it can pay (nway_can_pay), and the
+// k-nomial reduction and broadcast (7, allreduce_knomial.h), timed for p > 2 up to 64 KiB where
+// the lanes do not apply. Forced or
 // by the model (answer 1 without a trial): the census where it can pay, else the lane
 // all-reduces where they apply, else the reduce-scatter/all-gather; forced with a
 // non-commutative operation, the two-tree all-reduce (5).
@@ -156,11 +159,12 @@ AllreduceDecision allreduce_decision(const CommInfo& ci, int count, const TypeIn
   AllreduceDecision d;
   if (verdict == Verdict::kLibrary) return d;
   d.timed = verdict == Verdict::kTimeBoth;
-  d.answer = answer == 4 ? kAllreduceNway
+  d.answer = answer == kAllreduceKnomial ? kAllreduceKnomial
+             : answer == 4               ? kAllreduceNway
              : answer == 3 || (answer == 1 && !census_pays(ci, bytes) && lanes_apply(ci, true))
                  ? kAllreduceLanes
              : ci.p > 1 && (answer == 2 || !census_pays(ci, bytes)) ? kAllreduceScatterGather
-                                                                     : kAllreduceCensus;
+                                                                    : kAllreduceCensus;
   return d;
 }
 
@@ -200,7 +204,10 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
         {"census", nullptr},
         {"reduce-scatter + all-gather", nullptr},
         {"lanes", nullptr},
-        {"n-way", nullptr}};
+        {"n-way", nullptr},
+        {"two-tree", nullptr},  // answers 5 and 6 are not timed here
+        {"node-aware", nullptr},
+        {"k-nomial reduction + broadcast", nullptr}};
     if (census_pays(ci, bytes)) {
       candidates[1].run = [&] { census(ci, in, recvbuf, count, datatype, type, op); };
     }
@@ -218,6 +225,11 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
     if (ci.p > 2 && nway_can_pay(ci, bytes)) {
       candidates[4].run = [&] { nway(in); };
     }
+    if (ci.p > 2 && !lanes && bytes <= kKnomialAllreduceMaxBytes) {
+      candidates[kAllreduceKnomial].run = [&] {
+        knomial_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
+      };
+    }
     // ROSCHED_DEBUG: every candidate's result checked where it is exact.
     std::vector<ResultPart> result;
     if (exact_reduction(datatype, op)) result.push_back({recvbuf, count, datatype});
@@ -229,6 +241,9 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
                           datatype, type, op);
   } else if (decision.answer == kAllreduceNway) {
     nway(sendbuf);
+  } else if (decision.answer == kAllreduceKnomial) {
+    knomial_allreduce_on(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
+                         datatype, type, op);
   } else if (decision.answer == kAllreduceLanes) {
     lane_allreduce_on(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
                       datatype, type, op);

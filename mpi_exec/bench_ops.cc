@@ -99,7 +99,9 @@ std::vector<Impl> impls_of(const std::string& op) {
   if (op == "bcast" || op == "bcast_vector") {
     return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kKnomial, kRsag, kNodeAware, kAuto};
   }
-  if (op == "allreduce") return {kNative, kCirculant, kRsag, kTwoTree, kNway, kNodeAware, kAuto};
+  if (op == "allreduce") {
+    return {kNative, kCirculant, kRsag, kTwoTree, kNway, kKnomial, kNodeAware, kAuto};
+  }
   if (op == "reduce") {
     return {kNative, kBinomial, kTwoTree, kCirculant, kRsag, kNodeAware, kAuto};
   }
@@ -220,6 +222,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
       const auto allreduce = impl == kCirculant   ? Rosched_Allreduce_census
                              : impl == kRsag      ? Rosched_Allreduce_scatter_gather
                              : impl == kTwoTree   ? Rosched_Allreduce_two_tree
+                             : impl == kKnomial   ? Rosched_Allreduce_knomial
                              : impl == kNway      ? Rosched_Allreduce_nway
                              : impl == kNodeAware ? Rosched_Allreduce_node_aware
                              : impl == kAuto      ? Rosched_Allreduce

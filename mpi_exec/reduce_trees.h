@@ -199,12 +199,18 @@ bool is_commutative(MPI_Op op);
 // reduce_decision without a choice (kReduceKnomial, kReduceTwoTree or kReduceCirculant).
 int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type, MPI_Op op);
 
-// The answers of Rosched_Allreduce_choice (allreduce_census.cc: allreduce_decision) and, the last
-// two only, of Rosched_Allreduce_node_aware_choice (allreduce_two_tree.cc), which also answers
+// The answers of Rosched_Allreduce_choice (allreduce_census.cc: allreduce_decision) and, 5 and 6
+// only, of Rosched_Allreduce_node_aware_choice (allreduce_two_tree.cc), which also answers
 // kAllreduceLanes.
 enum AllreduceAnswer {
-  kAllreduceLibrary = 0, kAllreduceCensus = 1, kAllreduceScatterGather = 2, kAllreduceLanes = 3,
-  kAllreduceNway = 4, kAllreduceTwoTree = 5, kAllreduceNodeAware = 6
+  kAllreduceLibrary = 0,
+  kAllreduceCensus = 1,
+  kAllreduceScatterGather = 2,
+  kAllreduceLanes = 3,
+  kAllreduceNway = 4,
+  kAllreduceTwoTree = 5,
+  kAllreduceNodeAware = 6,
+  kAllreduceKnomial = 7
 };
 
 // knomial_reduce, two_tree_reduce, circulant_reduce or scatter_gather_reduce, as the tree says,

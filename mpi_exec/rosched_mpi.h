@@ -118,7 +118,9 @@ int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
  * the MPI library's MPI_Allreduce, 1 the census (Algorithm 8), 2 the reduce-scatter +
  * all-gather, 3 the lane all-reduces of Rosched_Allreduce_node_aware, 4 the n-way all-reduce,
  * 5 the two-tree all-reduce (a non-commutative operation with ROSCHED_ALLREDUCE=rosched;
- * without it such an operation goes to the library's).
+ * without it such an operation goes to the library's), 7 the k-nomial tree reduction to rank 0
+ * and the k-nomial tree broadcast from it (vectors up to 64 KiB, where a trial found it
+ * fastest).
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the
@@ -311,6 +313,13 @@ int Rosched_Allreduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype d
 
 int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/* MPI_Allreduce as the k-nomial tree reduction to rank 0 (the tree of Rosched_Reduce's short
+ * vectors, ports from its rule or ROSCHED_REDUCE_PORTS) and the k-nomial tree broadcast from it
+ * (Rosched_Bcast_knomial): 2 ceil(log_{n+1} p) levels of the whole vector. Any operation (rank
+ * order is kept); for short vectors. Same semantics as MPI_Allreduce. */
+int Rosched_Allreduce_knomial(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm);
 
 /* Bin Jia's hypercube broadcast (Jia 2009, as presented in Träff's lecture notes, section "The
  * power of the hypercube: Optimal Broadcast" through the Main Theorem), extended to any p by

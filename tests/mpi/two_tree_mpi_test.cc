@@ -245,6 +245,7 @@ void test_two_tree_reductions() {
   test_reduce_non_commutative(pair, op, Rosched_Reduce, "reduce chosen");
   test_reduce_sum_and_derived(Rosched_Reduce, "reduce chosen");
   test_allreduce(pair, op, Rosched_Allreduce_two_tree, "allreduce two-tree");
+  test_allreduce(pair, op, Rosched_Allreduce_knomial, "allreduce k-nomial");
   // The library's for a non-commutative operation, or (many blocks: ROSCHED_ALLREDUCE=rosched)
   // the two-tree all-reduce; the commutative cases: its choice, or forced the census, the
   // reduce-scatter + all-gather or the lanes.
