@@ -13,6 +13,15 @@ std::string detail_of(std::int64_t ports, std::int64_t root) {
   return "ports=" + std::to_string(ports) + " root=" + std::to_string(root);
 }
 
+// Every rank's schedule of the family.
+template <typename Schedule>
+std::vector<Schedule> every_rank(std::int64_t p, std::int64_t ports, std::int64_t root) {
+  std::vector<Schedule> ranks;
+  ranks.reserve(static_cast<std::size_t>(p));
+  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, ports, r, root);
+  return ranks;
+}
+
 // The depth check of both runs: `levels` levels of `ports` rounds each (counted apart from the
 // schedule), and a transfer in the level `used` names (0-based: the last round used - 1 for the
 // reduction, the first one unused for the broadcast). Returns a "round-count" counterexample.
@@ -29,9 +38,8 @@ std::optional<Counterexample> check_levels(const std::string& check, std::int64_
 
 RunResult run_knomial_reduce(std::int64_t p, std::int64_t ports, std::int64_t root) {
   const std::string detail = detail_of(ports, root);
-  std::vector<KnomialReduceSchedule> ranks;
-  ranks.reserve(static_cast<std::size_t>(p));
-  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, ports, r, root);
+  const std::vector<KnomialReduceSchedule> ranks =
+      every_rank<KnomialReduceSchedule>(p, ports, root);
   const std::int64_t rounds = ranks[0].rounds();
   RunResult result = run_reduce_rounds(
       "knomial-reduce-run", detail, p, 1, root, rounds,
@@ -49,9 +57,7 @@ RunResult run_knomial_reduce(std::int64_t p, std::int64_t ports, std::int64_t ro
 
 RunResult run_knomial_bcast(std::int64_t p, std::int64_t ports, std::int64_t root) {
   const std::string detail = detail_of(ports, root);
-  std::vector<KnomialBcastSchedule> ranks;
-  ranks.reserve(static_cast<std::size_t>(p));
-  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, ports, r, root);
+  const std::vector<KnomialBcastSchedule> ranks = every_rank<KnomialBcastSchedule>(p, ports, root);
   const std::int64_t rounds = ranks[0].rounds();
   std::int64_t first_used = -1;  // the first round in which anything moves
   RunResult result = run_bcast_rounds("knomial-bcast-run", detail, p, 1, root, rounds,
