@@ -21,13 +21,13 @@ if bash "$sim" --quick --out "$tsv" 2>"$tmp/quick.err"; then ok "--quick exits 0
 else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 [ "$(head -1 "$tsv")" = "$(printf 'op\timpl\tselector\tplatform\tp\tbytes\tusec')" ] && ok "header" || bad "header: $(head -1 "$tsv")"
 # Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
-# twotree, hypercube, kary, auto, not node, which is the circulant broadcast with one rank per host,
+# twotree, hypercube, kary, knomial, auto, not node, which is the circulant broadcast with one rank per host,
 # nor on flat the scatter + all-gather, rsag; allgather: circulant, nway, node, auto; allgatherv, each of
 # its three distributions: circulant, nway, node, largest, auto; reduce: binomial, twotree, circulant,
-# rsag, node, auto; allreduce: circulant, rsag, twotree, nway, node, auto),
+# rsag, node, auto; allreduce: circulant, rsag, twotree, nway, knomial, node, auto),
 # native under all 4 (once each, though auto runs apart from the others), one ratio row per
 # implementation of ours.
-for want in bcast:42 allgather:36 allgatherv:42 allgatherv_uniform:42 allgatherv_one:42 reduce:48 allreduce:48; do
+for want in bcast:48 allgather:36 allgatherv:42 allgatherv_uniform:42 allgatherv_one:42 reduce:48 allreduce:54; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
@@ -76,7 +76,7 @@ if bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi --mea
    ! grep -q "apart" "$tmp/sync.err"; then ok "--measure sync: ranks started together"
 else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
 got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
-[ "$got" = 39 ] && ok "sync: 39 allreduce rows" || bad "sync: $got allreduce rows, want 39"
+[ "$got" = 45 ] && ok "sync: 45 allreduce rows" || bad "sync: $got allreduce rows, want 45"
 
 # --op allgatherv_rmod3: the (r mod 3) counts alone, rows named allgatherv; each run's line
 # ends with its peak memory.
