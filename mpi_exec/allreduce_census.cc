@@ -23,6 +23,7 @@
 #include "mpi_exec/allreduce_lanes.h"
 #include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/args.h"
+#include "mpi_exec/bcast_knomial.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/last_run.h"
@@ -225,7 +226,7 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
     if (ci.p > 2 && nway_can_pay(ci, bytes)) {
       candidates[4].run = [&] { nway(in); };
     }
-    if (ci.p > 2 && !lanes && bytes <= kKnomialAllreduceMaxBytes) {
+    if (ci.p > 2 && !lanes && bytes <= kKnomialMaxBytes) {
       candidates[kAllreduceKnomial].run = [&] {
         knomial_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
       };

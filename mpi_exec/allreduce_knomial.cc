@@ -9,12 +9,9 @@
 // always runs it; Rosched_Allreduce times it up to 64 KiB.
 #include "mpi_exec/allreduce_knomial.h"
 
-#include <algorithm>
-
 #include "mpi_exec/args.h"
 #include "mpi_exec/bcast_knomial.h"
 #include "mpi_exec/cost_model.h"
-#include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "mpi_exec/settings.h"
@@ -29,8 +26,7 @@ void knomial_allreduce_on(const CommInfo& ci, const char* name, const void* inpu
     return;
   }
   const double bytes = static_cast<double>(count) * type.size;
-  const int ports = settings().reduce_ports > 0 ? std::min(settings().reduce_ports, ci.p - 1)
-                                                : knomial_ports_for(cost_model(ci), ci.p, bytes);
+  const int ports = knomial_ports(settings().reduce_ports, cost_model(ci), ci.p, bytes);
   // recvbuf is every rank's accumulator: the broadcast overwrites it afterwards.
   knomial_reduce(input != recvbuf ? input : nullptr, recvbuf, count, datatype, type, op, ports, 0,
                  ci);

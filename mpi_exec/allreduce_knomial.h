@@ -10,12 +10,9 @@
 
 namespace rosched::mpi {
 
-// Rosched_Allreduce's candidate for vectors up to this many bytes.
-inline constexpr double kKnomialAllreduceMaxBytes = 64 << 10;
-
 // Reduces count elements of datatype with op from every rank's input (recvbuf itself: in place)
 // into recvbuf on every rank of ci (arguments already checked): the k-nomial tree reduction to
-// rank 0 with the ports of its rule (knomial_ports_for; ROSCHED_REDUCE_PORTS sets them), then
+// rank 0 with the ports of its rule (knomial_ports; ROSCHED_REDUCE_PORTS sets them), then
 // the k-nomial tree broadcast from rank 0 (knomial_bcast_on, reported as `name`). Any
 // operation: the result is x_0 op x_1 op ... op x_{p-1}. p = 1: a copy.
 void knomial_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,

@@ -116,17 +116,12 @@ bool predicted_to_pay(const CommInfo& ci, int count, const TypeInfo& type) {
 // on how the schedule's rounds pass blocks on and on the network, more than the model's
 // figures tell (docs/sim/refinements.md, "Rounds in flight of the synchronous circulant
 // broadcast, timed").
+// clang-format off
 enum Family {
-  kCirculant = 1,
-  kHypercube = 2,
-  kTwoTree = 3,
-  kKaryTree = 4,
-  kScatterAllgather = 5,
-  kKnomial = 6,
-  kCirculantWindow1 = 7,
-  kCirculantWindow3 = 8,
-  kCirculantWindow4 = 9
+  kCirculant = 1, kHypercube = 2, kTwoTree = 3, kKaryTree = 4, kScatterAllgather = 5,
+  kKnomial = 6, kCirculantWindow1 = 7, kCirculantWindow3 = 8, kCirculantWindow4 = 9
 };
+// clang-format on
 static_assert(kCirculantWindow4 <= kMaxAnswer, "every family is an answer");
 constexpr std::array<int, 3> kTrialWindows = {1, 3, 4};
 constexpr std::array<const char*, 3> kTrialWindowNames = {
@@ -144,9 +139,6 @@ int family_answer(int family) { return is_window_variant(family) ? kCirculant : 
 // Where the k-ary tree is a candidate: the model's crowding from this on (a flow gets half a
 // link or less when all ranks send).
 constexpr double kKaryCrowding = 2;
-
-// Where the k-nomial tree of one block is a candidate: messages up to this many bytes.
-constexpr double kKnomialMaxBytes = 64 << 10;
 
 // ROSCHED_BCAST, the memo of the last call, the prediction, then the size class's measured
 // answer (library_choice.h), all on the message's bytes (`units`, byte_units of them: the same

@@ -25,8 +25,8 @@
 
 namespace rosched::mpi {
 
-int knomial_bcast_ports(const CostModel& model, int p, double bytes) {
-  if (settings().bcast_ports > 0) return std::min(settings().bcast_ports, std::max(p - 1, 1));
+int knomial_ports(int set, const CostModel& model, int p, double bytes) {
+  if (set > 0) return std::min(set, std::max(p - 1, 1));
   return knomial_ports_for(model, p, bytes);
 }
 
@@ -34,7 +34,7 @@ void knomial_bcast_on(const CommInfo& ci, const char* name, void* buffer, int co
                       MPI_Datatype datatype, const TypeInfo& type, int root) {
   if (ci.p == 1 || count == 0 || type.size == 0) return;
   const double bytes = static_cast<double>(count) * type.size;
-  const int ports = knomial_bcast_ports(cost_model(ci), ci.p, bytes);
+  const int ports = knomial_ports(settings().bcast_ports, cost_model(ci), ci.p, bytes);
   const bool synchronous = settings().sends != Settings::Sends::kEager;
   if (settings().verbose) {
     char tree[80];

@@ -10,31 +10,22 @@
 
 namespace rosched::mpi::bench {
 
+// One line per group of implementations, with the operations that have them.
+// clang-format off
 enum Impl {
-  kNative,
-  kCirculant,
-  kTwoTree,
-  kHypercube,
-  kAuto,
-  kAlg0,
-  kAlg1,
-  kAlg2,       // allmerge
-  kNway,       // allreduce
-  kNodeAware,  // bcast
-  kBinomial,   // reduce
-  kBasic,
-  kModified,
-  kZeroRot,
-  kZeroCopy,
-  kPadded,
-  kTwoPhase,
-  kLinear,   // alltoall(v)
-  kLargest,  // allgatherv
-  kKary,     // bcast
-  kRsag,     // allreduce, reduce, bcast (scatter)
-  kKnomial,  // bcast
+  kNative, kCirculant, kTwoTree, kHypercube, kAuto,
+  kAlg0, kAlg1, kAlg2,                                                    // allmerge
+  kNway,                                                                  // allreduce
+  kNodeAware,                                                             // bcast
+  kBinomial,                                                              // reduce
+  kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear,  // alltoall(v)
+  kLargest,                                                               // allgatherv
+  kKary,                                                                  // bcast
+  kRsag,                                                   // allreduce, reduce, bcast (scatter)
+  kKnomial,                                                               // bcast, allreduce
   kImplCount
 };
+// clang-format on
 extern const char* const kImplNames[kImplCount];
 
 // allmerge: elements written by merges and copies in the last run (Rosched_Allmerge_moves),

@@ -202,16 +202,12 @@ int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type
 // The answers of Rosched_Allreduce_choice (allreduce_census.cc: allreduce_decision) and, 5 and 6
 // only, of Rosched_Allreduce_node_aware_choice (allreduce_two_tree.cc), which also answers
 // kAllreduceLanes.
+// clang-format off
 enum AllreduceAnswer {
-  kAllreduceLibrary = 0,
-  kAllreduceCensus = 1,
-  kAllreduceScatterGather = 2,
-  kAllreduceLanes = 3,
-  kAllreduceNway = 4,
-  kAllreduceTwoTree = 5,
-  kAllreduceNodeAware = 6,
-  kAllreduceKnomial = 7
+  kAllreduceLibrary = 0, kAllreduceCensus = 1, kAllreduceScatterGather = 2, kAllreduceLanes = 3,
+  kAllreduceNway = 4, kAllreduceTwoTree = 5, kAllreduceNodeAware = 6, kAllreduceKnomial = 7
 };
+// clang-format on
 
 // knomial_reduce, two_tree_reduce, circulant_reduce or scatter_gather_reduce, as the tree says,
 // with own holding this rank's contribution (nullptr: acc holds it; the scatter + gather copies
