@@ -40,23 +40,21 @@
 //     block (bcast_knomial.cc), whose ceil(log_{n+1} p) levels of n sends at once are fewer
 //     than a k-ary tree's levels of as many sends; on several multicore nodes the node-aware
 //     circulant broadcast and, where every node's block holds an element, the node-aware
-//     broadcast with the scatter + all-gather between the nodes; at p = 2 the three are one
-//     message. Where the circulant pipeline sends synchronously (on several nodes: between the
-//     nodes), it is also timed with 1, 3 and 4 rounds in flight:
-//     the best window depends on the schedule and the network more than the model tells (on
-//     SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us with 4 where the model's 2 took 49.5, on
-//     36 x 32 47.7 us where it took 60.0; on `flatnb` at p = 256, 256 KiB 157.1 us with 1
-//     where 2 took 200.2).
-//     A call's time is the slowest rank's from a
-//     barrier or, where MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed
-//     on: ranks leave a barrier in an order that can suit one tree more than another (on 36 x 32
-//     simulated ranks at 16 KiB the barrier-timed trial saw the library's broadcast 9% faster
-//     where from a common start it was 22% slower).
-//     The model cannot predict the library's algorithm: on 36 nodes x 32 ranks (SimGrid SMPI)
-//     its binomial tree at the model's cross-node message time predicted the library 1.5-1.6x
-//     too slow at 16-256 KiB, whose trees over consecutive ranks stay mostly inside nodes.
-//     The timed call costs six broadcasts per candidate or more (batches of short ones), once
-//     per class and communicator.
+//     broadcast with the scatter + all-gather between the nodes, up to 64 KiB with the
+//     k-nomial tree between the nodes; at p = 2 the three are one message. Where the circulant
+//     pipeline sends synchronously (on several nodes: between the nodes), it is also timed with 1,
+//     3 and 4 rounds in flight: the best window depends on the schedule and the network more than
+//     the model tells (on SimGrid's `paper` 36 x 1, 64 KiB took 37.3 us with 4 where the model's 2
+//     took 49.5, on 36 x 32 47.7 us where it took 60.0; on `flatnb` at p = 256, 256 KiB 157.1 us
+//     with 1 where 2 took 200.2). A call's time is the slowest rank's from a barrier or, where
+//     MPI_Wtime is global (SimGrid SMPI), from one instant all ranks agreed on: ranks leave a
+//     barrier in an order that can suit one tree more than another (on 36 x 32 simulated ranks at
+//     16 KiB the barrier-timed trial saw the library's broadcast 9% faster where from a common
+//     start it was 22% slower). The model cannot predict the library's algorithm: on 36 nodes x 32
+//     ranks (SimGrid SMPI) its binomial tree at the model's cross-node message time predicted the
+//     library 1.5-1.6x too slow at 16-256 KiB, whose trees over consecutive ranks stay mostly
+//     inside nodes. The timed call costs six broadcasts per candidate or more (batches of short
+//     ones), once per class and communicator.
 // ROSCHED_BCAST=model stops after step 1; circulant|native force one.
 //
 // "The circulant broadcast" above is, on ranks spread over several multicore nodes
@@ -185,7 +183,11 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
       kary_tree_bcast_on(ci, "Rosched_Bcast (k-ary tree)", buffer, count, datatype, type, root);
       return;
     case kKnomial:
-      knomial_bcast_on(ci, "Rosched_Bcast (k-nomial tree)", buffer, count, datatype, type, root);
+      if (node_layout(ci).hierarchical()) {  // between the nodes, then within each as planned
+        node_aware_bcast_on(ci, name, buffer, count, datatype, type, root, {0, false, true});
+      } else {
+        knomial_bcast_on(ci, "Rosched_Bcast (k-nomial tree)", buffer, count, datatype, type, root);
+      }
       return;
     case kScatterAllgather:
       // Over all ranks, or between the nodes and then within each node as planned.
@@ -197,17 +199,18 @@ void run_family(int family, const CommInfo& ci, const char* name, void* buffer, 
 }
 
 // The size class's trial: MPI_Bcast against the node-aware broadcast on several multicore
-// nodes, else against the circulant, hypercube and two-tree broadcasts, up to kKnomialMaxBytes
-// the k-nomial tree and, where the model's crowding is at least kKaryCrowding, the k-ary tree,
-// elsewhere the scatter + all-gather; at p = 2 all are one message: the
-// circulant alone. Unless ROSCHED_WINDOW sets the window, also the circulant pipeline with 1, 3
-// and 4 rounds in flight: over all ranks where it sends synchronously (those windows that are
-// not timed already: the model's, unless the model takes a one-block tree instead of the
-// pipeline); on several nodes, the node-aware broadcast with that window between the nodes
-// (all three: only the ranks of a lane have the model that tells whether the lane's pipeline
-// sends synchronously; where it does not, the variant runs as the node-aware broadcast). A
-// broadcast is idempotent: the later calls deliver the bytes the first did.
-// The candidates and the size class are the bytes' (`units`). Returns the winner (0: MPI_Bcast).
+// nodes (up to kKnomialMaxBytes also with the k-nomial tree between the nodes), else against the
+// circulant, hypercube and two-tree broadcasts, up to kKnomialMaxBytes the k-nomial tree and, where
+// the model's crowding is at least kKaryCrowding, the k-ary tree, elsewhere the scatter +
+// all-gather; at p = 2 all are one message: the circulant alone. Unless ROSCHED_WINDOW sets the
+// window, also the circulant pipeline with 1, 3 and 4 rounds in flight: over all ranks where it
+// sends synchronously (those windows that are not timed already: the model's, unless the model
+// takes a one-block tree instead of the pipeline); on several nodes, the node-aware broadcast with
+// that window between the nodes (all three: only the ranks of a lane have the model that tells
+// whether the lane's pipeline sends synchronously; where it does not, the variant runs as the
+// node-aware broadcast). A broadcast is idempotent: the later calls deliver the bytes the first
+// did. The candidates and the size class are the bytes' (`units`).
+// Returns the winner (0: MPI_Bcast).
 int time_families(const CommInfo& ci, const char* name, void* buffer, int count,
                   MPI_Datatype datatype, const TypeInfo& type, const ByteUnits& units, int root) {
   node_aware_bcast_prepare(ci, root);
@@ -240,9 +243,8 @@ int time_families(const CommInfo& ci, const char* name, void* buffer, int count,
   const bool scatter =
       hierarchical ? units.count >= node_layout(ci).nodes : !kary && units.count >= ci.p;
   candidates.push_back({"scatter + all-gather", scatter ? family(kScatterAllgather) : nullptr, 1});
-  // The k-nomial tree of one block for short messages (ranks of their own nodes).
-  const bool knomial =
-      !hierarchical && static_cast<double>(units.count) * units.info.size <= kKnomialMaxBytes;
+  // The k-nomial tree of one block for short messages (on several nodes: between the nodes).
+  const bool knomial = static_cast<double>(units.count) * units.info.size <= kKnomialMaxBytes;
   candidates.push_back({"k-nomial tree", knomial ? family(kKnomial) : nullptr, 1});
   const PhasePlan plan = hierarchical ? PhasePlan{} : phase_plan(ci, units.count, units.info);
   const bool windows =

@@ -24,6 +24,12 @@
 #include "sched/knomial/knomial_bcast.h"
 
 namespace rosched::mpi {
+namespace {
+
+// Synchronous sends unless ROSCHED_SENDS=eager (the file's comment says why).
+bool knomial_synchronous() { return settings().sends != Settings::Sends::kEager; }
+
+}  // namespace
 
 int knomial_ports(int set, const CostModel& model, int p, double bytes) {
   if (set > 0) return std::min(set, std::max(p - 1, 1));
@@ -35,10 +41,9 @@ void knomial_bcast_on(const CommInfo& ci, const char* name, void* buffer, int co
   if (ci.p == 1 || count == 0 || type.size == 0) return;
   const double bytes = static_cast<double>(count) * type.size;
   const int ports = knomial_ports(settings().bcast_ports, cost_model(ci), ci.p, bytes);
-  const bool synchronous = settings().sends != Settings::Sends::kEager;
   if (settings().verbose) {
     char tree[80];
-    const char* sends = synchronous ? "synchronous sends" : "eager sends";
+    const char* sends = knomial_synchronous() ? "synchronous sends" : "eager sends";
     if (ports == 1) {
       std::snprintf(tree, sizeof tree, "binomial tree, %s", sends);
     } else {
@@ -46,8 +51,13 @@ void knomial_bcast_on(const CommInfo& ci, const char* name, void* buffer, int co
     }
     tell_choice(ci, name, tree, 1, ports, bytes);
   }
+  knomial_tree_bcast(ci, ports, buffer, count, datatype, type, root);
+}
+
+void knomial_tree_bcast(const CommInfo& ci, int ports, void* buffer, int count,
+                        MPI_Datatype datatype, const TypeInfo& type, int root) {
   walk_bcast(KnomialBcastSchedule(ci.p, ports, ci.rank, root), buffer, count, datatype, type,
-             ci.rank == root, Pipeline{1, ports, synchronous, true}, ci.c);
+             ci.rank == root, Pipeline{1, ports, knomial_synchronous(), true}, ci.c);
 }
 
 }  // namespace rosched::mpi

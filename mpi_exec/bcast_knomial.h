@@ -31,6 +31,11 @@ int knomial_ports(int set, const CostModel& model, int p, double bytes);
 void knomial_bcast_on(const CommInfo& ci, const char* name, void* buffer, int count,
                       MPI_Datatype datatype, const TypeInfo& type, int root);
 
+// The same walk on `ports` ports (1 <= ports <= ci.p - 1), not reported: the phase between the
+// nodes of the node-aware broadcast (bcast_node_aware.h), which reports itself.
+void knomial_tree_bcast(const CommInfo& ci, int ports, void* buffer, int count,
+                        MPI_Datatype datatype, const TypeInfo& type, int root);
+
 }  // namespace rosched::mpi
 
 #endif  // ROSCHED_MPI_EXEC_BCAST_KNOMIAL_H_

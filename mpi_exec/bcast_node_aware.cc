@@ -30,6 +30,7 @@
 #include <string>
 
 #include "mpi_exec/bcast_kary_tree.h"
+#include "mpi_exec/bcast_knomial.h"
 #include "mpi_exec/bcast_rounds.h"
 #include "mpi_exec/bcast_scatter_allgather.h"
 #include "mpi_exec/node_layout.h"
@@ -45,6 +46,12 @@ PhasePlan variant_plan(const CommInfo& ci, int count, const TypeInfo& type, Phas
     scatter.scatter_allgather = true;
     return scatter;
   }
+  const double bytes = static_cast<double>(count) * type.size;
+  if (variant.knomial && ci.p > 1 && bytes > 0 && bytes <= kKnomialMaxBytes) {
+    PhasePlan tree;
+    tree.knomial_ports = knomial_ports(settings().bcast_ports, cost_model(ci), ci.p, bytes);
+    return tree;
+  }
   PhasePlan phase = phase_plan(ci, count, type);
   if (variant.window > 0 && phase.pipe.n > 0 && phase.pipe.synchronous) {
     phase.degree = 0;
@@ -57,6 +64,8 @@ void run_phase(const CommInfo& ci, const PhasePlan& phase, void* buffer, int cou
                MPI_Datatype datatype, const TypeInfo& type, int root) {
   if (phase.scatter_allgather) {
     scatter_allgather_bcast_on(ci, buffer, count, datatype, type, root);
+  } else if (phase.knomial_ports > 0) {
+    knomial_tree_bcast(ci, phase.knomial_ports, buffer, count, datatype, type, root);
   } else if (phase.degree >= 2) {
     one_block_tree_bcast_on(ci, buffer, count, datatype, type, root, phase.degree);
   } else if (phase.pipe.n > 0) {
@@ -74,9 +83,13 @@ PhasePlan phase_on(const CommInfo& ci, void* buffer, int count, MPI_Datatype dat
 }
 
 std::string phase_name(const PhasePlan& phase) {
-  return phase.scatter_allgather ? "scatter + all-gather"
-         : phase.degree > 0      ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
-                                 : "circulant";
+  if (phase.scatter_allgather) return "scatter + all-gather";
+  if (phase.knomial_ports > 0) {
+    return "a " + std::to_string(phase.knomial_ports + 1) + "-nomial tree (" +
+           std::to_string(phase.knomial_ports) + " ports)";
+  }
+  return phase.degree > 0 ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
+                          : "circulant";
 }
 
 // node_aware_bcast_on where the layout is hierarchical: between the nodes, then within each.
@@ -160,10 +173,11 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
       [&](const PhasePlan& all, void* data, int n, MPI_Datatype unit, const TypeInfo& info) {
         run_phase(ci, all, data, n, unit, info, root);
         if (settings().verbose) {
+          const bool pipeline = all.degree == 0 && !all.scatter_allgather && !all.knomial_ports;
           tell_choice(ci, name,
-                      (all.degree > 0 || all.scatter_allgather ? phase_name(all)
-                       : all.pipe.synchronous                  ? "pipelined, synchronous sends"
-                                                               : "pipelined")
+                      (!pipeline              ? phase_name(all)
+                       : all.pipe.synchronous ? "pipelined, synchronous sends"
+                                              : "pipelined")
                           .c_str(),
                       all.pipe.n, all.pipe.window, n * static_cast<double>(info.size));
         }

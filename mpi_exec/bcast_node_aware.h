@@ -14,15 +14,19 @@ namespace rosched::mpi {
 // What the broadcast of one phase of count elements on ci runs (sub_bcast_on's choice): the
 // circulant pipeline `pipe`, or where degree >= 2 a k-ary tree of one block of that degree
 // (one_block_tree_for), and the model's predicted time of what runs. All zero for p = 1 or
-// nothing to send. scatter_allgather: the phase ran the scatter + all-gather instead
-// (PhaseVariant; never in a plan of phase_plan's).
+// nothing to send. scatter_allgather: the phase ran the scatter + all-gather instead;
+// knomial_ports > 0: the k-nomial tree of one block on that many ports (bcast_knomial.h)
+// instead (PhaseVariant; never in a plan of phase_plan's).
 struct PhasePlan {
   Pipeline pipe{0, 0, false};
   int degree = 0;
   double seconds = 0;
   bool scatter_allgather = false;
+  int knomial_ports = 0;
   // Sends the message as one block (a one-block tree, a pipeline of one block, or nothing).
-  bool one_block() const { return !scatter_allgather && (degree >= 2 || pipe.n <= 1); }
+  bool one_block() const {
+    return !scatter_allgather && (knomial_ports > 0 || degree >= 2 || pipe.n <= 1);
+  }
 };
 PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
 
@@ -30,11 +34,13 @@ PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
 // its plan says. window > 0: where that phase is a pipeline with synchronous sends, the pipeline
 // with `window` rounds in flight instead of the model's (synchronous_window), also where the
 // plan is a one-block tree. scatter_allgather: where every rank of the phase gets an element
-// (count >= its ranks), the scatter + all-gather (bcast_scatter_allgather.h). Otherwise, and
-// for the phase within the nodes, the plan.
+// (count >= its ranks), the scatter + all-gather (bcast_scatter_allgather.h). knomial: where
+// the message is at most kKnomialMaxBytes, the k-nomial tree of one block on the ports of
+// knomial_ports (bcast_knomial.h). Otherwise, and for the phase within the nodes, the plan.
 struct PhaseVariant {
   int window = 0;
   bool scatter_allgather = false;
+  bool knomial = false;
 };
 
 // Broadcasts count elements of datatype from root over ci (arguments already checked): where

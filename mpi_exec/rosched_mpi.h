@@ -96,7 +96,8 @@ int Rosched_Bcast_node_aware(void* buffer, int count, MPI_Datatype datatype, int
  * library's MPI_Bcast, 1 the circulant broadcast (node-aware on several multicore nodes; also
  * where the trial found its pipeline fastest with other rounds in flight than the model's), 2
  * Bin Jia's hypercube broadcast, 3 the two-tree broadcast, 4 the k-ary tree broadcast, 5 the
- * scatter + all-gather (Rosched_Bcast_scatter_allgather), 6 the k-nomial tree broadcast; by
+ * scatter + all-gather (Rosched_Bcast_scatter_allgather), 6 the k-nomial tree broadcast (5 and
+ * 6 on several multicore nodes: the node-aware broadcast with that between the nodes); by
  * ROSCHED_BCAST, the cost model and the timing of count's size class if Rosched_Bcast has
  * timed it on comm (before that, 1 means: the next Rosched_Bcast of this size times MPI_Bcast
  * against rosched's broadcasts and keeps the fastest); the same answer on every rank.
