@@ -75,6 +75,11 @@ Options:
                     the result) goes to FILE without .tsv plus _moves.tsv
   --plot            also draw the plots (scripts/plot_sim.py) in plots/ next to the TSV (with
                     --impls LIST, named OP_PLATFORM_pP_LIST_*)
+  --log FILE        also keep the library's own lines from every run's stderr (those that
+                    begin with "rosched ": with ROSCHED_VERBOSE=1 what each collective chose
+                    and its trials' timings, from each communicator's rank 0), under a
+                    "# OP under SELECTOR (IMPLS)" line per run; without it they are dropped
+                    with the run's output
   -h, --help        this text
 
 Our implementations do not call the selected collectives, so they run once, under the first
@@ -95,6 +100,7 @@ say() { echo "[simulate $(date +%H:%M:%S)] $*" >&2; }
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 op=bcast p="" platform=flat sizes="" selectors="ompi,mvapich2,impi,mpich" reps=""
 measure=span jobs=1 quick=0 check=0 out="" plot=0 ours=all host_speed="" compute="" overhead=""
+log=""
 mem_gb=$(awk '/MemTotal/ { print int($2 * 0.6 / 1048576) }' /proc/meminfo)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -102,14 +108,14 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift; continue ;;
     --check) check=1; shift; continue ;;
     --plot) plot=1; shift; continue ;;
-    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls|--host-speed|--compute|--overhead)
+    --op|--p|--platform|--sizes|--selectors|--reps|--measure|--jobs|--out|--mem-gb|--impls|--host-speed|--compute|--overhead|--log)
       [ $# -ge 2 ] || die_usage "$1 needs a value"
       case "$1" in
         --op) op=$2 ;; --p) p=$2 ;; --platform) platform=$2 ;; --sizes) sizes=$2 ;;
         --selectors) selectors=$2 ;; --reps) reps=$2 ;; --measure) measure=$2 ;;
         --jobs) jobs=$2 ;; --out) out=$2 ;; --mem-gb) mem_gb=$2 ;; --impls) ours=$2 ;;
         --host-speed) host_speed=$2 ;; --compute) compute=$2 ;;
-        --overhead) overhead=$2 ;;
+        --overhead) overhead=$2 ;; --log) log=$2 ;;
       esac
       shift 2 ;;
     *) die_usage "unknown argument '$1'" ;;
@@ -170,6 +176,9 @@ elif [ "$op" = alltoallv ]; then ops="alltoallv alltoallv_powerlaw"
 else ops=$op; fi
 out=${out:-$root/results/sim_${op}_${platform}_p${p}.tsv}
 mkdir -p "$(dirname "$out")" || exit 3
+if [ -n "$log" ]; then
+  mkdir -p "$(dirname "$log")" && : >"$log" || die_usage "--log: cannot write '$log'"
+fi
 
 # --- set-up: SimGrid, then bench built with smpicxx ----------------------------------------
 install_packages() {  # install_packages PKG...: the Debian packages not yet installed
@@ -357,6 +366,14 @@ if ! /usr/bin/python3 "$root/scripts/sim_merge.py" "$work/rows.tsv" >"$out" 2>"$
 fi
 rows=$(($(wc -l <"$out") - 1))
 say "wrote $out ($rows rows)"
+if [ -n "$log" ]; then  # the library's own lines, run by run (a failed run's too)
+  for i in "${!runs[@]}"; do
+    read -r o s impls <<<"${runs[$i]}"
+    echo "# $o under $s ($impls)"
+    grep '^rosched ' "$work/$i.err" 2>/dev/null
+  done >"$log"
+  say "wrote $log ($(grep -vc '^#' "$log") lines of the library's)"
+fi
 for i in "${!runs[@]}"; do
   read -r o s impls <<<"${runs[$i]}"
   awk -F'\t' -v OFS='\t' -v op="$o" -v sel="$s" -v plat="$platform" \

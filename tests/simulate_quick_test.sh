@@ -71,12 +71,20 @@ got=$(awk -F'\t' '$2 == "ratio-auto" && $6 == 16 && $7 < 1' "$tmp/a2av.tsv" | wc
 [ "$got" = 2 ] && ok "alltoallv: Bruck kept at 16 B (uniform, power-law)" || bad "alltoallv at 16 B: $(grep ratio "$tmp/a2av.tsv")"
 
 # --measure sync: every rank starts at one agreed instant (bench warns and says "apart" when
-# they did not), for the collective whose rounds the barrier's skew would hide most.
-if bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi --measure sync --out "$tmp/sync.tsv" 2>"$tmp/sync.err" &&
+# they did not), for the collective whose rounds the barrier's skew would hide most. With
+# ROSCHED_VERBOSE=1 and --log, the library's lines of each run kept under the run's header.
+if ROSCHED_VERBOSE=1 bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --selectors ompi \
+     --measure sync --out "$tmp/sync.tsv" --log "$tmp/sync.log" 2>"$tmp/sync.err" &&
    ! grep -q "apart" "$tmp/sync.err"; then ok "--measure sync: ranks started together"
 else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
 got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
 [ "$got" = 45 ] && ok "sync: 45 allreduce rows" || bad "sync: $got allreduce rows, want 45"
+heads=$(grep -c '^# allreduce under ompi (' "$tmp/sync.log" 2>/dev/null)
+trials=$(grep -c '^rosched Rosched_Allreduce: p = 64, [0-9]* bytes timed: ' "$tmp/sync.log" 2>/dev/null)
+others=$(grep -v -c -E '^(# |rosched )' "$tmp/sync.log" 2>/dev/null)
+[ "$heads" = 2 ] && [ "$trials" = 3 ] && [ "$others" = 0 ] &&
+  ok "--log: 2 runs' headers, auto's trial at each of 3 sizes, nothing else" ||
+  bad "--log: $heads headers, $trials trials, $others other lines"
 
 # --op allgatherv_rmod3: the (r mod 3) counts alone, rows named allgatherv; each run's line
 # ends with its peak memory.
