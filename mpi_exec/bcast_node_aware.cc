@@ -116,11 +116,15 @@ void two_phase_bcast(const NodeLayout& layout, const char* name, void* buffer, i
     const PhasePlan between =
         phase_on(comm_info(layout.lane), buffer, count, datatype, type, home, variant);
     if (settings().verbose) {
+      // The phase within this rank's node, as phase_on below plans it (its model is made).
+      const PhasePlan within = phase_plan(comm_info(layout.node), count, type);
       const std::string what =
           "node-aware: " + phase_name(between) + " between " + std::to_string(layout.nodes) +
-          " nodes (lane " + std::to_string(lane) + "), then within each node of " +
+          " nodes (lane " + std::to_string(lane) + ")" +
+          (between.pipe.synchronous ? ", synchronous sends" : "") + ", then within each node of " +
           std::to_string(layout.min_node_size) + ".." + std::to_string(layout.max_node_size) +
-          " ranks" + (between.pipe.synchronous ? ", synchronous sends" : "");
+          " ranks (here " + phase_name(within) +
+          (within.one_block() ? "" : ", " + std::to_string(within.pipe.n) + " blocks") + ")";
       tell_choice(comm_info(layout.lane), name, what.c_str(), between.pipe.n, between.pipe.window,
                   static_cast<double>(count) * type.size);
     }
