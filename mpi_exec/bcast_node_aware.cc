@@ -92,8 +92,8 @@ std::string phase_name(const PhasePlan& phase) {
     return "a " + std::to_string(phase.knomial_ports + 1) + "-nomial tree (" +
            std::to_string(phase.knomial_ports) + " ports)";
   }
-  return phase.degree > 0 ? "a " + std::to_string(phase.degree) + "-ary tree of one block"
-                          : "circulant";
+  return phase.pipelined() ? "circulant"
+                           : "a " + std::to_string(phase.degree) + "-ary tree of one block";
 }
 
 // node_aware_bcast_on where the layout is hierarchical: between the nodes, then within each.
@@ -181,9 +181,8 @@ void node_aware_bcast_on(const CommInfo& ci, const char* name, void* buffer, int
       [&](const PhasePlan& all, void* data, int n, MPI_Datatype unit, const TypeInfo& info) {
         run_phase(ci, all, data, n, unit, info, root);
         if (settings().verbose) {
-          const bool pipeline = all.degree == 0 && !all.scatter_allgather && !all.knomial_ports;
           tell_choice(ci, name,
-                      (!pipeline              ? phase_name(all)
+                      (!all.pipelined()       ? phase_name(all)
                        : all.pipe.synchronous ? "pipelined, synchronous sends"
                                               : "pipelined")
                           .c_str(),

@@ -23,10 +23,10 @@ struct PhasePlan {
   double seconds = 0;
   bool scatter_allgather = false;
   int knomial_ports = 0;
+  // Runs the circulant pipeline (not a tree, not the scatter + all-gather).
+  bool pipelined() const { return !scatter_allgather && knomial_ports == 0 && degree < 2; }
   // Sends the message as one block (a one-block tree, a pipeline of one block, or nothing).
-  bool one_block() const {
-    return !scatter_allgather && (knomial_ports > 0 || degree >= 2 || pipe.n <= 1);
-  }
+  bool one_block() const { return !scatter_allgather && (!pipelined() || pipe.n <= 1); }
 };
 PhasePlan phase_plan(const CommInfo& ci, int count, const TypeInfo& type);
 
