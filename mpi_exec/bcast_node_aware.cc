@@ -121,9 +121,9 @@ void two_phase_bcast(const NodeLayout& layout, const char* name, void* buffer, i
       const std::string what =
           "node-aware: " + phase_name(between) + " between " + std::to_string(layout.nodes) +
           " nodes (lane " + std::to_string(lane) + ")" +
-          (between.pipe.synchronous ? ", synchronous sends" : "") + ", then within each node of " +
-          std::to_string(layout.min_node_size) + ".." + std::to_string(layout.max_node_size) +
-          " ranks (here " + phase_name(within) +
+          (between.pipelined() && between.pipe.synchronous ? ", synchronous sends" : "") +
+          ", then within each node of " + std::to_string(layout.min_node_size) + ".." +
+          std::to_string(layout.max_node_size) + " ranks (here " + phase_name(within) +
           (within.one_block() ? "" : ", " + std::to_string(within.pipe.n) + " blocks") + ")";
       tell_choice(comm_info(layout.lane), name, what.c_str(), between.pipe.n, between.pipe.window,
                   static_cast<double>(count) * type.size);

@@ -69,11 +69,11 @@ inline ReduceRound reversed(const BcastRound& b) {
   return r;
 }
 
-// A reduction's round run backwards as a broadcast's, the converse of reversed: what the
+// A reduction's round run backwards as a broadcast's, the converse of the above: what the
 // reduction sends up is received, what comes in is sent down. A rank sends its partial result
 // once, after combining all that come in, so backwards it receives the block once, before every
 // send of it.
-inline BcastRound as_bcast(const ReduceRound& r) {
+inline BcastRound reversed(const ReduceRound& r) {
   BcastRound b;
   b.send = r.recv;
   b.recv = r.send;
@@ -87,57 +87,39 @@ inline void check_round(std::int64_t i, std::int64_t rounds, const char* what) {
   if (i < 0 || i >= rounds) throw_round_outside(i, rounds, what);
 }
 
-// The reduction schedule that runs the broadcast schedule Bcast (rounds(), round(i) giving a
-// BcastRound, p(), n(), rank(), root()) backwards, constructed from Bcast's arguments: round i
-// is reversed(Bcast's round rounds() - 1 - i), recv_before_own false (a family whose subtrees
-// are rank ranges sets it in a schedule of its own on top of this one).
-template <typename Bcast>
-class BackwardsReduce {
- public:
-  template <typename... Args,
-            typename = std::enable_if_t<std::is_constructible_v<Bcast, Args&&...>>>
-  explicit BackwardsReduce(Args&&... args) : bcast_(std::forward<Args>(args)...) {}
+// The kind of schedule whose rounds are R, for check_round's message.
+constexpr const char* round_kind(const ReduceRound*) { return "reduction"; }
+constexpr const char* round_kind(const BcastRound*) { return "broadcast"; }
 
-  std::int64_t p() const { return bcast_.p(); }
-  std::int64_t n() const { return bcast_.n(); }
-  std::int64_t rank() const { return bcast_.rank(); }
-  std::int64_t root() const { return bcast_.root(); }
-  std::int64_t rounds() const { return bcast_.rounds(); }
+// The schedule that runs the schedule Forward (rounds(), round(i), p(), n(), rank(), root())
+// backwards, constructed from Forward's arguments: round i is Forward's round rounds() - 1 - i
+// reversed(): a broadcast's run as a reduction (ReduceRounds, recv_before_own false: a family
+// whose subtrees are rank ranges sets it in a schedule of its own on top of this one), or a
+// reduction's as a broadcast (BcastRounds).
+template <typename Forward>
+class Backwards {
+ public:
+  using Round = decltype(reversed(std::declval<Forward>().round(0)));
+
+  template <typename... Args,
+            typename = std::enable_if_t<std::is_constructible_v<Forward, Args&&...>>>
+  explicit Backwards(Args&&... args) : forward_(std::forward<Args>(args)...) {}
+
+  std::int64_t p() const { return forward_.p(); }
+  std::int64_t n() const { return forward_.n(); }
+  std::int64_t rank() const { return forward_.rank(); }
+  std::int64_t root() const { return forward_.root(); }
+  std::int64_t rounds() const { return forward_.rounds(); }
+  // The schedule it runs backwards.
+  const Forward& forward() const { return forward_; }
   // What this rank does in round i, 0 <= i < rounds(); throws std::out_of_range otherwise.
-  ReduceRound round(std::int64_t i) const {
-    check_round(i, rounds(), "reduction");
-    return reversed(bcast_.round(rounds() - 1 - i));
+  Round round(std::int64_t i) const {
+    check_round(i, rounds(), round_kind(static_cast<const Round*>(nullptr)));
+    return reversed(forward_.round(rounds() - 1 - i));
   }
 
  private:
-  Bcast bcast_;
-};
-
-// The broadcast schedule that runs the reduction schedule Reduce (rounds(), round(i) giving a
-// ReduceRound, p(), n(), rank(), root()) backwards, constructed from Reduce's arguments: round i
-// is as_bcast(Reduce's round rounds() - 1 - i). The converse of BackwardsReduce.
-template <typename Reduce>
-class BackwardsBcast {
- public:
-  template <typename... Args,
-            typename = std::enable_if_t<std::is_constructible_v<Reduce, Args&&...>>>
-  explicit BackwardsBcast(Args&&... args) : reduce_(std::forward<Args>(args)...) {}
-
-  std::int64_t p() const { return reduce_.p(); }
-  std::int64_t n() const { return reduce_.n(); }
-  std::int64_t rank() const { return reduce_.rank(); }
-  std::int64_t root() const { return reduce_.root(); }
-  std::int64_t rounds() const { return reduce_.rounds(); }
-  // The reduction it runs backwards.
-  const Reduce& reduction() const { return reduce_; }
-  // What this rank does in round i, 0 <= i < rounds(); throws std::out_of_range otherwise.
-  BcastRound round(std::int64_t i) const {
-    check_round(i, rounds(), "broadcast");
-    return as_bcast(reduce_.round(rounds() - 1 - i));
-  }
-
- private:
-  Reduce reduce_;
+  Forward forward_;
 };
 
 }  // namespace rosched

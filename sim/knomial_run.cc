@@ -72,7 +72,7 @@ RunResult run_knomial_bcast(std::int64_t p, std::int64_t ports, std::int64_t roo
   const bool first_level_used = p == 1 ? first_used < 0 : first_used >= 0 && first_used < ports;
   const bool ends = result.rounds_used > rounds - ports;
   result.counterexample =
-      check_levels("knomial-bcast-run", p, ports, ranks[0].reduction().levels(), rounds,
+      check_levels("knomial-bcast-run", p, ports, ranks[0].forward().levels(), rounds,
                    result.rounds_used, first_level_used && (p == 1 || ends), detail);
   return result;
 }

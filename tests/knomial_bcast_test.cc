@@ -196,7 +196,7 @@ RC_GTEST_PROP(KnomialBcast, RankLocalPropertiesUpTo2To31, ()) {
       RC_ASSERT(other.recv && other.recv->peer == rank);
     } else {
       ++receives;
-      RC_ASSERT(x.peer == s.reduction().parent());
+      RC_ASSERT(x.peer == s.forward().parent());
       RC_ASSERT(other.send && other.send->peer == rank);
     }
     ++next;

@@ -24,7 +24,7 @@ namespace rosched {
 // virtual_rank_schedule), as BcastSchedule: p(), n(), rank(), root(), rounds() = n - 1 + q
 // (0 for p = 1), round(i) (std::out_of_range outside [0, rounds())). Bad arguments throw
 // BcastSchedule's std::invalid_argument.
-using ReduceSchedule = BackwardsReduce<BcastSchedule>;
+using ReduceSchedule = Backwards<BcastSchedule>;
 
 }  // namespace rosched
 

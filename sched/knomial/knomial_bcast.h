@@ -24,9 +24,9 @@ namespace rosched {
 
 // KnomialBcastSchedule(p, ports, rank, root): throws std::invalid_argument unless
 // 1 <= p <= 2^31 - 1, 1 <= ports <= kMaxKnomialPorts and 0 <= rank, root < p. n() = 1;
-// reduction().levels() is L, reduction().parent() the rank this one receives from (-1 for the
+// forward().levels() is L, forward().parent() the rank this one receives from (-1 for the
 // root).
-using KnomialBcastSchedule = BackwardsBcast<KnomialReduceSchedule>;
+using KnomialBcastSchedule = Backwards<KnomialReduceSchedule>;
 
 }  // namespace rosched
 

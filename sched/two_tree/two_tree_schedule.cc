@@ -45,7 +45,7 @@ BcastRound TwoTreeBcastSchedule::round(std::int64_t i) const {
 }
 
 ReduceRound TwoTreeReduceSchedule::round(std::int64_t i) const {
-  ReduceRound r = BackwardsReduce::round(i);
+  ReduceRound r = Backwards::round(i);
   if (r.recv) {
     // Subtrees are rank ranges without the root; the root's own value goes first only if it
     // is rank 0.

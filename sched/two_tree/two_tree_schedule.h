@@ -54,11 +54,11 @@ class TwoTreeBcastSchedule {
 };
 
 // The broadcast backwards, with the side each partial result is combined on.
-class TwoTreeReduceSchedule : public BackwardsReduce<TwoTreeBcastSchedule> {
+class TwoTreeReduceSchedule : public Backwards<TwoTreeBcastSchedule> {
  public:
   // Same preconditions as TwoTreeBcastSchedule.
   TwoTreeReduceSchedule(std::int64_t p, std::int64_t n, std::int64_t rank, std::int64_t root)
-      : BackwardsReduce(p, n, rank, root) {}
+      : Backwards(p, n, rank, root) {}
   ReduceRound round(std::int64_t i) const;
 };
 
