@@ -4,7 +4,9 @@
 // around its end (a two-piece datatype, cyclic_blocks). A round's sends read the blocks the rank
 // held at its start ([rank, rank + s_i)), its receives write the next ones, so they never meet.
 // One tag: peers within a round are distinct (distances j s_i < p), and rounds complete in
-// order.
+// order. The n-port reduce-scatter walks the same messages backwards
+// (sched/nway/nway_reduce_scatter.h): a round's sends read offsets [s, s') of the rank's blocks,
+// its receives arrive in scratch and are combined into offsets [0, s) once all have come.
 #include "mpi_exec/allgather_nway.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/nway/nway_allgather.h"
+#include "sched/nway/nway_reduce_scatter.h"
 
 namespace rosched::mpi {
 
@@ -124,6 +127,72 @@ void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_
     }
     check(PMPI_Waitall(static_cast<int>(2 * m), requests.r.data(), MPI_STATUSES_IGNORE),
           "MPI_Waitall");
+  }
+}
+
+void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
+                            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n) {
+  if (ci.p == 1) return;
+  const NwayPlan plan = rosched::nway_allgather_plan(ci.p, n);
+  const std::int64_t rank = ci.rank;
+  // Scratch for the largest round's receives: each port's blocks rank .. rank + count - 1.
+  std::int64_t most = 0;
+  for (int j = 0; j < plan.rounds(); ++j) {
+    std::int64_t round_elements = 0;
+    for (const auto& m : rosched::nway_reduce_scatter_round(plan, j)) {
+      round_elements += cut.elements(rank, m.count);
+    }
+    most = std::max(most, round_elements);
+  }
+  ScratchBuffer scratch(type, static_cast<int>(most));
+  char* const in = static_cast<char*>(scratch.data());
+  std::vector<CyclicBlocks> sends;
+  std::vector<std::int64_t> at;  // each receive's first element in scratch
+  RoundRequests requests;
+  for (int j = 0; j < plan.rounds(); ++j) {
+    const std::vector<rosched::NwayAllgatherMessage> round =
+        rosched::nway_reduce_scatter_round(plan, j);
+    const std::size_t m = round.size();
+    sends.clear();
+    sends.reserve(m);
+    at.assign(m + 1, 0);
+    requests.r.assign(2 * m, MPI_REQUEST_NULL);
+    for (std::size_t k = 0; k < m; ++k) {
+      const rosched::NwayAllgatherPeers peers =
+          rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
+      const std::int64_t elements = cut.elements(rank, round[k].count);
+      at[k + 1] = at[k] + elements;
+      check(PMPI_Irecv(in + at[k] * type.extent, static_cast<int>(elements), datatype,
+                       static_cast<int>(peers.from), tag::kNwayReduceScatterRound, ci.c,
+                       &requests.r[k]),
+            "MPI_Irecv");
+    }
+    for (std::size_t k = 0; k < m; ++k) {
+      const rosched::NwayAllgatherPeers peers =
+          rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
+      // Offsets [distance, distance + count): blocks rank + distance ..., the receiver's own.
+      sends.push_back(cyclic_blocks(acc, cut, peers.to, round[k].count, datatype, type.extent));
+      check(PMPI_Isend(sends.back().at, sends.back().count, sends.back().type,
+                       static_cast<int>(peers.to), tag::kNwayReduceScatterRound, ci.c,
+                       &requests.r[m + k]),
+            "MPI_Isend");
+    }
+    check(PMPI_Waitall(static_cast<int>(2 * m), requests.r.data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
+    for (std::size_t k = 0; k < m; ++k) {
+      // Into offsets [0, count): elements from this rank's block on, wrapping at the end.
+      const WrappedRange r = wrapped_range(cut.first(rank), at[k + 1] - at[k], cut.n);
+      if (r.head > 0) {
+        check(PMPI_Reduce_local(in + at[k] * type.extent, acc + r.first * type.extent,
+                                static_cast<int>(r.head), datatype, op),
+              "MPI_Reduce_local");
+      }
+      if (r.tail > 0) {
+        check(PMPI_Reduce_local(in + (at[k] + r.head) * type.extent, acc, static_cast<int>(r.tail),
+                                datatype, op),
+              "MPI_Reduce_local");
+      }
+    }
   }
 }
 

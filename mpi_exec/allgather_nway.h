@@ -76,6 +76,14 @@ void tell_nway_allgather(const CommInfo& ci, const char* name, int n, double byt
 void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype datatype,
                        const TypeInfo& type, int n);
 
+// The n-port reduce-scatter (sched/nway/nway_reduce_scatter.h: the n-port all-gather run
+// backwards) on ci over the buffer at acc cut as `cut`: this rank's contribution on entry; block
+// ci.rank reduced with op over all ranks on return (the other blocks hold partial results). op
+// commutative (a block's partial results are combined in the order they arrive). n ports (1..64;
+// n = 1 is the circulant reduce-scatter's rounds).
+void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
+                            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n);
+
 }  // namespace rosched::mpi
 
 #endif  // ROSCHED_MPI_EXEC_ALLGATHER_NWAY_H_

@@ -3,7 +3,8 @@
 // commutative operations (predefined or user-defined) on small data. The neutral element of the
 // paper is not needed: an empty partial result is tracked instead.
 //
-// Rosched_Allreduce: the census, the reduce-scatter/all-gather (allreduce_scatter_gather.h), on
+// Rosched_Allreduce: the census, the reduce-scatter/all-gather over the circulant graph or on n
+// ports (allreduce_scatter_gather.h), the k-nomial reduction + broadcast, on
 // several multicore nodes the lane all-reduces (allreduce_lanes.h), the n-way all-reduce
 // (nway_allreduce.h), or the MPI library's MPI_Allreduce, chosen as library_choice.h says, for
 // a commutative operation (else the library's, or with ROSCHED_ALLREDUCE=rosched the two-tree
@@ -137,7 +138,9 @@ bool lanes_apply(const CommInfo& ci, bool commutative) {
 // (asked from p = 4 on: the node layout is a collective at its first use), and the n-way
 // all-reduce (4, End et al. 2015), timed for p > 2 where it can pay (nway_can_pay), and the
 // k-nomial reduction and broadcast (7, allreduce_knomial.h), timed for p > 2 up to 64 KiB where
-// the lanes do not apply. Forced or
+// the lanes do not apply, and the n-port reduce-scatter + all-gather (8,
+// allreduce_scatter_gather.h), timed for p > 2 where the lanes do not apply and the n-port
+// all-gather's rule finds n ports at least 10% faster than one (nport_allreduce_pays). Forced or
 // by the model (answer 1 without a trial): the census where it can pay, else the lane
 // all-reduces where they apply, else the reduce-scatter/all-gather; forced with a
 // non-commutative operation, the two-tree all-reduce (5).
@@ -161,6 +164,7 @@ AllreduceDecision allreduce_decision(const CommInfo& ci, int count, const TypeIn
   if (verdict == Verdict::kLibrary) return d;
   d.timed = verdict == Verdict::kTimeBoth;
   d.answer = answer == kAllreduceKnomial ? kAllreduceKnomial
+             : answer == kAllreduceNport ? kAllreduceNport
              : answer == 4               ? kAllreduceNway
              : answer == 3 || (answer == 1 && !census_pays(ci, bytes) && lanes_apply(ci, true))
                  ? kAllreduceLanes
@@ -208,7 +212,8 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
         {"n-way", nullptr},
         {"two-tree", nullptr},  // answers 5 and 6 are not timed here
         {"node-aware", nullptr},
-        {"k-nomial reduction + broadcast", nullptr}};
+        {"k-nomial reduction + broadcast", nullptr},
+        {"n-port reduce-scatter + all-gather", nullptr}};
     if (census_pays(ci, bytes)) {
       candidates[1].run = [&] { census(ci, in, recvbuf, count, datatype, type, op); };
     }
@@ -231,6 +236,11 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
         knomial_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
       };
     }
+    if (ci.p > 2 && !lanes && nport_allreduce_pays(ci, bytes)) {
+      candidates[kAllreduceNport].run = [&] {
+        nport_scatter_gather_allreduce(ci, name, in, recvbuf, count, datatype, type, op);
+      };
+    }
     // ROSCHED_DEBUG: every candidate's result checked where it is exact.
     std::vector<ResultPart> result;
     if (exact_reduction(datatype, op)) result.push_back({recvbuf, count, datatype});
@@ -250,6 +260,8 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
                       datatype, type, op);
   } else if (decision.answer == kAllreduceScatterGather) {
     scatter_gather_allreduce(ci, name, sendbuf, recvbuf, count, datatype, type, op);
+  } else if (decision.answer == kAllreduceNport) {
+    nport_scatter_gather_allreduce(ci, name, sendbuf, recvbuf, count, datatype, type, op);
   } else {
     tell_choice(ci, name, "census", 0, 0, bytes);
     census(ci, sendbuf, recvbuf, count, datatype, type, op);

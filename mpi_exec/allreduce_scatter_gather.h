@@ -1,6 +1,6 @@
-// The all-reduce of a reduce-scatter and an all-gather over the circulant graph
-// (allreduce_scatter_gather.cc): Rosched_Allreduce_scatter_gather, and one of Rosched_Allreduce's
-// candidates.
+// The all-reduce of a reduce-scatter and an all-gather over the circulant graph, or on n ports
+// (allreduce_scatter_gather.cc): Rosched_Allreduce_scatter_gather and Rosched_Allreduce_nport, and
+// two of Rosched_Allreduce's candidates.
 #ifndef ROSCHED_MPI_EXEC_ALLREDUCE_SCATTER_GATHER_H_
 #define ROSCHED_MPI_EXEC_ALLREDUCE_SCATTER_GATHER_H_
 
@@ -16,6 +16,16 @@ namespace rosched::mpi {
 void scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* sendbuf,
                               void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
                               MPI_Op op);
+
+// The same with the n-port reduce-scatter and the n-port all-gather (allgather_nway.h), n =
+// nway_allgather_ports_to_run for blocks of count / p elements: 2 ceil(log_(n+1) p) rounds.
+void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* sendbuf,
+                                    void* recvbuf, int count, MPI_Datatype datatype,
+                                    const TypeInfo& type, MPI_Op op);
+// Whether the n-port all-gather's rule finds n ports at least 10% faster than Algorithm 7 for
+// blocks of `bytes` / p (nway_allgather_ports): where Rosched_Allreduce times the n-port form.
+// Collective at the communicator's first use of the cost model.
+bool nport_allreduce_pays(const CommInfo& ci, double bytes);
 
 }  // namespace rosched::mpi
 

@@ -137,7 +137,7 @@ int run(int argc, char** argv) {
       "powerlaw or normal)")(
       "impl", po::value(&o.impl)->default_value(o.impl),
       "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
-      "bcast also kary, knomial, rsag; allreduce also knomial, rsag; "
+      "bcast also kary, knomial, rsag; allreduce also knomial, rsag, nport; "
       "allreduce, allgather and allgatherv also nway; reduce: native, binomial, twotree, "
       "circulant, node, "
       "auto; allmerge: "

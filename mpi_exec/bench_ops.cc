@@ -92,7 +92,7 @@ std::vector<int> allmerge_counts(long m, const std::string& dist) {
 const char* const kImplNames[kImplCount] = {
     "native",   "circulant", "twotree",  "hypercube", "auto",     "alg0",    "alg1",     "alg2",
     "nway",     "node",      "binomial", "basic",     "modified", "zerorot", "zerocopy", "padded",
-    "twophase", "linear",    "largest",  "kary",      "rsag",     "knomial"};
+    "twophase", "linear",    "largest",  "kary",      "rsag",     "knomial", "nport"};
 long long allmerge_moves[kImplCount] = {};
 
 std::vector<Impl> impls_of(const std::string& op) {
@@ -100,7 +100,7 @@ std::vector<Impl> impls_of(const std::string& op) {
     return {kNative, kCirculant, kTwoTree, kHypercube, kKary, kKnomial, kRsag, kNodeAware, kAuto};
   }
   if (op == "allreduce") {
-    return {kNative, kCirculant, kRsag, kTwoTree, kNway, kKnomial, kNodeAware, kAuto};
+    return {kNative, kCirculant, kRsag, kNport, kTwoTree, kNway, kKnomial, kNodeAware, kAuto};
   }
   if (op == "reduce") {
     return {kNative, kBinomial, kTwoTree, kCirculant, kRsag, kNodeAware, kAuto};
@@ -223,6 +223,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
                              : impl == kRsag      ? Rosched_Allreduce_scatter_gather
                              : impl == kTwoTree   ? Rosched_Allreduce_two_tree
                              : impl == kKnomial   ? Rosched_Allreduce_knomial
+                             : impl == kNport     ? Rosched_Allreduce_nport
                              : impl == kNway      ? Rosched_Allreduce_nway
                              : impl == kNodeAware ? Rosched_Allreduce_node_aware
                              : impl == kAuto      ? Rosched_Allreduce

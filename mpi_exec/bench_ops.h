@@ -23,6 +23,7 @@ enum Impl {
   kKary,                                                                  // bcast
   kRsag,                                                   // allreduce, reduce, bcast (scatter)
   kKnomial,                                                               // bcast, allreduce
+  kNport,                                                                 // allreduce
   kImplCount
 };
 // clang-format on

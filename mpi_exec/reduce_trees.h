@@ -205,7 +205,8 @@ int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type
 // clang-format off
 enum AllreduceAnswer {
   kAllreduceLibrary = 0, kAllreduceCensus = 1, kAllreduceScatterGather = 2, kAllreduceLanes = 3,
-  kAllreduceNway = 4, kAllreduceTwoTree = 5, kAllreduceNodeAware = 6, kAllreduceKnomial = 7
+  kAllreduceNway = 4, kAllreduceTwoTree = 5, kAllreduceNodeAware = 6, kAllreduceKnomial = 7,
+  kAllreduceNport = 8
 };
 // clang-format on
 

@@ -121,7 +121,8 @@ int Rosched_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
  * 5 the two-tree all-reduce (a non-commutative operation with ROSCHED_ALLREDUCE=rosched;
  * without it such an operation goes to the library's), 7 the k-nomial tree reduction to rank 0
  * and the k-nomial tree broadcast from it (vectors up to 64 KiB, where a trial found it
- * fastest).
+ * fastest), 8 the n-port reduce-scatter + all-gather (Rosched_Allreduce_nport; where a trial
+ * found it fastest).
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the
@@ -321,6 +322,15 @@ int Rosched_Allreduce_two_tree(const void* sendbuf, void* recvbuf, int count,
  * order is kept); for short vectors. Same semantics as MPI_Allreduce. */
 int Rosched_Allreduce_knomial(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm);
+
+/* MPI_Allreduce as Rosched_Allreduce_scatter_gather's two halves on n ports: the n-port
+ * reduce-scatter (Algorithm 7 of Träff 2022 on the skips of n ports, Bruck et al. 1997's k-port
+ * dissemination, run backwards) and the n-port all-gather, 2 ceil(log_(n+1) p) rounds of n
+ * messages of the blocks; n from the n-port all-gather's cost rule for blocks of count / p
+ * elements, or ROSCHED_NWAY_N. Commutative operations; for short vectors on many ranks. Same
+ * semantics as MPI_Allreduce. */
+int Rosched_Allreduce_nport(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm);
 
 /* Bin Jia's hypercube broadcast (Jia 2009, as presented in Träff's lecture notes, section "The
  * power of the hypercube: Optimal Broadcast" through the Main Theorem), extended to any p by

@@ -24,12 +24,14 @@ inline constexpr int kAllgathervGather = 7314; // node-aware all-gather: a block
 inline constexpr int kReduceScatterRound = 7317;  // a round of the circulant reduce-scatter
 inline constexpr int kRootBlocks = 7318;  // a block to or from the root (root_blocks.h)
 inline constexpr int kNwayAllgatherRound = 7319;  // a round of the n-port all-gather
+inline constexpr int kNwayReduceScatterRound = 7320;  // a round of the n-port reduce-scatter
 
-inline constexpr int kAll[] = {
-    kBcastRound,    kAllgatherRound,    kCensusRound,  kAllgathervRound,  kReduceToRoot,
-    kReduceRound,   kLocalCopy,         kCostModel,    kAllmergeMain,     kAllmergePartial,
-    kAlltoallSizes, kAlltoallData,      kBcastNodeHop, kAllgathervGather, kReduceScatterRound,
-    kRootBlocks,    kNwayAllgatherRound};
+inline constexpr int kAll[] = {kBcastRound,      kAllgatherRound,     kCensusRound,
+                               kAllgathervRound, kReduceToRoot,       kReduceRound,
+                               kLocalCopy,       kCostModel,          kAllmergeMain,
+                               kAllmergePartial, kAlltoallSizes,      kAlltoallData,
+                               kBcastNodeHop,    kAllgathervGather,   kReduceScatterRound,
+                               kRootBlocks,      kNwayAllgatherRound, kNwayReduceScatterRound};
 
 constexpr bool all_distinct() {
   for (int i = 0; i < static_cast<int>(sizeof kAll / sizeof kAll[0]); ++i)

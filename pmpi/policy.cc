@@ -112,9 +112,9 @@ Route chosen_route(Collective c, int algorithm) {
   static constexpr std::array<R, 4> allgatherv = {R::kNative, R::kCirculant, R::kLargest, R::kNway};
   static constexpr std::array<R, 6> reduce = {R::kNative,    R::kKnomial,   R::kTwoTree,
                                               R::kNodeAware, R::kCirculant, R::kScatterGather};
-  static constexpr std::array<R, 8> allreduce = {R::kNative,    R::kCensus, R::kScatterGather,
-                                                 R::kNodeAware, R::kNway,   R::kTwoTree,
-                                                 R::kNodeAware, R::kKnomial};
+  static constexpr std::array<R, 9> allreduce = {R::kNative,    R::kCensus,  R::kScatterGather,
+                                                 R::kNodeAware, R::kNway,    R::kTwoTree,
+                                                 R::kNodeAware, R::kKnomial, R::kScatterGather};
   static constexpr std::array<R, 4> reduce_scatter = {R::kNative, R::kCirculant, R::kNodeAware,
                                                       R::kNway};
   static constexpr std::array<R, 3> alltoall = {R::kNative, R::kBruck, R::kLinear};

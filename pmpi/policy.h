@@ -121,7 +121,8 @@ const char* route_name(Route r);
 //   reduce: 0 native, 1 k-nomial, 2 two-tree, 3 node-aware, 4 circulant;
 //   allreduce: 0 native, 1 census, 2 reduce-scatter + all-gather, 3 node-aware (lanes), 4 n-way,
 //              5 two-tree, 6 node-aware (reduction, then broadcast), 7 k-nomial (the
-//              k-nomial reduction, then the k-nomial broadcast);
+//              k-nomial reduction, then the k-nomial broadcast), 8 reduce-scatter + all-gather
+//              (on n ports);
 //   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way;
 //   alltoall, alltoallv (what the call ran, mpi_exec/last_run.h): 0 native, 1 Bruck,
 //              2 linear.

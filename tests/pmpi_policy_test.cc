@@ -320,7 +320,7 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
        {R::kNative, R::kKnomial, R::kTwoTree, R::kNodeAware, R::kCirculant, R::kScatterGather}},
       {C::kAllreduce,
        {R::kNative, R::kCensus, R::kScatterGather, R::kNodeAware, R::kNway, R::kTwoTree,
-        R::kNodeAware, R::kKnomial}},
+        R::kNodeAware, R::kKnomial, R::kScatterGather}},
       {C::kReduceScatterBlock, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
       {C::kReduceScatter, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
       {C::kAlltoall, {R::kNative, R::kBruck, R::kLinear}},

@@ -24,10 +24,10 @@ else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 # twotree, hypercube, kary, knomial, auto, not node, which is the circulant broadcast with one rank per host,
 # nor on flat the scatter + all-gather, rsag; allgather: circulant, nway, node, auto; allgatherv, each of
 # its three distributions: circulant, nway, node, largest, auto; reduce: binomial, twotree, circulant,
-# rsag, node, auto; allreduce: circulant, rsag, twotree, nway, knomial, node, auto),
+# rsag, node, auto; allreduce: circulant, rsag, nport, twotree, nway, knomial, node, auto),
 # native under all 4 (once each, though auto runs apart from the others), one ratio row per
 # implementation of ours.
-for want in bcast:48 allgather:36 allgatherv:42 allgatherv_uniform:42 allgatherv_one:42 reduce:48 allreduce:54; do
+for want in bcast:48 allgather:36 allgatherv:42 allgatherv_uniform:42 allgatherv_one:42 reduce:48 allreduce:60; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
@@ -78,7 +78,7 @@ if ROSCHED_VERBOSE=1 bash "$sim" --p 64 --op allreduce --sizes 4,1024,65536 --se
    ! grep -q "apart" "$tmp/sync.err"; then ok "--measure sync: ranks started together"
 else bad "--measure sync"; tail -20 "$tmp/sync.err"; fi
 got=$(awk -F'\t' '$1 == "allreduce"' "$tmp/sync.tsv" | wc -l)
-[ "$got" = 45 ] && ok "sync: 45 allreduce rows" || bad "sync: $got allreduce rows, want 45"
+[ "$got" = 51 ] && ok "sync: 51 allreduce rows" || bad "sync: $got allreduce rows, want 51"
 heads=$(grep -c '^# allreduce under ompi (' "$tmp/sync.log" 2>/dev/null)
 trials=$(grep -c '^rosched Rosched_Allreduce: p = 64, [0-9]* bytes timed: ' "$tmp/sync.log" 2>/dev/null)
 others=$(grep -v -c -E '^(# |rosched )' "$tmp/sync.log" 2>/dev/null)

@@ -5,7 +5,9 @@
 // pseudo-random rank, each with its neighbours' accumulators taken as its own shifted). The
 // (p, n) without a paper tuple are a fact, counted in the summary, not a failure. For each n
 // also the n-port all-gather on the circulant rule's skips (sched/nway/nway_allgather.h,
-// sim/nway_allgather_run.h): every rank for p <= --run-to, the same four ranks above.
+// sim/nway_allgather_run.h): every rank for p <= --run-to, the same four ranks above; and the
+// n-port reduce-scatter that runs it backwards (sched/nway/nway_reduce_scatter.h,
+// sim/nway_reduce_scatter_run.h, all ranks at once) for p <= --run-to.
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -13,6 +15,7 @@
 #include "sched/nway/nway_allgather.h"
 #include "sched/nway/nway_schedule.h"
 #include "sim/nway_allgather_run.h"
+#include "sim/nway_reduce_scatter_run.h"
 #include "sim/nway_run.h"
 #include "verify/families.h"
 
@@ -82,7 +85,8 @@ class NwayFamily : public Family {
            "exists) and runs with every rank's accumulators as intervals: every rank for "
            "p <= --run-to, ranks 0, p/2, p-1 and a pseudo-random one above; counts the (p, n) "
            "without a paper tuple; and for each n the n-port all-gather (Alg. 7 on the circulant "
-           "rule's skips), run the same way";
+           "rule's skips), run the same way, and the n-port reduce-scatter that runs it backwards, "
+           "all ranks at once for p <= --run-to";
   }
   std::vector<std::string> check_groups() const override { return {"structure", "runs"}; }
   std::vector<FamilyParam> params() const override {
@@ -122,6 +126,10 @@ class NwayFamily : public Family {
                  ? sim::run_nway_allgather(gather)
                  : sim::run_nway_allgather_local(gather, {0, p / 2, p - 1, spread});
         lap(result.seconds[p <= options_.run_to ? kFullRuns : kLocalRuns]);
+        if (!ce && p <= options_.run_to) {
+          ce = sim::run_nway_reduce_scatter(gather);
+          lap(result.seconds[kFullRuns]);
+        }
       }
       for (const NwayRule rule : rules_) {
         if (ce) return result;

@@ -96,7 +96,7 @@ void scatter_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) 
 
 const Queried kQueried[] = {
     {"reduce", 6, reduce_query, reduce_call, Decided::kReduce},
-    {"allreduce", 8, allreduce_query, allreduce_call, Decided::kAllreduce},
+    {"allreduce", 9, allreduce_query, allreduce_call, Decided::kAllreduce},
     {"reduce_scatter_block", 4, scatter_block_query, scatter_block_call, Decided::kReduceScatter},
     {"reduce_scatter", 4, scatter_query, scatter_call, Decided::kReduceScatterV}};
 

@@ -235,6 +235,7 @@ void test_aliased_buffers(MPI_Comm comm) {
       {Rosched_Allreduce_nway, "allreduce n-way"},
       {Rosched_Allreduce_two_tree, "allreduce two-tree"},
       {Rosched_Allreduce_knomial, "allreduce k-nomial"},
+      {Rosched_Allreduce_nport, "allreduce n-port"},
       {Rosched_Allreduce_node_aware, "allreduce node-aware"}};
   for (const auto& [allreduce, name] : allreduces) {
     std::vector<int> b(4, rank + 1);

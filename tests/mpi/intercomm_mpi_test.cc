@@ -230,6 +230,10 @@ void test_named(const Groups& g) {
        [&] {
          return Rosched_Allreduce_knomial(buf.data(), out.data(), 8, MPI_INT, MPI_SUM, g.inter);
        }},
+      {"Rosched_Allreduce_nport",
+       [&] {
+         return Rosched_Allreduce_nport(buf.data(), out.data(), 8, MPI_INT, MPI_SUM, g.inter);
+       }},
       {"Rosched_Reduce_circulant",
        [&] {
          return Rosched_Reduce_circulant(buf.data(), out.data(), 8, MPI_INT, MPI_SUM, 0, g.inter);

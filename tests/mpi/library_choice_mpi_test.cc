@@ -222,11 +222,11 @@ void sum_every_other(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[2 * i] += static_cast<int*>(in)[2 * i];
 }
 
-// The census and the reduce-scatter/all-gather themselves, whatever Rosched_Allreduce would
-// choose: counts below, at and above p (blocks of 0, 1 and 2 elements), in place or not; the
-// reduce-scatter/all-gather also on a derived datatype with gaps (one int in every two, with a
-// user-defined operation), which must stay untouched, and its non-commutative error (the
-// census's: collectives_mpi_test.cc, test_errors).
+// The census and the reduce-scatter/all-gathers (circulant, n-port) themselves, whatever
+// Rosched_Allreduce would choose: counts below, at and above p (blocks of 0, 1 and 2 elements), in
+// place or not; the reduce-scatter/all-gather also on a derived datatype with gaps (one int in
+// every two, with a user-defined operation), which must stay untouched, and its non-commutative
+// error (the census's: collectives_mpi_test.cc, test_errors).
 void test_fixed_allreduces() {
   MPI_Comm comm = errors_return_comm();
   using Allreduce = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
@@ -234,7 +234,8 @@ void test_fixed_allreduces() {
     const char* name;
     Allreduce run;
   } algorithms[] = {{"census", Rosched_Allreduce_census},
-                    {"reduce-scatter/all-gather", Rosched_Allreduce_scatter_gather}};
+                    {"reduce-scatter/all-gather", Rosched_Allreduce_scatter_gather},
+                    {"n-port reduce-scatter/all-gather", Rosched_Allreduce_nport}};
   for (const auto& a : algorithms) {
     for (int count : {0, 1, 17, p - 1, p, p + 1, 2 * p + 3, 1000, 4099}) {
       for (bool in_place : {false, true}) {
@@ -261,6 +262,7 @@ void test_fixed_allreduces() {
     const char* name;
     Allreduce run;
   } on_gaps[] = {{"reduce-scatter/all-gather", Rosched_Allreduce_scatter_gather},
+                 {"n-port reduce-scatter/all-gather", Rosched_Allreduce_nport},
                  {"node-aware all-reduce", Rosched_Allreduce_node_aware}};
   for (const auto& a : on_gaps) {
     for (int count : {1, p + 1, 301}) {
@@ -286,6 +288,8 @@ void test_fixed_allreduces() {
   MPI_Error_class(Rosched_Allreduce_scatter_gather(buf, buf + 2, 2, MPI_INT, noncommutative, comm),
                   &cls);
   expect(cls == MPI_ERR_OP, "reduce-scatter/all-gather: non-commutative op gives MPI_ERR_OP");
+  MPI_Error_class(Rosched_Allreduce_nport(buf, buf + 2, 2, MPI_INT, noncommutative, comm), &cls);
+  expect(cls == MPI_ERR_OP, "n-port reduce-scatter/all-gather: non-commutative op: MPI_ERR_OP");
   MPI_Error_class(Rosched_Allreduce_scatter_gather(buf, buf + 2, -1, MPI_INT, MPI_SUM, comm), &cls);
   expect(cls == MPI_ERR_COUNT, "reduce-scatter/all-gather: negative count gives MPI_ERR_COUNT");
   MPI_Op_free(&noncommutative);

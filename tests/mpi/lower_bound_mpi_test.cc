@@ -325,6 +325,7 @@ std::vector<std::pair<const char*, AllreduceFn>> named_allreduces() {
           {"Rosched_Allreduce_scatter_gather", Rosched_Allreduce_scatter_gather},
           {"Rosched_Allreduce_two_tree", Rosched_Allreduce_two_tree},
           {"Rosched_Allreduce_knomial", Rosched_Allreduce_knomial},
+          {"Rosched_Allreduce_nport", Rosched_Allreduce_nport},
           {"Rosched_Allreduce_nway", Rosched_Allreduce_nway},
           {"Rosched_Allreduce_node_aware", Rosched_Allreduce_node_aware}};
 }

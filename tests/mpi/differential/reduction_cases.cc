@@ -28,6 +28,7 @@ const Algorithm<AllreduceFn> kAllreduces[] = {
     {"Rosched_Allreduce_node_aware", Rosched_Allreduce_node_aware},
     {"Rosched_Allreduce_two_tree", Rosched_Allreduce_two_tree},
     {"Rosched_Allreduce_knomial", Rosched_Allreduce_knomial},
+    {"Rosched_Allreduce_nport", Rosched_Allreduce_nport, true},
     {"Rosched_Iallreduce_nway", nullptr, true},
 };
 const Algorithm<ReduceFn> kReduces[] = {
