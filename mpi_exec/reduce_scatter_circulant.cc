@@ -6,7 +6,8 @@
 // MPI_Reduce_scatter_block and MPI_Reduce_scatter (blocks of recvcounts[b] elements), for
 // commutative operations (the blocks are combined in the schedule's order, not in rank order).
 // Rosched_Reduce_scatter(_block) runs it (or, for a short vector, the n-way all-reduce of all of
-// it, then the rank's block) where, timed at the first call of each size class, it beat the MPI
+// it, then the rank's block, or the n-port reduce-scatter: the n-port all-gather run backwards,
+// allgather_nway.h) where, timed at the first call of each size class, it beat the MPI
 // library's collective, else that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST;
 // library_choice.h; the library's for a non-commutative operation). At p = 2, where either is
 // one exchange, the trial decides too: Open MPI 4.1's MPI_Reduce_scatter took 6-7x the circulant
@@ -20,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/cost_model.h"
@@ -132,6 +134,33 @@ void nway_reduce_scatter(const CommInfo& ci, const char* name, const void* in, v
   copy_own_block(ci, at, recvbuf, cut, datatype, type);
 }
 
+// The n-port reduce-scatter (allgather_nway.h: the n-port all-gather run backwards) of the
+// input `in` (cut.n > 0 elements) into a copy, then this rank's block into recvbuf; n ports (the
+// all-gather's rule, nway_allgather_ports_to_run).
+void nport_reduce_scatter(const CommInfo& ci, const char* name, const void* in, void* recvbuf,
+                          const BlockCut& cut, MPI_Datatype datatype, const TypeInfo& type,
+                          MPI_Op op, const GatherBlocks& blocks) {
+  const int total = static_cast<int>(cut.n);
+  const int n = nway_allgather_ports_to_run(ci, blocks);
+  if (settings().verbose) {
+    tell_choice(ci, name, ("n-port reduce-scatter, n = " + std::to_string(n)).c_str(), 0, 0,
+                static_cast<double>(total) * type.size);
+  }
+  ScratchBuffer acc(type, total);
+  char* const at = static_cast<char*>(acc.data());
+  local_copy(in, at, total, datatype, type);
+  nway_reduce_scatter_on(ci, at, cut, datatype, type, op, n);
+  copy_own_block(ci, at, recvbuf, cut, datatype, type);
+}
+
+// The blocks' sizes in bytes, for the n-port rule: the mean and the largest.
+GatherBlocks scatter_blocks(const CommInfo& ci, const Blocks& blocks, int total,
+                            const TypeInfo& type) {
+  double largest = blocks.recvcount;
+  if (blocks.irregular) largest = *std::max_element(blocks.recvcounts, blocks.recvcounts + ci.p);
+  return {static_cast<double>(total) * type.size / ci.p, largest * type.size};
+}
+
 // The entry points: Rosched_Reduce_scatter(_block) (kChoose: the library's or rosched's, by
 // library_choice.h), their _node_aware forms (kNodeAware: node-aware where it applies, else
 // circulant) and _circulant forms (kFlat).
@@ -151,7 +180,11 @@ int memo_count(const Blocks& blocks, int total) {
 // Rosched_Reduce_scatter(_block)_choice; timed: this call times the candidates (answer: what
 // runs without a trial).
 enum ReduceScatterAnswer {
-  kScatterLibrary = 0, kScatterCirculant = 1, kScatterNodeAware = 2, kScatterNway = 3
+  kScatterLibrary = 0,
+  kScatterCirculant = 1,
+  kScatterNodeAware = 2,
+  kScatterNway = 3,
+  kScatterNport = 4
 };
 struct ReduceScatterDecision {
   int answer = kScatterLibrary;
@@ -162,7 +195,9 @@ struct ReduceScatterDecision {
 // Rosched's candidates (the trial's answers, library_choice.h): 1 the node-aware reduce-scatter
 // where it applies (several nodes of equal size), else the circulant one; 2 the circulant one
 // where the node-aware one applies; 3 the n-way all-reduce of the vector, then this rank's block,
-// where the n-way all-reduce can pay (short vectors, p > 2). The library's collective for a
+// where the n-way all-reduce can pay (short vectors, p > 2); 4 the n-port reduce-scatter, where
+// the n-port all-gather's rule expects n ports at least 10% faster than one (p > 2, not where the
+// node-aware one applies). The library's collective for a
 // non-commutative operation; _circulant: the circulant one; _node_aware: the node-aware one
 // where it applies, else the circulant one.
 // `which` and `count`: the memo and its key (decided, memo_count).
@@ -178,7 +213,8 @@ ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry, D
   if (verdict == Verdict::kLibrary) return d;
   d.timed = verdict == Verdict::kTimeBoth;
   d.nodes = entry != Entry::kFlat && node_aware_reduce_scatter_applies(ci);
-  d.answer = answer == 3                ? kScatterNway
+  d.answer = answer == kScatterNport  ? kScatterNport
+             : answer == 3            ? kScatterNway
              : d.nodes && answer == 1 ? kScatterNodeAware
                                       : kScatterCirculant;
   return d;
@@ -238,7 +274,8 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
           {nodes ? "node-aware reduce-scatter" : "circulant reduce-scatter",
            [&] { reduce_scatter_into(ci, name, nodes, in, recvbuf, cut, datatype, type, op); }},
           {"circulant reduce-scatter", nullptr},
-          {"n-way all-reduce, own block", nullptr}};
+          {"n-way all-reduce, own block", nullptr},
+          {"n-port reduce-scatter", nullptr}};
       if (nodes) {
         candidates[2].run = [&] {
           reduce_scatter_into(ci, name, false, in, recvbuf, cut, datatype, type, op);
@@ -247,6 +284,12 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       if (ci.p > 2 && nway_can_pay(ci, static_cast<double>(total) * type.size)) {
         candidates[3].run = [&] {
           nway_reduce_scatter(ci, name, in, recvbuf, cut, datatype, type, op);
+        };
+      }
+      const GatherBlocks sizes = scatter_blocks(ci, blocks, total, type);
+      if (ci.p > 2 && !nodes && nway_allgather_ports(ci, sizes) > 0) {
+        candidates[4].run = [&] {
+          nport_reduce_scatter(ci, name, in, recvbuf, cut, datatype, type, op, sizes);
         };
       }
       // ROSCHED_DEBUG: every candidate's block checked where the reduction is exact, against
@@ -263,10 +306,13 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
       };
       // The winner in the _choice numbers (candidate 1 is node-aware where that applies).
       static constexpr int kTrialAnswer[] = {kScatterLibrary, kScatterCirculant, kScatterCirculant,
-                                             kScatterNway};
+                                             kScatterNway, kScatterNport};
       const int winner = time_checked_choices(ci, name, which, count, type.size,
                                               std::move(candidates), result, reference);
       return ran(winner == 1 && nodes ? kScatterNodeAware : kTrialAnswer[winner]);
+    } else if (decision.answer == kScatterNport) {
+      nport_reduce_scatter(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, cut,
+                           datatype, type, op, scatter_blocks(ci, blocks, total, type));
     } else if (decision.answer == kScatterNway) {
       nway_reduce_scatter(ci, name, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, cut,
                           datatype, type, op);

@@ -160,7 +160,8 @@ int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf, const i
 /* What Rosched_Reduce_scatter_block(..., recvcount, datatype, op, comm) and
  * Rosched_Reduce_scatter(..., recvcounts, datatype, op, comm) would run: *algorithm = 0 the MPI
  * library's collective, 1 the circulant reduce-scatter, 2 the node-aware reduce-scatter, 3 the
- * n-way all-reduce of the vector, then the rank's block.
+ * n-way all-reduce of the vector, then the rank's block, 4 the n-port reduce-scatter (the
+ * circulant one's rounds on n ports, where a trial found it fastest).
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the

@@ -115,8 +115,8 @@ Route chosen_route(Collective c, int algorithm) {
   static constexpr std::array<R, 9> allreduce = {R::kNative,    R::kCensus,  R::kScatterGather,
                                                  R::kNodeAware, R::kNway,    R::kTwoTree,
                                                  R::kNodeAware, R::kKnomial, R::kScatterGather};
-  static constexpr std::array<R, 4> reduce_scatter = {R::kNative, R::kCirculant, R::kNodeAware,
-                                                      R::kNway};
+  static constexpr std::array<R, 5> reduce_scatter = {R::kNative, R::kCirculant, R::kNodeAware,
+                                                      R::kNway, R::kNway};
   static constexpr std::array<R, 3> alltoall = {R::kNative, R::kBruck, R::kLinear};
   const auto pick = [algorithm](const auto& answers) {
     return algorithm >= 0 && algorithm < static_cast<int>(answers.size()) ? answers[algorithm]

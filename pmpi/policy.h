@@ -123,7 +123,8 @@ const char* route_name(Route r);
 //              5 two-tree, 6 node-aware (reduction, then broadcast), 7 k-nomial (the
 //              k-nomial reduction, then the k-nomial broadcast), 8 reduce-scatter + all-gather
 //              (on n ports);
-//   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way;
+//   reduce_scatter_block, reduce_scatter: 0 native, 1 circulant, 2 node-aware, 3 n-way, 4 n-way
+//              (the n-port reduce-scatter);
 //   alltoall, alltoallv (what the call ran, mpi_exec/last_run.h): 0 native, 1 Bruck,
 //              2 linear.
 // kModel for an answer out of range or a collective without a _choice query.

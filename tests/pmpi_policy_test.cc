@@ -321,8 +321,8 @@ TEST(PmpiPolicy, TheReportNamesWhatTheEntryPointChose) {
       {C::kAllreduce,
        {R::kNative, R::kCensus, R::kScatterGather, R::kNodeAware, R::kNway, R::kTwoTree,
         R::kNodeAware, R::kKnomial, R::kScatterGather}},
-      {C::kReduceScatterBlock, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
-      {C::kReduceScatter, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway}},
+      {C::kReduceScatterBlock, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway, R::kNway}},
+      {C::kReduceScatter, {R::kNative, R::kCirculant, R::kNodeAware, R::kNway, R::kNway}},
       {C::kAlltoall, {R::kNative, R::kBruck, R::kLinear}},
       {C::kAlltoallv, {R::kNative, R::kBruck, R::kLinear}}};
   for (const auto& [c, routes] : answers) {

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     }
     /* Rosched_Bcast_choice answers 0 (MPI_Bcast) to 6 (rosched's broadcasts), the same on every
      * rank; a null answer pointer is an error. The reductions' queries answer within their
-     * ranges (0..5, 0..8, 0..3); the node-aware entry points' on this one node name the flat
+     * ranges (0..5, 0..8, 0..4); the node-aware entry points' on this one node name the flat
      * reduction the cost model picks for the commutative MPI_SUM, the k-nomial tree or the
      * circulant reduction (1 or 4; the two trees, 2, are for non-commutative operations; until
      * 2026-11-30 this test wanted 1 or 2 and failed where a loaded machine's model picked 4),
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
           Rosched_Reduce_scatter_block_choice(MPI_COMM_WORLD, 10, MPI_INT, MPI_SUM, &scatter) != MPI_SUCCESS) {
         ok = FAILED;
       }
-      if (reduce < 0 || reduce > 5 || allreduce < 0 || allreduce > 8 || scatter < 0 || scatter > 3)
+      if (reduce < 0 || reduce > 5 || allreduce < 0 || allreduce > 8 || scatter < 0 || scatter > 4)
         ok = FAILED;
       if (Rosched_Reduce_node_aware_choice(MPI_COMM_WORLD, 1000, MPI_INT, MPI_SUM, &reduce) != MPI_SUCCESS ||
           Rosched_Allreduce_node_aware_choice(MPI_COMM_WORLD, 1000, MPI_INT, MPI_SUM, &allreduce) != MPI_SUCCESS) {

@@ -230,13 +230,19 @@ void sum_every_other(void* in, void* inout, int* len, MPI_Datatype*) {
 void test_fixed_allreduces() {
   MPI_Comm comm = errors_return_comm();
   using Allreduce = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+  // The n-port one with the rule's n (0) and, set by Rosched_Set_nway, 2 and 3 (messages of
+  // several blocks, which wrap around the vector's end at some ranks).
   const struct {
     const char* name;
     Allreduce run;
+    int n = 0;
   } algorithms[] = {{"census", Rosched_Allreduce_census},
                     {"reduce-scatter/all-gather", Rosched_Allreduce_scatter_gather},
-                    {"n-port reduce-scatter/all-gather", Rosched_Allreduce_nport}};
+                    {"n-port reduce-scatter/all-gather", Rosched_Allreduce_nport},
+                    {"n-port reduce-scatter/all-gather, n = 2", Rosched_Allreduce_nport, 2},
+                    {"n-port reduce-scatter/all-gather, n = 3", Rosched_Allreduce_nport, 3}};
   for (const auto& a : algorithms) {
+    Rosched_Set_nway(a.n, nullptr);
     for (int count : {0, 1, 17, p - 1, p, p + 1, 2 * p + 3, 1000, 4099}) {
       for (bool in_place : {false, true}) {
         std::vector<int> send(count), recv(count + 1, -7);
@@ -251,6 +257,7 @@ void test_fixed_allreduces() {
       }
     }
   }
+  Rosched_Set_nway(0, nullptr);
   MPI_Datatype every_other;
   MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every_other);
   MPI_Type_commit(&every_other);
@@ -261,10 +268,13 @@ void test_fixed_allreduces() {
   const struct {
     const char* name;
     Allreduce run;
+    int n = 0;
   } on_gaps[] = {{"reduce-scatter/all-gather", Rosched_Allreduce_scatter_gather},
                  {"n-port reduce-scatter/all-gather", Rosched_Allreduce_nport},
+                 {"n-port reduce-scatter/all-gather, n = 2", Rosched_Allreduce_nport, 2},
                  {"node-aware all-reduce", Rosched_Allreduce_node_aware}};
   for (const auto& a : on_gaps) {
+    Rosched_Set_nway(a.n, nullptr);
     for (int count : {1, p + 1, 301}) {
       for (bool in_place : {false, true}) {
         std::vector<int> send(2 * count, -3), recv(2 * count, -7);
@@ -283,6 +293,7 @@ void test_fixed_allreduces() {
       }
     }
   }
+  Rosched_Set_nway(0, nullptr);
   MPI_Op_create(sum_every_other, 0, &noncommutative);
   int buf[4] = {0, 0, 0, 0}, cls = 0;
   MPI_Error_class(Rosched_Allreduce_scatter_gather(buf, buf + 2, 2, MPI_INT, noncommutative, comm),
