@@ -181,17 +181,8 @@ void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
           "MPI_Waitall");
     for (std::size_t k = 0; k < m; ++k) {
       // Into offsets [0, count): elements from this rank's block on, wrapping at the end.
-      const WrappedRange r = wrapped_range(cut.first(rank), at[k + 1] - at[k], cut.n);
-      if (r.head > 0) {
-        check(PMPI_Reduce_local(in + at[k] * type.extent, acc + r.first * type.extent,
-                                static_cast<int>(r.head), datatype, op),
-              "MPI_Reduce_local");
-      }
-      if (r.tail > 0) {
-        check(PMPI_Reduce_local(in + (at[k] + r.head) * type.extent, acc, static_cast<int>(r.tail),
-                                datatype, op),
-              "MPI_Reduce_local");
-      }
+      reduce_into_cyclic(in + at[k] * type.extent, acc, cut.first(rank), at[k + 1] - at[k], cut.n,
+                         datatype, type.extent, op);
     }
   }
 }

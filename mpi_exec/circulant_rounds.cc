@@ -89,18 +89,9 @@ void CirculantRounds::end_round() {
 void CirculantRounds::combine(std::int64_t lo, std::int64_t hi) {
   // Elements lo .. hi - 1 of what came, into the vector's elements recv_first_ + lo .. (mod n):
   // at most two runs, the second from the vector's start.
-  char* const in = static_cast<char*>(in_->data());
-  const WrappedRange r = wrapped_range(recv_first_ + lo, hi - lo, cut_.n);
-  if (r.head > 0) {
-    check(PMPI_Reduce_local(in + lo * type_.extent, base_ + r.first * type_.extent,
-                            static_cast<int>(r.head), datatype_, op_),
-          "MPI_Reduce_local");
-  }
-  if (r.tail > 0) {
-    check(PMPI_Reduce_local(in + (lo + r.head) * type_.extent, base_, static_cast<int>(r.tail),
-                            datatype_, op_),
-          "MPI_Reduce_local");
-  }
+  const char* const in = static_cast<char*>(in_->data());
+  reduce_into_cyclic(in + lo * type_.extent, base_, recv_first_ + lo, hi - lo, cut_.n, datatype_,
+                     type_.extent, op_);
 }
 
 // One MPI_Sendrecv per round (Open MPI's costs less than a receive, a send and a wait: at p = 2

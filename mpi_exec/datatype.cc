@@ -144,6 +144,21 @@ CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count,
   return out;
 }
 
+void reduce_into_cyclic(const char* in, char* base, std::int64_t first, std::int64_t count,
+                        std::int64_t total, MPI_Datatype type, MPI_Aint extent, MPI_Op op) {
+  const WrappedRange r = wrapped_range(first, count, total);
+  if (r.head > 0) {
+    check(PMPI_Reduce_local(in, base + static_cast<MPI_Aint>(r.first) * extent,
+                            static_cast<int>(r.head), type, op),
+          "MPI_Reduce_local");
+  }
+  if (r.tail > 0) {
+    check(PMPI_Reduce_local(in + static_cast<MPI_Aint>(r.head) * extent, base,
+                            static_cast<int>(r.tail), type, op),
+          "MPI_Reduce_local");
+  }
+}
+
 std::vector<std::int64_t> block_starts(const int counts[], int p) {
   std::vector<std::int64_t> starts(static_cast<std::size_t>(p) + 1, 0);
   for (int b = 0; b < p; ++b) starts[b + 1] = starts[b] + counts[b];

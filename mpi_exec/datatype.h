@@ -145,6 +145,12 @@ struct CyclicBlocks {
 CyclicBlocks cyclic_elements(char* base, std::int64_t first, std::int64_t count, std::int64_t total,
                              MPI_Datatype type, MPI_Aint extent);
 
+// Combines `count` elements at `in` (element j at in + j * extent) into the elements first ..
+// first + count - 1 (mod total) of a buffer `base` of `total` elements that wraps around, as
+// MPI_Reduce_local(in, base's, op) does: at most two calls, the second from the buffer's start.
+void reduce_into_cyclic(const char* in, char* base, std::int64_t first, std::int64_t count,
+                        std::int64_t total, MPI_Datatype type, MPI_Aint extent, MPI_Op op);
+
 // The same for the blocks b .. b + c - 1 (mod cut.p) of a buffer cut as `cut` cuts it.
 inline CyclicBlocks cyclic_blocks(char* base, const BlockCut& cut, std::int64_t b, std::int64_t c,
                                   MPI_Datatype type, MPI_Aint extent) {

@@ -95,6 +95,18 @@ void copy_own_block(const CommInfo& ci, const char* all, void* recvbuf, const Bl
              static_cast<int>(cut.elements(ci.rank, 1)), datatype, type);
 }
 
+// The reduce-scatter walk `walk(acc)` on a copy acc of the cut.n > 0 elements at `in`, then this
+// rank's block into recvbuf.
+template <typename Walk>
+void walk_on_copy(const CommInfo& ci, const void* in, void* recvbuf, const BlockCut& cut,
+                  MPI_Datatype datatype, const TypeInfo& type, Walk walk) {
+  ScratchBuffer acc(type, static_cast<int>(cut.n));
+  char* const at = static_cast<char*>(acc.data());
+  local_copy(in, at, static_cast<int>(cut.n), datatype, type);
+  walk(at);
+  copy_own_block(ci, at, recvbuf, cut, datatype, type);
+}
+
 // The reduce-scatter of the cut.n > 0 elements (sendbuf, or recvbuf with MPI_IN_PLACE) into
 // recvbuf: node-aware (reduce_scatter_node_aware.h), or a copy of the input reduced in place by
 // the circulant reduce-scatter, then this rank's block.
@@ -106,13 +118,9 @@ void reduce_scatter_into(const CommInfo& ci, const char* name, bool node_aware, 
                                  cut, datatype, type, op);
     return;
   }
-  const int total = static_cast<int>(cut.n);
-  tell_choice(ci, name, "circulant reduce-scatter", 0, 0, static_cast<double>(total) * type.size);
-  ScratchBuffer acc(type, total);
-  char* const at = static_cast<char*>(acc.data());
-  local_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, at, total, datatype, type);
-  circulant_reduce_scatter_on(ci, at, cut, datatype, type, op);
-  copy_own_block(ci, at, recvbuf, cut, datatype, type);
+  tell_choice(ci, name, "circulant reduce-scatter", 0, 0, static_cast<double>(cut.n) * type.size);
+  walk_on_copy(ci, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, cut, datatype, type,
+               [&](char* acc) { circulant_reduce_scatter_on(ci, acc, cut, datatype, type, op); });
 }
 
 // The reduce-scatter of a short vector by the n-way all-reduce of all of it (End et al. 2015,
@@ -140,17 +148,13 @@ void nway_reduce_scatter(const CommInfo& ci, const char* name, const void* in, v
 void nport_reduce_scatter(const CommInfo& ci, const char* name, const void* in, void* recvbuf,
                           const BlockCut& cut, MPI_Datatype datatype, const TypeInfo& type,
                           MPI_Op op, const GatherBlocks& blocks) {
-  const int total = static_cast<int>(cut.n);
   const int n = nway_allgather_ports_to_run(ci, blocks);
   if (settings().verbose) {
     tell_choice(ci, name, ("n-port reduce-scatter, n = " + std::to_string(n)).c_str(), 0, 0,
-                static_cast<double>(total) * type.size);
+                static_cast<double>(cut.n) * type.size);
   }
-  ScratchBuffer acc(type, total);
-  char* const at = static_cast<char*>(acc.data());
-  local_copy(in, at, total, datatype, type);
-  nway_reduce_scatter_on(ci, at, cut, datatype, type, op, n);
-  copy_own_block(ci, at, recvbuf, cut, datatype, type);
+  walk_on_copy(ci, in, recvbuf, cut, datatype, type,
+               [&](char* acc) { nway_reduce_scatter_on(ci, acc, cut, datatype, type, op, n); });
 }
 
 // The blocks' sizes in bytes, for the n-port rule: the mean and the largest.
