@@ -30,7 +30,8 @@ struct GatherBlocks {
 // evenly among them, k_i = (s_(i+1) - s_i) / c_i blocks a message:
 //  - all ranks' messages of k_i mean blocks: fan_time (nway_allreduce.h) of c_i messages of
 //    k_i mean bytes (every rank sends them at once, so the model's time of c_i times as many
-//    bytes, measured with every rank sending, holds what a shared network costs);
+//    bytes and its figure for c_i - 1 further messages of that size, both measured with every
+//    rank sending, hold what a shared network costs);
 //  - where the largest block is above the mean, the ranks that hold it send it in every one of
 //    their c_i messages (a rank sends all it holds to each peer): c_i messages of
 //    k_i mean + (largest - mean) bytes (at most the whole result) from one rank, fan_time with

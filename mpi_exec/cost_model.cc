@@ -19,6 +19,7 @@ namespace {
 constexpr int kTrips = 4;                  // exchanges per size (the shortest counts)
 constexpr int kBurst = 4;                  // messages of the burst that measures per_message
 constexpr int kStream = 8;                 // messages of the stream that measures stream
+constexpr int kBurstStream = 32;           // and of the one that measures burst
 constexpr double kWindowCover = 8;         // window_rounds: latencies covered by transfers
 constexpr double kMaxWindow = 4;
 constexpr double kOwnPaths = 1.25;  // fanout up to which a rank's messages do not share a path
@@ -137,7 +138,8 @@ CostModel build(const CommInfo& comm) {
   const PayloadBuffer out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
   exchange(comm, to, from, out, in, 8, 2);  // warm-up
   constexpr int kStreamAt = CostModel::kPoints + 4;  // the stream figures' index in mine
-  std::array<double, kStreamAt + CostModel::kStreamPoints> mine{}, slowest{};
+  constexpr int kBurstAt = kStreamAt + CostModel::kStreamPoints;  // the burst figures'
+  std::array<double, kBurstAt + CostModel::kBurstPoints> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
     mine[i] = exchange(comm, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
@@ -162,12 +164,19 @@ CostModel build(const CommInfo& comm) {
     const double twice = fan_out(comm, {shift, comm.p / 4}, out, in, kTrips);
     mine[CostModel::kPoints + 3] = comm.rank == 0 ? twice / std::max(single, 1e-9) : 0;
   }
-  // A further message of a stream of kStream, every rank streaming.
-  for (int i = 0; i < CostModel::kStreamPoints; ++i) {
-    const int bytes = static_cast<int>(kStreamSizes[i]);
+  // A further message of a stream of kStream, every rank streaming; the same for the burst
+  // sizes.
+  const auto further = [&](double size, int k) {
+    const int bytes = static_cast<int>(size);
     const double single = burst(comm, to, from, 1, out, in, kTrips, false, bytes);
-    const double many = burst(comm, to, from, kStream, out, in, kTrips, false, bytes);
-    mine[kStreamAt + i] = std::max(0.0, (many - single) / (kStream - 1));
+    const double many = burst(comm, to, from, k, out, in, kTrips, false, bytes);
+    return std::max(0.0, (many - single) / (k - 1));
+  };
+  for (int i = 0; i < CostModel::kStreamPoints; ++i) {
+    mine[kStreamAt + i] = further(kStreamSizes[i], kStream);
+  }
+  for (int i = 0; i < CostModel::kBurstPoints; ++i) {
+    mine[kBurstAt + i] = further(kBurstSizes[i], kBurstStream);
   }
   // The slowest rank's figures, the same on every rank.
   check_on(comm.user,
@@ -183,6 +192,7 @@ CostModel build(const CommInfo& comm) {
   for (int i = 0; i < CostModel::kStreamPoints; ++i) {
     model.stream[i] = std::max(slowest[kStreamAt + i], 1e-10);
   }
+  for (int i = 0; i < CostModel::kBurstPoints; ++i) model.burst[i] = slowest[kBurstAt + i];
   // A message never takes longer than a larger one: a delayed trip at a small size (the
   // process descheduled) is clipped by the larger sizes' times; and a clock too coarse to
   // see a message still gives a positive time.
@@ -207,7 +217,29 @@ CostModel CostModel::linear(double alpha, double beta) {
   model.bytes = kModelSizes;
   for (int i = 0; i < kPoints; ++i) model.seconds[i] = alpha + beta * kModelSizes[i];
   for (int i = 0; i < kStreamPoints; ++i) model.stream[i] = beta * kStreamSizes[i];
+  for (int i = 0; i < kBurstPoints; ++i) model.burst[i] = beta * kBurstSizes[i];
   return model;
+}
+
+double CostModel::further(double b) const {
+  // The points (size, figure): 8 B's per_message, the bursts', the streams'.
+  double at = 8, figure = per_message;
+  const auto between = [&](double size, double next) {
+    if (b > size) {
+      at = size, figure = next;
+      return false;
+    }
+    figure += (next - figure) * (b - at) / (size - at);
+    return true;
+  };
+  if (b <= at) return figure;
+  for (int i = 0; i < kBurstPoints; ++i) {
+    if (between(kBurstSizes[i], burst[i])) return figure;
+  }
+  for (int i = 0; i < kStreamPoints; ++i) {
+    if (between(kStreamSizes[i], stream[i])) return figure;
+  }
+  return stream[kStreamPoints - 1] * b / kStreamSizes[kStreamPoints - 1];
 }
 
 double CostModel::per_byte(double b) const {
@@ -437,26 +469,30 @@ void tell_choice(const CommInfo& comm, const char* name, const char* algorithm, 
                     kStreamSizes[2] == 16384 && kStreamSizes[3] == 32768 &&
                     kStreamSizes[4] == 61440 && kStreamSizes[5] == 131072,
                 "the stream sizes named below");
-  char figures[560] = " (no model made)";
+  static_assert(kBurstSizes[0] == 512 && kBurstSizes[1] == 1024 && kBurstSizes[2] == 2048,
+                "the burst sizes named below");
+  char figures[640] = " (no model made)";
   if (record != nullptr) {
     const CostModel& model = record->model;
     std::snprintf(figures, sizeof figures,
                   " (model%s: 8 B %.3g s, 4 KiB %.3g s, 8 KiB %.3g s, 16 KiB %.3g s,"
                   " 32 KiB %.3g s, 60 KiB %.3g s, 128 KiB %.3g s, 1 MiB %.3g s, per message %.3g s,"
                   " synchronous send %.3g s more, crowding %.3g, fanout %.3g; streamed 4 / 8 /"
-                  " 16 / 32 / 60 / 128 KiB: %.3g / %.3g / %.3g / %.3g / %.3g / %.3g s)",
+                  " 16 / 32 / 60 / 128 KiB: %.3g / %.3g / %.3g / %.3g / %.3g / %.3g s; bursts of"
+                  " 512 B / 1 / 2 KiB: %.3g / %.3g / %.3g s)",
                   model.measured ? " measured" : " of ROSCHED_ALPHA/BETA", model.seconds[0],
                   model.seconds[1], model.seconds[2], model.seconds[3], model.seconds[4],
-                  model.seconds[5], model.seconds[6], model.seconds[7], model.per_message, model.sync_extra, model.crowding,
-                  model.fanout, model.stream[0], model.stream[1], model.stream[2],
-                  model.stream[3], model.stream[4], model.stream[5]);
+                  model.seconds[5], model.seconds[6], model.seconds[7], model.per_message,
+                  model.sync_extra, model.crowding, model.fanout, model.stream[0], model.stream[1],
+                  model.stream[2], model.stream[3], model.stream[4], model.stream[5],
+                  model.burst[0], model.burst[1], model.burst[2]);
   }
   char blocks[64] = "";  // not shown for what is not cut into blocks (n = 0)
   if (n > 0) {
     std::snprintf(blocks, sizeof blocks, ", %lld blocks, window %d", static_cast<long long>(n),
                   window);
   }
-  char line[720];
+  char line[800];
   std::snprintf(line, sizeof line, "rosched %s: p = %d, %.0f bytes: %s%s%s\n", name, comm.p, bytes,
                 algorithm, blocks, figures);
   thread_local std::map<std::string, std::string> last;  // per collective, under verbose only

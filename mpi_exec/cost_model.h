@@ -18,8 +18,8 @@
 //    a node, a backbone narrower than all links), 8 B, 4, 8, 16, 32, 60 and 128 KiB and 1 MiB
 //    (8 and 16 KiB since 2026-11-29: SMPI's calibrated model moves 5,776-9,375 B at 1.09 of a
 //    link's bandwidth and 15,424-65,471 B at 0.70, so a line from 4 to 32 KiB made 16 KiB
-//    blocks look cheaper than 8 KiB ones), the shortest of a few trips (each after a barrier and an untimed exchange that
-//    absorbs the barrier's uneven release); the slowest rank's figures, by
+//    blocks look cheaper than 8 KiB ones), the shortest of a few trips (each after a barrier and an
+//    untimed exchange that absorbs the barrier's uneven release); the slowest rank's figures, by
 //    one MPI_Allreduce, so every rank computes the same block counts. Also per_message: every
 //    rank sends four messages of 8 B to rank + p / 2 and receives four from rank - p / 2 at
 //    once (a burst), and one; the difference over 3. And sync_extra: the same single exchange
@@ -29,7 +29,11 @@
 //    the others idle. And stream: every rank sends 8 messages of each stream size to rank + p / 2
 //    at once and receives 8 from rank - p / 2 (all in flight), against one: what a further
 //    message of a stream costs, its latency hidden behind the others, as a tree's pipeline
-//    pays it. About 300 messages and 8 MiB per rank, once per communicator; cached on its
+//    pays it. And burst: the same with 32 messages of 512 B, 1 and 2 KiB each (32 rather than
+//    8, so that what all ranks' messages cost the network outweighs how unevenly the ranks
+//    start: with 8, SMPI on `flat288` gave 0.33 us for 512 B, where 288 ranks sending 8 or 31
+//    at one instant (scripts/backbone_probe.sh) pay 0.93 us per further message; with 32,
+//    0.84). About 700 messages and 8 MiB per rank, once per communicator; cached on its
 //    private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
@@ -70,6 +74,13 @@ struct CostModel {
   // model.
   static constexpr int kStreamPoints = 6;
   std::array<double, kStreamPoints> stream{};
+  // The same for the kBurstSizes, smaller messages, every rank sending 8 at once: what a rank's
+  // n messages of one size cost beyond the first, as an n-port round sends them. Each message
+  // moves at its own size's rate: SimGrid SMPI's calibrated model moves 257-1,425 B at 0.34 of
+  // a link's bandwidth and 1,426-3,483 B at 0.61, where one message of their n-fold size moves
+  // at 0.70 (15,424-65,471 B). beta s for the linear model.
+  static constexpr int kBurstPoints = 3;
+  std::array<double, kBurstPoints> burst{};
   bool measured = false;
 
   // alpha + beta m, as points of the same sizes.
@@ -78,6 +89,10 @@ struct CostModel {
   double time(double bytes) const;
   // The slope (seconds per byte) of the segment that serves `bytes`.
   double per_byte(double bytes) const;
+  // What each further message of `bytes` costs where every rank sends several at once
+  // (seconds): per_message at 8 B, the burst and stream figures at their sizes, linear between
+  // them, and beyond the largest streamed size the largest's figure in proportion to the bytes.
+  double further(double bytes) const;
 };
 
 // The sizes the model is measured at.
@@ -92,6 +107,9 @@ inline constexpr std::int64_t kMaxPipelineBlocks = 1 << 20;
 // The sizes streamed (8 of each fit in the 1 MiB the model's buffers hold).
 inline constexpr std::array<double, CostModel::kStreamPoints> kStreamSizes = {
     4096, 8192, 16384, 32768, 61440, 131072};
+// The smaller sizes sent in bursts (CostModel::burst), one in each of the size classes of
+// SimGrid SMPI's calibrated model below 4 KiB that an n-port round's messages fall in.
+inline constexpr std::array<double, CostModel::kBurstPoints> kBurstSizes = {512, 1024, 2048};
 
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);

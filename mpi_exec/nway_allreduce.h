@@ -24,22 +24,31 @@ namespace rosched::mpi {
 
 // The cost rule for n, over the communicator's cost model (mpi_exec/cost_model.h): the n in
 // [1, min(64, p - 1)] that minimises
-//     ceil(log_{n+1} p) * (time(m) + s (time(n m) - time(m)) + (n - 1) per_message)
-// for vectors of m bytes: rounds times what n vectors leaving one rank cost, taken from the
-// model at n m bytes where they share the rank's path (s = fanout - 1 in [0, 1]: 1 where a rank's
+//     ceil(log_{n+1} p) * (time(m) + s bytes(n, m) + (n - 1) per_message)
+// for vectors of m bytes: rounds times what n vectors leaving one rank cost, the bytes of the
+// n - 1 further ones, bytes(n, m), taken from the model where they share the rank's path
+// (s = fanout - 1 in [0, 1]: 1 where a rank's
 // two messages at once take twice as long, 0 where each has a path of its own, as SimGrid's
 // loopback within a node gives: there 31 ports cost the bytes of one; SMPI, 36 x 32 ranks,
 // 16 KiB: the all-reduce of allreduce_lanes.h whose node steps take 31 ports by it, 30.7 us,
 // with the one port that time(n m) alone chose, 62.8), plus the overhead of the n - 1 further
 // messages (SMPI with 0.5 us per
 // message, p = 64, 4 B: the k-nomial reduction with the 63 ports of the rule without it took
-// 36.2 us, the binomial tree 30.2, MVAPICH2's selector 18.1). The model is measured with every rank sending at once, so time(n m) also
-// holds what n m bytes from every rank cost a shared network (a backbone narrower than all
-// links) and the protocol step above the eager limit; on a linear model it is alpha + n beta m.
-// (Extrapolating from m, as time(m) + (n - 1) per_byte(m) m, chose n = 33 for 2 KiB at 1,152
-// ranks on the simulated flat platform, whose backbone then carried 78 MB per round: 1.21x
-// slower than the best selector.) Small vectors get many ports (few rounds), large ones few;
-// ties go to the smaller n. 1 for p <= 2.
+// 36.2 us, the binomial tree 30.2, MVAPICH2's selector 18.1).
+//     bytes(n, m) = max(time(n m) - time(m), (n - 1) (further(m) - per_message)):
+// n m bytes as one message of them moves them, or as n - 1 further messages of m in a burst do,
+// whichever is dearer. The model is measured with every rank sending at once, so both hold what
+// the traffic of every rank costs a shared network (a backbone narrower than all links);
+// time(n m) also holds the protocol step above the eager limit, further(m) the rate at which a
+// transport moves messages of m itself (SimGrid SMPI moves 257-1,425 B at 0.34 of a link's
+// bandwidth, a message of 15.4-64 KiB at 0.70: on `flat288`, 288 ranks, an all-gather of 16 KiB
+// on 16 ports, two rounds, the second of 16 messages of 965 B, took 36.1 us, on 7 ports in three
+// rounds 28.8; by time(n m) alone the rule took the 16, with further(m) 6). On a linear model
+// both are (n - 1) beta m.
+// (Extrapolating from m along the model's segment, as time(m) + (n - 1) per_byte(m) m, chose
+// n = 33 for 2 KiB at 1,152 ranks on the simulated flat platform, whose backbone then carried
+// 78 MB per round: 1.21x slower than the best selector.) Small vectors get many ports (few
+// rounds), large ones few; ties go to the smaller n. 1 for p <= 2.
 int nway_ports_for(const CostModel& model, int p, double bytes);
 // The n in [1, min(64, p - 1)] with the least cost(n), ties to the smaller n; 1 for p <= 2: the
 // search of every port rule.
@@ -47,20 +56,20 @@ int least_cost_ports(int p, const std::function<double(int)>& cost);
 // The rule's estimate for one n (above) for vectors of m = bytes.
 double nway_time(const CostModel& model, int p, int n, double bytes);
 // Its factor per round: what n messages of `bytes` leaving one rank at once cost,
-// time(m) + s (time(n m) - time(m)) / spread + (n - 1) per_message, spread = 1 (also a tree
+// time(m) + s bytes(n, m) / spread + (n - 1) per_message, spread = 1 (also a tree
 // level of n children; the k-nomial tree's rule, knomial_time below, divides by the model's
 // crowding).
 double fan_time(const CostModel& model, int n, double bytes, double spread = 1);
 
 // The k-nomial tree's cost rule: ceil(log_{n+1} p) levels of
-//     time(m) + s (time(n m) - time(m)) / crowding + (n - 1) per_message
+//     time(m) + s bytes(n, m) / crowding + (n - 1) per_message
 // for vectors of m bytes (fan_time with spread = the model's crowding, s from its fanout). At
 // a level, n children send to each parent, so the parent's link takes n m bytes, but all ranks
 // together put no more than one vector each on what they share (at the first level p n / (n + 1)
 // ranks send, fewer above): the model's crowded time(m), measured with every rank sending m at
 // once, holds that share, and the further (n - 1) m bytes cross only the parent's own link,
 // which two ranks alone measure, crowding times faster than all at once. The n-way all-reduce's
-// rule (nway_ports_for), where every rank sends n vectors in every round, takes time(n m)
+// rule (nway_ports_for), where every rank sends n vectors in every round, takes bytes(n, m)
 // whole; on a network that every rank's traffic crowds (SimGrid's `flat`, 1,152 ranks on a
 // backbone of 2,000 GB/s, crowding about 6) it kept the tree at one port for 4 KiB, where three
 // ports took 26.8 us, ten 23.6 and MVAPICH2's selector 26.3. Where crowding is 1 both rules are

@@ -430,13 +430,13 @@ int Rosched_Allmerge_choice(MPI_Comm comm, const int recvcounts[], MPI_Datatype 
  * with a last round that works for every p: ceil(log_{n+1} p) rounds of n MPI_Isend and n
  * MPI_Irecv each, for commutative operations (a non-commutative one is MPI_ERR_OP). Same
  * semantics as MPI_Allreduce (MPI_IN_PLACE, derived datatypes, count 0). n is the cost rule's
- * over the communicator's cost model (the n <= 64 minimising ceil(log_{n+1} p) time(n m): n
- * vectors of m bytes leaving every rank per round), or ROSCHED_NWAY_N; Rosched_Nway_ports tells the n a call of `bytes`
- * would use (collective the first time, as the model is measured then). The last-round rule is
- * circulant (one vector per message), or ROSCHED_NWAY_RULE = digits | paper (paper: MPI_ERR_ARG
- * for a p and n without the paper's tuple); both variables read once. Rosched_Set_nway(n, rule)
- * overrides them for the calls that follow (0 / NULL: the defaults); every rank must use the
- * same n and rule. */
+ * over the communicator's cost model (the n <= 64 minimising ceil(log_{n+1} p) times what n
+ * vectors of m bytes leaving every rank at once cost: a round), or ROSCHED_NWAY_N;
+ * Rosched_Nway_ports tells the n a call of `bytes` would use (collective the first time, as the
+ * model is measured then). The last-round rule is circulant (one vector per message), or
+ * ROSCHED_NWAY_RULE = digits | paper (paper: MPI_ERR_ARG for a p and n without the paper's tuple);
+ * both variables read once. Rosched_Set_nway(n, rule) overrides them for the calls that follow (0 /
+ * NULL: the defaults); every rank must use the same n and rule. */
 int Rosched_Allreduce_nway(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm);
 int Rosched_Set_nway(int n, const char* rule);

@@ -82,6 +82,31 @@ TEST(CostModel, PiecewiseLinear) {
   EXPECT_NEAR(model.time(100000), 12e-6 + 28e-6 * (100000 - 61440) / (131072 - 61440), 1e-15);
 }
 
+// What a further message of a burst costs: per_message at 8 B and below, the burst and stream
+// figures at their sizes (one message in each of SMPI's size classes below 4 KiB), linear
+// between neighbouring sizes, proportional beyond the largest streamed size; on the linear
+// model beta s at every measured size.
+TEST(CostModel, FurtherMessageBetweenMeasuredSizes) {
+  CostModel model;
+  model.per_message = 1e-8;
+  model.burst = {8e-7, 1.7e-6, 2e-6};
+  model.stream = {2.9e-6, 4.4e-6, 1.4e-5, 2.8e-5, 5.3e-5, 8.4e-5};
+  EXPECT_DOUBLE_EQ(model.further(1), 1e-8);
+  EXPECT_DOUBLE_EQ(model.further(8), 1e-8);
+  EXPECT_NEAR(model.further(260), 1e-8 + (8e-7 - 1e-8) * 252 / 504, 1e-18);
+  EXPECT_NEAR(model.further(512), 8e-7, 1e-18);
+  EXPECT_NEAR(model.further(768), 1.25e-6, 1e-18);
+  EXPECT_NEAR(model.further(1536), 1.85e-6, 1e-18);
+  EXPECT_NEAR(model.further(3072), 2.45e-6, 1e-18);
+  EXPECT_NEAR(model.further(4096), 2.9e-6, 1e-18);
+  EXPECT_NEAR(model.further(100000), 5.3e-5 + 3.1e-5 * (100000 - 61440) / (131072 - 61440), 1e-15);
+  EXPECT_NEAR(model.further(1 << 20), 8.4e-5 * 8, 1e-15);
+  const CostModel linear = CostModel::linear(1e-6, 1e-10);
+  for (double b : {512.0, 1024.0, 2048.0, 4096.0, 61440.0, 131072.0, 1048576.0}) {
+    EXPECT_NEAR(linear.further(b), 1e-10 * b, 1e-20) << b;
+  }
+}
+
 // Whatever the measured points, no block count in 1..max_blocks is faster by the model.
 RC_GTEST_PROP(CostModel, BlocksMinimiseAMeasuredModel, ()) {
   CostModel model;

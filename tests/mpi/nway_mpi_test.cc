@@ -181,7 +181,9 @@ void test_knomial_rule(rosched::mpi::CostModel model) {
       int levels = 0;
       for (long long reach = 1; reach < ranks; reach *= n + 1) ++levels;
       const double one = model.time(bytes);
-      const double cost = levels * (one + (model.time(n * bytes) - one) / 6);  // fanout 2
+      const double bytes_of_n = std::max(model.time(n * bytes) - one,
+                                         (n - 1) * (model.further(bytes) - model.per_message));
+      const double cost = levels * (one + bytes_of_n / 6);  // fanout 2
       if (cost < best_cost) best = n, best_cost = cost;
     }
     expect(knomial_ports_for(model, ranks, bytes) == best,
@@ -216,7 +218,8 @@ rosched::mpi::CostModel measured_model(
 // call on MPI_COMM_WORLD uses (ROSCHED_NWAY_N in the many-blocks pass), the same on every rank.
 // The n-port all-gather's rule against its formula enumerated here, with skips built by repeated
 // division (s_k = p, s_i = ceil(s_(i+1) / (n + 1))): over the rounds, the longer of
-// time(m) + s (time(c m) - time(m)) + (c - 1) per_message for the round's c messages of
+// time(m) + s max(time(c m) - time(m), (c - 1) (further(m) - per_message)) + (c - 1) per_message
+// for the round's c messages of
 // m = (s_(i+1) - s_i) / c mean blocks, and, where the largest block is above the mean, the same
 // for messages of m + largest - mean bytes (at most the whole result) with s divided by
 // crowding^((1 + share) / 2), share = (largest - mean) / (p mean), or not divided where the
@@ -228,7 +231,9 @@ double allgather_formula(const rosched::mpi::CostModel& model, int ranks, int n,
   const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
   const auto fan = [&](long long c, double m, double s) {
     const double one = model.time(m);
-    return one + s * (model.time(c * m) - one) + (c - 1) * model.per_message;
+    const double bytes_of_c =
+        std::max(model.time(c * m) - one, (c - 1) * (model.further(m) - model.per_message));
+    return one + s * bytes_of_c + (c - 1) * model.per_message;
   };
   double total = 0;
   for (std::size_t i = skips.size() - 1; i > 0; --i) {
@@ -259,7 +264,13 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
   const rosched::mpi::CostModel crowded =
       measured_model({4.05e-6, 6.34e-6, 8.52e-6, 2.09e-5, 3.51e-5, 5.99e-5, 1.07e-4, 6.97e-4},
                      1.45e-8, 5.96, 1.79);
-  const rosched::mpi::CostModel* models[] = {&shared, &overheads, &crowded};
+  // The model measured at 288 ranks on `flat288` (flat's backbone per host), with its figures
+  // for further messages of 512 B-128 KiB (ROSCHED_VERBOSE=1).
+  rosched::mpi::CostModel bursts = measured_model(
+      {4.04e-6, 4.9e-6, 5.78e-6, 1.45e-5, 3.03e-5, 5.44e-5, 8.67e-5, 6.73e-4}, 7.7e-9, 5.76, 1.79);
+  bursts.burst = {8.43e-7, 1.76e-6, 1.99e-6};
+  bursts.stream = {2.87e-6, 4.45e-6, 1.4e-5, 2.85e-5, 5.33e-5, 8.44e-5};
+  const rosched::mpi::CostModel* models[] = {&shared, &overheads, &crowded, &bursts};
   for (const rosched::mpi::CostModel* model : models) {
     for (int ranks : {3, 36, 1152}) {
       for (double block : {1.0, 4.0, 256.0, 4096.0, 65536.0}) {
@@ -307,6 +318,22 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
          "all-gather port rule, 1,152 ranks, blocks of 14 B: n = " + std::to_string(even) +
              ", one of 2,584 B: n = " + std::to_string(heavy) +
              ", one of all 4 KiB: n = " + std::to_string(one));
+  // Each message moves at its own size's rate. On that model at 288 ranks, a result of 16 KiB
+  // (blocks of 57 B): SimGrid took 48.1 us on 1 port, 36.0 on 3, 33.1 on 5, 28.8 on 7, 39.5 on
+  // 11, 36.1 on 16 and 37.2 on 31 (the rule's n when the 512 B burst figure was measured low);
+  // 4 KiB (blocks of 14 B): 39.7 / 25.5 / 21.9 / 18.0 / 18.3 / 11.0 us on 1 / 3 / 5 / 7 / 11 / 16.
+  // A round's 31 messages of 504 B cost 31 times 0.34 of a link's bandwidth where one of 15.6 KiB
+  // would move at 0.70: without the burst figures the rule takes 16 ports there.
+  const int mid = nway_allgather_ports_for(bursts, 288, {16384.0 / 288, 16384.0 / 288});
+  const int small = nway_allgather_ports_for(bursts, 288, {4096.0 / 288, 4096.0 / 288});
+  rosched::mpi::CostModel no_bursts = bursts;
+  no_bursts.burst = {};
+  no_bursts.stream = {};
+  const int mid_before = nway_allgather_ports_for(no_bursts, 288, {16384.0 / 288, 16384.0 / 288});
+  expect(mid >= 5 && mid <= 7 && small == 16 && mid_before >= 16,
+         "all-gather port rule, 288 ranks, 16 KiB: n = " + std::to_string(mid) + " (" +
+             std::to_string(mid_before) +
+             " without burst figures), 4 KiB: n = " + std::to_string(small));
   // The model measured on 36 nodes of 32 ranks in SimGrid (`paper`, crowding 21.4: 32 ranks share
   // a node's link), all 4 KiB on the last rank: its block's holders after a round are the ranks
   // next to it, on its node, so their copies share that node's link (33 ports took 232 us there,
