@@ -29,12 +29,13 @@
 //    the others idle. And stream: every rank sends 8 messages of each stream size to rank + p / 2
 //    at once and receives 8 from rank - p / 2 (all in flight), against one: what a further
 //    message of a stream costs, its latency hidden behind the others, as a tree's pipeline
-//    pays it. And burst: the same with 32 messages of 512 B, 1 and 2 KiB each (32 rather than
-//    8, so that what all ranks' messages cost the network outweighs how unevenly the ranks
-//    start: with 8, SMPI on `flat288` gave 0.33 us for 512 B, where 288 ranks sending 8 or 31
-//    at one instant (scripts/backbone_probe.sh) pay 0.93 us per further message; with 32,
-//    0.84). About 700 messages and 8 MiB per rank, once per communicator; cached on its
-//    private duplicate.
+//    pays it. And burst: the same for 512 B, 1 and 2 KiB, with every rank starting at one
+//    agreed instant where the clock is global (a simulation; 8 messages), else with 32
+//    messages from each rank's own start, so that what all ranks' messages cost the network
+//    outweighs how unevenly the ranks start (8 that way gave 0.33 us per further message of
+//    512 B on SMPI's `flat288`, 32 gave 0.84, and 288 ranks sending 8 or 31 from one instant
+//    pay 0.93: scripts/backbone_probe.sh). About 500 messages and 8 MiB per rank, once per
+//    communicator; cached on its private duplicate.
 #ifndef ROSCHED_MPI_EXEC_COST_MODEL_H_
 #define ROSCHED_MPI_EXEC_COST_MODEL_H_
 

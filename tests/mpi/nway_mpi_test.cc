@@ -267,8 +267,8 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
   // The model measured at 288 ranks on `flat288` (flat's backbone per host), with its figures
   // for further messages of 512 B-128 KiB (ROSCHED_VERBOSE=1).
   rosched::mpi::CostModel bursts = measured_model(
-      {4.04e-6, 4.9e-6, 5.78e-6, 1.45e-5, 3.03e-5, 5.44e-5, 8.67e-5, 6.73e-4}, 7.7e-9, 5.76, 1.79);
-  bursts.burst = {8.43e-7, 1.76e-6, 1.99e-6};
+      {4.04e-6, 4.9e-6, 5.78e-6, 1.45e-5, 3.03e-5, 5.44e-5, 8.67e-5, 6.73e-4}, 7.71e-9, 5.76, 1.79);
+  bursts.burst = {9.45e-7, 1.84e-6, 2.05e-6};
   bursts.stream = {2.87e-6, 4.45e-6, 1.4e-5, 2.85e-5, 5.33e-5, 8.44e-5};
   const rosched::mpi::CostModel* models[] = {&shared, &overheads, &crowded, &bursts};
   for (const rosched::mpi::CostModel* model : models) {
@@ -320,7 +320,8 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
              ", one of all 4 KiB: n = " + std::to_string(one));
   // Each message moves at its own size's rate. On that model at 288 ranks, a result of 16 KiB
   // (blocks of 57 B): SimGrid took 48.1 us on 1 port, 36.0 on 3, 33.1 on 5, 28.8 on 7, 39.5 on
-  // 11, 36.1 on 16 and 37.2 on 31 (the rule's n when the 512 B burst figure was measured low);
+  // 11, 36.1 on 16 and 37.2 on 31 (the rule's n when the 512 B burst figure was measured low,
+  // 0.33 us);
   // 4 KiB (blocks of 14 B): 39.7 / 25.5 / 21.9 / 18.0 / 18.3 / 11.0 us on 1 / 3 / 5 / 7 / 11 / 16.
   // A round's 31 messages of 504 B cost 31 times 0.34 of a link's bandwidth where one of 15.6 KiB
   // would move at 0.70: without the burst figures the rule takes 16 ports there.
