@@ -321,10 +321,10 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
   // Each message moves at its own size's rate. On that model at 288 ranks, a result of 16 KiB
   // (blocks of 57 B): SimGrid took 48.1 us on 1 port, 36.0 on 3, 33.1 on 5, 28.8 on 7, 39.5 on
   // 11, 36.1 on 16 and 37.2 on 31 (the rule's n when the 512 B burst figure was measured low,
-  // 0.33 us);
-  // 4 KiB (blocks of 14 B): 39.7 / 25.5 / 21.9 / 18.0 / 18.3 / 11.0 us on 1 / 3 / 5 / 7 / 11 / 16.
-  // A round's 31 messages of 504 B cost 31 times 0.34 of a link's bandwidth where one of 15.6 KiB
-  // would move at 0.70: without the burst figures the rule takes 16 ports there.
+  // 0.33 us); 4 KiB (blocks of 14 B): 39.7 / 25.5 / 21.9 / 18.0 / 18.3 / 11.0 us on 1 / 3 / 5 /
+  // 7 / 11 / 16 ports. SimGrid moves a message of 257-1,425 B at 0.34 of a link's bandwidth, one
+  // of 15.4-64 KiB at 0.70: without the burst figures the rule prices n small messages as one
+  // large one and takes 16 ports or more at 16 KiB.
   const int mid = nway_allgather_ports_for(bursts, 288, {16384.0 / 288, 16384.0 / 288});
   const int small = nway_allgather_ports_for(bursts, 288, {4096.0 / 288, 4096.0 / 288});
   rosched::mpi::CostModel no_bursts = bursts;
