@@ -335,6 +335,20 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
          "all-gather port rule, 288 ranks, 16 KiB: n = " + std::to_string(mid) + " (" +
              std::to_string(mid_before) +
              " without burst figures), 4 KiB: n = " + std::to_string(small));
+  // The model measured at 1,152 ranks on `flat` with the burst figures (ROSCHED_VERBOSE=1,
+  // results/log_allgather_flat_p1152_nport_bursts16k_verbose.txt). 16 KiB (blocks of 14 B):
+  // SimGrid took 30.7 us on 5 ports, 35.6 on 10, and 55.3 where the rule took about 33; 4 KiB
+  // (blocks of 4 B): 23.7 us on 5 ports, 20.3 on 10, 13.4 on 35 (two rounds). The rule: 5 ports
+  // at 16 KiB, two rounds (33 ports or more) at 4 KiB.
+  rosched::mpi::CostModel flat = measured_model(
+      {4.07e-6, 4.76e-6, 5.66e-6, 1.36e-5, 3e-5, 5.42e-5, 8.38e-5, 6.73e-4}, 6.58e-9, 5.76, 1.79);
+  flat.burst = {9.45e-7, 1.84e-6, 2.05e-6};
+  flat.stream = {2.88e-6, 4.37e-6, 1.45e-5, 2.97e-5, 5.33e-5, 8.5e-5};
+  const int flat_mid = nway_allgather_ports_for(flat, 1152, {16384.0 / 1152, 16384.0 / 1152});
+  const int flat_small = nway_allgather_ports_for(flat, 1152, {4, 4});
+  expect(flat_mid == 5 && flat_small >= 33,
+         "all-gather port rule, 1,152 ranks on flat's model, 16 KiB: n = " +
+             std::to_string(flat_mid) + ", 4 KiB: n = " + std::to_string(flat_small));
   // The model measured on 36 nodes of 32 ranks in SimGrid (`paper`, crowding 21.4: 32 ranks share
   // a node's link), all 4 KiB on the last rank: its block's holders after a round are the ranks
   // next to it, on its node, so their copies share that node's link (33 ports took 232 us there,
