@@ -31,13 +31,19 @@ unsigned next_sequence(const CommInfo& ci) {
 }  // namespace
 
 double fan_time(const CostModel& model, int n, double bytes, double spread) {
-  // n - 1 more messages than one, and the bytes of n where they share the rank's path (fanout
-  // 2), of one where each has its own (1): n m bytes as one message moves them, or as n - 1
-  // further messages of m do, whichever is dearer.
-  const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
   const double one = model.time(bytes);
-  const double as_one = model.time(n * bytes) - one;
   const double as_many = (n - 1) * std::max(0.0, model.further(bytes) - model.per_message);
+  // Messages below the eager limit on a model measured with its per-size figures: the n - 1
+  // further messages at the rate measured for their own size, one after the other on the rank's
+  // link.
+  if (model.measured && model.burst[0] > 0 && bytes <= model.bytes[kEagerPoint]) {
+    return one + as_many / spread + (n - 1) * model.per_message;
+  }
+  // Otherwise n - 1 more messages than one, and the bytes of n where they share the rank's path
+  // (fanout 2), of one where each has its own (1): n m bytes as one message moves them, or as
+  // n - 1 further messages of m do, whichever is dearer.
+  const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
+  const double as_one = model.time(n * bytes) - one;
   return one + shared * std::max(as_one, as_many) / spread + (n - 1) * model.per_message;
 }
 

@@ -44,7 +44,8 @@ namespace rosched::mpi {
 // bandwidth, a message of 15.4-64 KiB at 0.70: on `flat288`, 288 ranks, an all-gather of 16 KiB
 // on 16 ports, two rounds, the second of 16 messages of 965 B, took 36.1 us, on 7 ports in three
 // rounds 28.8; by time(n m) alone the rule took the 16, with further(m) 6). On a linear model
-// both are (n - 1) beta m.
+// both are (n - 1) beta m. Below the eager limit on a model measured with its burst figures,
+// further(m) alone and s = 1 (fan_time below).
 // (Extrapolating from m along the model's segment, as time(m) + (n - 1) per_byte(m) m, chose
 // n = 33 for 2 KiB at 1,152 ranks on the simulated flat platform, whose backbone then carried
 // 78 MB per round: 1.21x slower than the best selector.) Small vectors get many ports (few
@@ -58,7 +59,13 @@ double nway_time(const CostModel& model, int p, int n, double bytes);
 // Its factor per round: what n messages of `bytes` leaving one rank at once cost,
 // time(m) + s bytes(n, m) / spread + (n - 1) per_message, spread = 1 (also a tree
 // level of n children; the k-nomial tree's rule, knomial_time below, divides by the model's
-// crowding).
+// crowding). On a measured model with its burst figures and messages below the eager limit
+// (60 KiB), bytes(n, m) = (n - 1) (further(m) - per_message) and s = 1: each further message at
+// the rate measured for its own size, one after the other on the rank's link. time(n m) there
+// would carry steps that such messages never pay (on the paper's 36 x 1 the rendezvous step
+// between 60 and 128 KiB, and one between 8 and 16 KiB): of SimGrid's times of the allgatherv on
+// 36 x 1 on 3-35 ports, 4-64 KiB, 13 of 15 are within 4% of this estimate, where the other was
+// up to 89% high (docs/sim/nport_allgather.md, "The rule on each message's own figure").
 double fan_time(const CostModel& model, int n, double bytes, double spread = 1);
 
 // The k-nomial tree's cost rule: ceil(log_{n+1} p) levels of

@@ -219,6 +219,7 @@ rosched::mpi::CostModel measured_model(
 // The n-port all-gather's rule against its formula enumerated here, with skips built by repeated
 // division (s_k = p, s_i = ceil(s_(i+1) / (n + 1))): over the rounds, the longer of
 // time(m) + s max(time(c m) - time(m), (c - 1) (further(m) - per_message)) + (c - 1) per_message
+// (on a measured model with burst figures and m at most 60 KiB: time(m) + (c - 1) further(m))
 // for the round's c messages of
 // m = (s_(i+1) - s_i) / c mean blocks, and, where the largest block is above the mean, the same
 // for messages of m + largest - mean bytes (at most the whole result) with s divided by
@@ -229,11 +230,15 @@ double allgather_formula(const rosched::mpi::CostModel& model, int ranks, int n,
   std::vector<long long> skips = {ranks};
   while (skips.back() > 1) skips.push_back((skips.back() + n) / (n + 1));
   const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
-  const auto fan = [&](long long c, double m, double s) {
+  // Below the eager limit on a measured model with burst figures, each further message at its
+  // own size's figure on the sender's link (no fanout share); else the dearer reading, shared.
+  const bool own_size = model.measured && model.burst[0] > 0;
+  const auto fan = [&](long long c, double m, double spread) {
     const double one = model.time(m);
-    const double bytes_of_c =
-        std::max(model.time(c * m) - one, (c - 1) * (model.further(m) - model.per_message));
-    return one + s * bytes_of_c + (c - 1) * model.per_message;
+    const double many = (c - 1) * (model.further(m) - model.per_message);
+    if (own_size && m <= 61440) return one + many / spread + (c - 1) * model.per_message;
+    const double bytes_of_c = std::max(model.time(c * m) - one, many);
+    return one + shared * bytes_of_c / spread + (c - 1) * model.per_message;
   };
   double total = 0;
   for (std::size_t i = skips.size() - 1; i > 0; --i) {
@@ -241,12 +246,12 @@ double allgather_formula(const rosched::mpi::CostModel& model, int ranks, int n,
     long long c = 0;
     while ((c + 1) * held < next) ++c;
     const double m = static_cast<double>(next - held) / c * mean;
-    double round = fan(c, m, shared);
+    double round = fan(c, m, 1);
     if (largest > mean) {
       const double heavy = std::min(m + largest - mean, mean * ranks);
       const double share = (largest - mean) / (mean * ranks);
       const double spread = on_nodes ? 1 : std::pow(model.crowding, (1 + share) / 2);
-      round = std::max(round, fan(c, heavy, shared / spread));
+      round = std::max(round, fan(c, heavy, spread));
     }
     total += round;
   }
