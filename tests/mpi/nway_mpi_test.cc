@@ -236,7 +236,9 @@ double allgather_formula(const rosched::mpi::CostModel& model, int ranks, int n,
   const auto fan = [&](long long c, double m, double spread) {
     const double one = model.time(m);
     const double many = (c - 1) * (model.further(m) - model.per_message);
-    if (own_size && m <= 61440) return one + many / spread + (c - 1) * model.per_message;
+    if (own_size && m <= rosched::mpi::kModelSizes[rosched::mpi::kEagerPoint]) {
+      return one + many / spread + (c - 1) * model.per_message;
+    }
     const double bytes_of_c = std::max(model.time(c * m) - one, many);
     return one + shared * bytes_of_c / spread + (c - 1) * model.per_message;
   };
