@@ -29,6 +29,10 @@
 // vector n times a round (36 x 32 simulated ranks: 72.0 / 133.8 us at 64 / 256 KiB against the
 // multi-lane all-reduce's 87.3 / 150.0; docs/sim/reductions_1152.md, "Mid-sized all-reduces on
 // multicore nodes").
+// Where the n-port all-gather's rule finds n ports worth it for the lane's blocks, the lane runs
+// the reduce-scatter + all-gather on n ports (allgather_nway.h), 2 ceil(log_(n+1) N) rounds: for
+// mid-sized vectors always, for short ones where the rule's estimate is below the n-way
+// all-reduce's (lane_allreduce_form).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
@@ -68,9 +72,9 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
   run_lane_pipeline(node, lane, pieces, LaneSteps::kAllreduce, datatype, type, op);
 }
 
-// The node's reduction into node rank 0, the all-reduce of the lane of node ranks 0 (the n-way
-// one, or where scatter_gather the reduce-scatter + all-gather), the node's broadcast from node
-// rank 0.
+// The node's reduction into node rank 0, the all-reduce of the lane of node ranks 0
+// (lane_allreduce_form: the n-way one, the reduce-scatter + all-gather or that on n ports), the
+// node's broadcast from node rank 0.
 void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name, const void* input,
                   void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type,
                   MPI_Op op, bool scatter_gather) {
@@ -81,28 +85,48 @@ void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name
   const int ports = std::min(nway_ports(node, bytes), node.p - 1);
   knomial_reduce(input != recvbuf ? input : nullptr, recvbuf, count, datatype, type, op, ports, 0,
                  node);
-  int n_lane = 0;
+  std::string in_lane;
   if (node.rank == 0) {
     const CommInfo lane = comm_info(layout.lane);
-    if (scatter_gather) {
-      scatter_gather_allreduce(lane, name, MPI_IN_PLACE, recvbuf, count, datatype, type, op);
-    } else {
-      n_lane = std::min(nway_ports(lane, bytes), lane.p - 1);
-      nway_allreduce_on(lane, recvbuf, recvbuf, count, datatype, type, op, n_lane);
+    // Every block of the n-port form at least one element.
+    const int n_port = count >= lane.p ? nport_allreduce_ports(lane, bytes) : 0;
+    const int n_way = std::min(nway_ports(lane, bytes), lane.p - 1);
+    switch (lane_allreduce_form(cost_model(lane), lane.p, bytes, scatter_gather, n_port, n_way)) {
+      case LaneAllreduce::kNport:
+        nport_scatter_gather_allreduce(lane, name, MPI_IN_PLACE, recvbuf, count, datatype, type,
+                                       op);
+        in_lane =
+            "n-port reduce-scatter + all-gather in lane 0 (n = " + std::to_string(n_port) + ")";
+        break;
+      case LaneAllreduce::kScatterGather:
+        scatter_gather_allreduce(lane, name, MPI_IN_PLACE, recvbuf, count, datatype, type, op);
+        in_lane = "reduce-scatter + all-gather in lane 0";
+        break;
+      case LaneAllreduce::kNway:
+        nway_allreduce_on(lane, recvbuf, recvbuf, count, datatype, type, op, n_way);
+        in_lane = "n-way in lane 0 (n = " + std::to_string(n_way) + ")";
+        break;
     }
   }
   sub_bcast_on(layout.node, recvbuf, count, datatype, type, 0);
   if (settings().verbose) {
-    const std::string what =
-        "reduction of the node (" + std::to_string(ports) + " ports), " +
-        (scatter_gather ? std::string("reduce-scatter + all-gather in lane 0")
-                        : "n-way in lane 0 (n = " + std::to_string(n_lane) + ")") +
-        ", broadcast in the node";
+    const std::string what = "reduction of the node (" + std::to_string(ports) + " ports), " +
+                             in_lane + ", broadcast in the node";
     tell_choice(ci, name, what.c_str(), 0, 0, bytes);
   }
 }
 
 }  // namespace
+
+LaneAllreduce lane_allreduce_form(const CostModel& model, int lanes, double bytes,
+                                  bool scatter_gather, int n_port, int n_way) {
+  if (n_port > 0 &&
+      (scatter_gather || nport_allreduce_time(model, lanes, n_port, bytes) <=
+                             kLaneNportMargin * nway_time(model, lanes, n_way, bytes))) {
+    return LaneAllreduce::kNport;
+  }
+  return scatter_gather ? LaneAllreduce::kScatterGather : LaneAllreduce::kNway;
+}
 
 bool lane_allreduce_applies(const CommInfo& ci) {
   return ci.p > 1 && node_layout(ci).equal_nodes();

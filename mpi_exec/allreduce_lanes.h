@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 
@@ -32,11 +33,39 @@ inline constexpr double kLaneLeaderBelow = 48 * 1024;
 // at 16 and 32 KiB it was slower than the n-way lane (53.8 / 60.4 against 30.7 / 53.2 us).
 inline constexpr double kLaneScatterGatherBelow = 724 * 1024;
 
+// The all-reduce of the one lane (node ranks 0, one per node) in the form for short and
+// mid-sized vectors.
+enum class LaneAllreduce {
+  kNway,           // the n-way dissemination all-reduce (End et al. 2015)
+  kScatterGather,  // the reduce-scatter + all-gather over the circulant graph
+  kNport,          // the same on n ports
+};
+// The estimates are a few per cent from SimGrid's times on 36 x 1 (4 B-256 KiB, both forms), so
+// below the n-way all-reduce's the n-port form must be this much less: on the lane of 36 x 32 at
+// 1 KiB (estimates 8.25 and 8.34 us) the n-port form took 11.8 us where the n-way one took 10.2;
+// at 4 KiB (8.99 and 9.76) 10.8 against 12.0.
+inline constexpr double kLaneNportMargin = 0.95;
+
+// Which, for vectors of `bytes` on `lanes` nodes, over the lane's cost model: the n-port form
+// where n_port > 0 (the n-port all-gather's rule finds n ports at least 10% faster than
+// Algorithm 7 for the blocks, nport_allreduce_ports; the caller passes 0 where a block would have
+// no element) and either scatter_gather (from kLaneLeaderBelow) or its estimate
+// (nport_allreduce_time) is at most kLaneNportMargin of the n-way all-reduce's on n_way ports
+// (nway_time); else the circulant reduce-scatter + all-gather where scatter_gather, the n-way
+// all-reduce where not. The n-port form's 2 ceil(log_(n+1) N) rounds were measured on the
+// paper's 36 x 1 at 15.3 / 28.5 us for 64 / 256 KiB, where the circulant form took 50.9 / 70.8
+// and the n-way 75.9 / 164 (docs/sim/nport_allgather.md, "The rule on each message's own
+// figure"); on 36 x 32 this all-reduce took 36.5 / 91.6 us with it, 72.2 / 134.4 with the
+// circulant form (docs/sim/nport_allreduce.md, "The lane of 36 x 32").
+LaneAllreduce lane_allreduce_form(const CostModel& model, int lanes, double bytes,
+                                  bool scatter_gather, int n_port, int n_way);
+
 // The reduction over all ranks of ci of their count elements at input (recvbuf itself for
 // MPI_IN_PLACE) into recvbuf, where op is commutative (checked by the caller), count > 0 and
 // lane_allreduce_applies(ci): for short and mid-sized vectors the k-nomial reduction of each
 // node into node rank 0, the n-way dissemination all-reduce (End et al. 2015; from
-// kLaneLeaderBelow the reduce-scatter + all-gather) among node ranks 0 and the broadcast within
+// kLaneLeaderBelow the reduce-scatter + all-gather; either on n ports where
+// lane_allreduce_form says so) among node ranks 0 and the broadcast within
 // each node (sub_bcast_on of bcast_node_aware.h: a k-ary tree of one
 // block or the circulant broadcast, by the node's cost model) (the node's ports and the lane's n
 // by the n-way cost rule on that communicator, nway_ports, at most its size - 1); for long ones

@@ -47,7 +47,16 @@ GatherBlocks even_blocks(const CommInfo& ci, double bytes) {
 }  // namespace
 
 bool nport_allreduce_pays(const CommInfo& ci, double bytes) {
-  return nway_allgather_ports(ci, even_blocks(ci, bytes)) > 0;
+  return nport_allreduce_ports(ci, bytes) > 0;
+}
+
+int nport_allreduce_ports(const CommInfo& ci, double bytes) {
+  return nway_allgather_ports(ci, even_blocks(ci, bytes));
+}
+
+double nport_allreduce_time(const CostModel& model, int p, int n, double bytes) {
+  const double mean = bytes / p;
+  return 2 * nway_allgather_time(model, p, n, {mean, mean});
 }
 
 void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* sendbuf,

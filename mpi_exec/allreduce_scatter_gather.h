@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 
@@ -26,6 +27,13 @@ void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const 
 // blocks of `bytes` / p (nway_allgather_ports): where Rosched_Allreduce times the n-port form.
 // Collective at the communicator's first use of the cost model.
 bool nport_allreduce_pays(const CommInfo& ci, double bytes);
+// Its n: nway_allgather_ports for blocks of `bytes` / p, 0 where the n-port form does not pay.
+// Collective as nport_allreduce_pays.
+int nport_allreduce_ports(const CommInfo& ci, double bytes);
+// The rule's estimate for the n-port reduce-scatter + all-gather of `bytes` on p ranks and n
+// ports: twice the n-port all-gather's of blocks of bytes / p (nway_allgather_time; n = 1 is the
+// circulant reduce-scatter + all-gather).
+double nport_allreduce_time(const CostModel& model, int p, int n, double bytes);
 
 }  // namespace rosched::mpi
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mpi_exec/allgather_nway.h"
+#include "mpi_exec/allreduce_lanes.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
@@ -371,6 +372,64 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
              " on nodes of their own, " + std::to_string(together) + " on shared nodes");
 }
 
+// The lane's all-reduce of the node-aware all-reduce's short and mid-sized form
+// (lane_allreduce_form): on a linear model (alpha 2 us, beta 0.1 ns/B, no further costs) against
+// its definition with both estimates written out (the n-port form: twice allgather_formula,
+// taken for short vectors where at most 0.95 of the n-way all-reduce's: ceil(log_(n+1) N) rounds
+// of alpha + n beta m), and on the lane's model as measured in SimGrid among the 36 nodes' ranks
+// 0 of the paper's 36 x 32 cluster: the n-port form from 4 KiB (there 10.8 us against the n-way
+// lane's 12.0), not at 1 KiB, where the estimates differ by 1% (11.8 against 10.2).
+void test_lane_form() {
+  using rosched::mpi::lane_allreduce_form;
+  using rosched::mpi::LaneAllreduce;
+  const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(2e-6, 1e-10);
+  for (int lanes : {3, 8, 36}) {
+    for (double bytes : {64.0, 1024.0, 16384.0, 65536.0, 262144.0, 1048576.0}) {
+      for (int n_port : {0, 2, 5}) {
+        for (int n_way : {1, 2, 7}) {
+          const std::string at = std::to_string(lanes) + " lanes, " +
+                                 std::to_string(static_cast<int>(bytes)) + " B, n-port " +
+                                 std::to_string(n_port) + ", n-way " + std::to_string(n_way);
+          expect(lane_allreduce_form(linear, lanes, bytes, true, n_port, n_way) ==
+                     (n_port > 0 ? LaneAllreduce::kNport : LaneAllreduce::kScatterGather),
+                 "lane form, mid-sized, " + at);
+          LaneAllreduce want = LaneAllreduce::kNway;
+          if (n_port > 0) {
+            const double mean = bytes / lanes;
+            const double nport = 2 * allgather_formula(linear, lanes, n_port, mean, mean, false);
+            int rounds = 0;
+            for (long long reach = 1; reach < lanes; reach *= n_way + 1) ++rounds;
+            const double nway = rounds * (2e-6 + n_way * 1e-10 * bytes);
+            if (nport <= 0.95 * nway) want = LaneAllreduce::kNport;
+          }
+          expect(lane_allreduce_form(linear, lanes, bytes, false, n_port, n_way) == want,
+                 "lane form, short, " + at);
+        }
+      }
+    }
+  }
+  // The lane's model (ROSCHED_VERBOSE=1, results/log_allreduce_paper_p1152_lane_nport_verbose.txt):
+  // from 4 KiB the n-port form's 2 rounds on 35 ports beat the n-way all-reduce's, whose every
+  // round sends the whole vector on each port.
+  rosched::mpi::CostModel lane = measured_model(
+      {3.99e-6, 3.99e-6, 4.7e-6, 7.97e-6, 8.96e-6, 1.07e-5, 2.92e-5, 7.01e-5}, 1.3e-9, 1, 1.66);
+  lane.burst = {6.56e-8, 1.28e-7, 1.42e-7};
+  lane.stream = {2.23e-7, 3.17e-7, 9.87e-7, 1.97e-6, 3.7e-6, 5.85e-6};
+  for (double bytes : {4096.0, 16384.0, 32768.0}) {
+    const int n_port = rosched::mpi::nway_allgather_ports_for(lane, 36, {bytes / 36, bytes / 36});
+    const int n_way = rosched::mpi::nway_ports_for(lane, 36, bytes);
+    expect(n_port > 1 &&
+               lane_allreduce_form(lane, 36, bytes, false, n_port, n_way) == LaneAllreduce::kNport,
+           "lane form on the 36 x 32 lane's model, " + std::to_string(static_cast<int>(bytes)) +
+               " B: n-port on " + std::to_string(n_port) + " ports, n-way on " +
+               std::to_string(n_way));
+  }
+  const int n_port = rosched::mpi::nway_allgather_ports_for(lane, 36, {1024.0 / 36, 1024.0 / 36});
+  const int n_way = rosched::mpi::nway_ports_for(lane, 36, 1024);
+  expect(lane_allreduce_form(lane, 36, 1024, false, n_port, n_way) == LaneAllreduce::kNway,
+         "lane form on the 36 x 32 lane's model, 1 KiB: the n-way all-reduce");
+}
+
 void test_settings_and_rule() {
   const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(1e-6, 1e-10);
   for (double bytes : {4.0, 1024.0, 65536.0, 1048576.0}) {
@@ -420,6 +479,7 @@ void test_settings_and_rule() {
              std::to_string(rosched::mpi::nway_ports_for(overheads, 64, 4)));
   test_knomial_rule(shared);
   test_allgather_rule(shared);
+  test_lane_form();
   const char* env = std::getenv("ROSCHED_NWAY_N");
   int ports = 0;
   const int rc = Rosched_Nway_ports(MPI_COMM_WORLD, 4, &ports);

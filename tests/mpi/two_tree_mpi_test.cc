@@ -269,20 +269,28 @@ void test_node_aware_reductions() {
   // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 724 KiB (185,344 ints) one lane
   // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too); from there the
   // multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB; the counts above take one).
-  for (const int count : {12288, 30001, 185343, 185344, 300000}) {
-    for (const bool in_place : {false, true}) {
-      std::vector<int> send(count), mine(count), want(count);
-      for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
-      if (in_place) mine = send;
-      const int rc = Rosched_Allreduce_node_aware(in_place ? MPI_IN_PLACE : send.data(),
-                                                  mine.data(), count, MPI_INT, MPI_SUM,
-                                                  MPI_COMM_WORLD);
-      MPI_Allreduce(send.data(), want.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-      expect(rc == MPI_SUCCESS && mine == want,
-             "allreduce node-aware MPI_SUM count=" + std::to_string(count) +
-                 (in_place ? " in place" : ""));
+  // With n = 2 set (Rosched_Set_nway) the lane's reduce-scatter + all-gather runs on 2 ports
+  // (lane_allreduce_form), and for the short vectors (7 and 1,000 ints) the lane takes the
+  // n-port form or the n-way all-reduce by the rule's estimates.
+  for (const int ports : {0, 2}) {
+    Rosched_Set_nway(ports, nullptr);
+    for (const int count : {7, 1000, 12288, 30001, 185343, 185344, 300000}) {
+      if (ports > 0 && count > 185344) continue;  // the multi-lane all-reduce: run once above
+      for (const bool in_place : {false, true}) {
+        std::vector<int> send(count), mine(count), want(count);
+        for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
+        if (in_place) mine = send;
+        const int rc =
+            Rosched_Allreduce_node_aware(in_place ? MPI_IN_PLACE : send.data(), mine.data(), count,
+                                         MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(send.data(), want.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        expect(rc == MPI_SUCCESS && mine == want,
+               "allreduce node-aware MPI_SUM count=" + std::to_string(count) +
+                   (in_place ? " in place" : "") + ", n = " + std::to_string(ports));
+      }
     }
   }
+  Rosched_Set_nway(0, nullptr);
   MPI_Op_free(&op);
   MPI_Type_free(&pair);
 }
