@@ -12,17 +12,45 @@
 // flat reduce-scatter sends it once per rank of the node. Long vectors pass the two steps in
 // chunks whose steps overlap (lane_pipeline.h): chunk j holds slice j of every block, so the
 // blocks are reordered into chunk-major, then lane-major order (one copy in, one copy out).
+// A vector of one chunk runs the two steps one after the other, and in each lane whose blocks the
+// n-port all-gather's rule finds n ports worth for (allgather_nway.h) step 2 is the n-port
+// reduce-scatter, ceil(log_(n+1) N) rounds: the lane's blocks of a short vector are small, so
+// its rounds cost their latency.
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "mpi_exec/allgather_nway.h"
+#include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
+#include "mpi_exec/settings.h"
 
 namespace rosched::mpi {
+
+namespace {
+
+// The ports of step 2 on one chunk's lane blocks: the n-port all-gather's rule on them
+// (nway_allgather_ports: 0 where n ports are not at least 10% faster than Algorithm 7), 0 where a
+// block has no element. The same on every rank of the lane (its blocks are the same there);
+// collective over the lane at the first use of its cost model.
+int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type) {
+  std::int64_t least = blocks.n, largest = 0;
+  for (std::int64_t b = 0; b < blocks.p; ++b) {
+    least = std::min(least, blocks.elements(b, 1));
+    largest = std::max(largest, blocks.elements(b, 1));
+  }
+  if (least < 1) return 0;
+  return nway_allgather_ports(lane, {static_cast<double>(blocks.n) * type.size / blocks.p,
+                                     static_cast<double>(largest) * type.size});
+}
+
+}  // namespace
 
 bool node_aware_reduce_scatter_applies(const CommInfo& ci) {
   if (ci.p == 1) return false;
@@ -84,7 +112,24 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
     pieces.push_back({base, BlockCut{x.starts[p], c, x.parts.data()},
                       BlockCut{x.blocks[nodes], nodes, x.blocks.data()}});
   }
-  run_lane_pipeline(node, lane, pieces, LaneSteps::kReduceScatter, datatype, type, op);
+  if (chunks == 1) {
+    // Step 1 the same on every rank of the node, whatever its lane takes for step 2 (each lane
+    // decides on its own model).
+    const LaneChunk& one = pieces[0];
+    circulant_reduce_scatter_on(node, one.base, one.parts, datatype, type, op);
+    char* const part = one.base + one.parts.first(k) * type.extent;
+    if (const int ports = lane_ports(lane, one.blocks, type)) {
+      nway_reduce_scatter_on(lane, part, one.blocks, datatype, type, op, ports);
+      if (settings().verbose) {
+        const std::string what = "lane step on " + std::to_string(ports) + " ports";
+        tell_choice(ci, name, what.c_str(), 0, 0, static_cast<double>(cut.n) * type.size);
+      }
+    } else {
+      circulant_reduce_scatter_on(lane, part, one.blocks, datatype, type, op);
+    }
+  } else {
+    run_lane_pipeline(node, lane, pieces, LaneSteps::kReduceScatter, datatype, type, op);
+  }
   const int mine = layout.lane_position(ci.rank);
   for (int j = 0; j < chunks; ++j) {
     const Cuts& x = cuts[static_cast<std::size_t>(j)];

@@ -327,22 +327,28 @@ void test_reduce_scatter_block() {
   MPI_Op sum_op, noncommutative;
   MPI_Op_create(sum_every_other, 1, &sum_op);
   MPI_Op_create(sum_every_other, 0, &noncommutative);
-  for (const auto& e : entries) {
-    for (int block : {0, 1, 17, 1000 / p + 1}) {
-      for (bool in_place : {false, true}) {
-        const int total = block * p;
-        std::vector<int> send(total), recv((in_place ? total : block) + 1, -7);
-        for (int i = 0; i < total; ++i) send[i] = value(rank, i);
-        if (in_place) std::copy(send.begin(), send.end(), recv.begin());
-        const int rc = e.run(in_place ? MPI_IN_PLACE : send.data(), recv.data(), block, MPI_INT,
-                             MPI_SUM, comm);
-        bool ok = rc == MPI_SUCCESS && recv.back() == -7;
-        for (int i = 0; i < block && ok; ++i) ok = recv[i] == sum_of(rank * block + i);
-        expect(ok, std::string(e.name) + " block=" + std::to_string(block) +
-                       (in_place ? " in place" : ""));
+  // Also with n = 2 set (Rosched_Set_nway): the n-port reduce-scatter among the trial's
+  // candidates, and the node-aware one's lane step on 2 ports (one chunk, on equal nodes).
+  for (const int ports : {0, 2}) {
+    Rosched_Set_nway(ports, nullptr);
+    for (const auto& e : entries) {
+      for (int block : {0, 1, 17, 1000 / p + 1}) {
+        for (bool in_place : {false, true}) {
+          const int total = block * p;
+          std::vector<int> send(total), recv((in_place ? total : block) + 1, -7);
+          for (int i = 0; i < total; ++i) send[i] = value(rank, i);
+          if (in_place) std::copy(send.begin(), send.end(), recv.begin());
+          const int rc = e.run(in_place ? MPI_IN_PLACE : send.data(), recv.data(), block, MPI_INT,
+                               MPI_SUM, comm);
+          bool ok = rc == MPI_SUCCESS && recv.back() == -7;
+          for (int i = 0; i < block && ok; ++i) ok = recv[i] == sum_of(rank * block + i);
+          expect(ok, std::string(e.name) + " block=" + std::to_string(block) +
+                         (in_place ? " in place" : "") + ", n = " + std::to_string(ports));
+        }
       }
     }
   }
+  Rosched_Set_nway(0, nullptr);
   MPI_Datatype every_other;
   MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every_other);
   MPI_Type_commit(&every_other);
@@ -401,26 +407,34 @@ void test_reduce_scatter() {
   } entries[] = {{"reduce_scatter", Rosched_Reduce_scatter},
                  {"reduce_scatter_circulant", Rosched_Reduce_scatter_circulant},
                  {"reduce_scatter_node_aware", Rosched_Reduce_scatter_node_aware}};
-  for (const auto& e : entries) {
-    for (int k : {0, 1, 7, 400 / p + 1}) {
-      for (bool in_place : {false, true}) {
-        std::vector<int> counts(p), starts(p + 1, 0);
-        for (int b = 0; b < p; ++b) {
-          counts[b] = b + 1 == p ? 5 : (b % 3) * k;
-          starts[b + 1] = starts[b] + counts[b];
+  // Also with n = 2 set, as for the block form: the node-aware lane step on 2 ports in the lanes
+  // whose blocks all hold an element, the circulant one in the others (on nodes of 3 ranks, k >=
+  // 1: lanes 1 and 2 on ports, lane 0, ranks 0, 3, 6, ..., with its empty blocks, circulant).
+  for (const int ports : {0, 2}) {
+    Rosched_Set_nway(ports, nullptr);
+    for (const auto& e : entries) {
+      for (int k : {0, 1, 7, 400 / p + 1}) {
+        for (bool in_place : {false, true}) {
+          std::vector<int> counts(p), starts(p + 1, 0);
+          for (int b = 0; b < p; ++b) {
+            counts[b] = b + 1 == p ? 5 : (b % 3) * k;
+            starts[b + 1] = starts[b] + counts[b];
+          }
+          const int total = starts[p];
+          std::vector<int> send(total), recv((in_place ? total : counts[rank]) + 1, -7);
+          for (int i = 0; i < total; ++i) send[i] = value(rank, i);
+          if (in_place) std::copy(send.begin(), send.end(), recv.begin());
+          const int rc = e.run(in_place ? MPI_IN_PLACE : send.data(), recv.data(), counts.data(),
+                               MPI_INT, MPI_SUM, comm);
+          bool ok = rc == MPI_SUCCESS && recv.back() == -7;
+          for (int i = 0; i < counts[rank] && ok; ++i) ok = recv[i] == sum_of(starts[rank] + i);
+          expect(ok, std::string(e.name) + " k=" + std::to_string(k) +
+                         (in_place ? " in place" : "") + ", n = " + std::to_string(ports));
         }
-        const int total = starts[p];
-        std::vector<int> send(total), recv((in_place ? total : counts[rank]) + 1, -7);
-        for (int i = 0; i < total; ++i) send[i] = value(rank, i);
-        if (in_place) std::copy(send.begin(), send.end(), recv.begin());
-        const int rc = e.run(in_place ? MPI_IN_PLACE : send.data(), recv.data(), counts.data(),
-                             MPI_INT, MPI_SUM, comm);
-        bool ok = rc == MPI_SUCCESS && recv.back() == -7;
-        for (int i = 0; i < counts[rank] && ok; ++i) ok = recv[i] == sum_of(starts[rank] + i);
-        expect(ok, std::string(e.name) + " k=" + std::to_string(k) + (in_place ? " in place" : ""));
       }
     }
   }
+  Rosched_Set_nway(0, nullptr);
   int buf[4] = {0, 0, 0, 0}, cls = 0;
   MPI_Error_class(Rosched_Reduce_scatter(buf, buf + 2, nullptr, MPI_INT, MPI_SUM, comm), &cls);
   expect(cls == MPI_ERR_ARG, "reduce_scatter: NULL recvcounts gives MPI_ERR_ARG");
