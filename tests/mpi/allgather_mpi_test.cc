@@ -269,7 +269,14 @@ void test_allgather_circulant() {
 void test_allgathervs() {
   test_allgatherv("allgatherv", Rosched_Allgatherv);
   test_allgatherv("allgatherv circulant", Rosched_Allgatherv_circulant);
-  test_allgatherv("allgatherv node-aware", Rosched_Allgatherv_node_aware);
+  // The node-aware one also with n = 2 set: the nodes' ranks 0 all-gather on 2 ports (on nodes of
+  // several ranks, --nodes=K).
+  for (int n : {0, 2}) {
+    Rosched_Set_nway(n, nullptr);
+    test_allgatherv(n == 0 ? "allgatherv node-aware" : "allgatherv node-aware, 2-port leaders",
+                    Rosched_Allgatherv_node_aware);
+  }
+  Rosched_Set_nway(0, nullptr);
   test_allgatherv("allgatherv largest", Rosched_Allgatherv_largest);
   for (int n : {0, 2, 5}) {  // 0: the rule's (at least 2 ports)
     Rosched_Set_nway(n, nullptr);
