@@ -56,7 +56,7 @@ inline constexpr double kLaneNportMargin = 0.95;
 // paper's 36 x 1 at 15.3 / 28.5 us for 64 / 256 KiB, where the circulant form took 50.9 / 70.8
 // and the n-way 75.9 / 164 (docs/sim/nport_allgather.md, "The rule on each message's own
 // figure"); on 36 x 32 this all-reduce took 36.5 / 91.6 us with it, 72.2 / 134.4 with the
-// circulant form (docs/sim/nport_allreduce.md, "The lane of 36 x 32").
+// circulant form (docs/sim/nport_allreduce.md, "The lanes of 36 x 32 on n ports").
 LaneAllreduce lane_allreduce_form(const CostModel& model, int lanes, double bytes,
                                   bool scatter_gather, int n_port, int n_way);
 
