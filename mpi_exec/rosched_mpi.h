@@ -173,7 +173,8 @@ int Rosched_Reduce_scatter_choice(MPI_Comm comm, const int recvcounts[], MPI_Dat
                                   MPI_Op op, int* algorithm);
 /* The node-aware reduce-scatter where the ranks sit on several nodes of equal size (Träff
  * 2020's full-lane decomposition: the circulant reduce-scatter within each node, then in each
- * lane of one rank per node), else the circulant one; always rosched's (commutative
+ * lane of one rank per node, there on n ports where a vector of one chunk has lane blocks the
+ * n-port rule finds ports worth it for), else the circulant one; always rosched's (commutative
  * operations). */
 int Rosched_Reduce_scatter_block_node_aware(const void* sendbuf, void* recvbuf, int recvcount,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
@@ -487,8 +488,9 @@ int Rosched_Allgather_choice(MPI_Comm comm, int recvcount, MPI_Datatype recvtype
 
 /* Rosched_Allgatherv's own all-gather is the node-aware one where it applies (ranks on several
  * multicore nodes, each node's ranks consecutive, displs the running sum of recvcounts): the
- * blocks gathered at each node's first rank, Algorithm 9 among those, then the whole result
- * broadcast (Algorithm 6) within each node; elsewhere the flat Algorithm 9. Like
+ * blocks gathered at each node's first rank, Algorithm 9 among those (or the n-port all-gather
+ * where its rule finds ports worth it for the nodes' blocks), then the whole result broadcast
+ * (Algorithm 6) within each node; elsewhere the flat Algorithm 9. Like
  * Rosched_Allgather it runs MPI_Allgatherv instead where that was faster at the first call of
  * the total size's class (ROSCHED_ALLGATHERV). The three below force one (the node-aware one
  * falls back to the flat one where it does not apply). */
