@@ -294,7 +294,9 @@ int Rosched_Reduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype data
  * k-nomial reduction of each node into its rank 0, the n-way dissemination all-reduce (End et
  * al. 2015) among the nodes' ranks 0, the broadcast within each node; from 48 KiB to 724 KiB
  * (with at least as many elements as nodes) the same with the reduce-scatter + all-gather among
- * the nodes' ranks 0 (Rosched_Allreduce_scatter_gather's); for longer ones the
+ * the nodes' ranks 0 (Rosched_Allreduce_scatter_gather's); either lane all-reduce replaced by
+ * the reduce-scatter + all-gather on n ports (Rosched_Allreduce_nport's) where its cost rule
+ * finds ports worth it (below 48 KiB: its estimate 5% below the n-way one's); for longer ones the
  * multi-lane all-reduce (Träff 2020's full-lane
  * decomposition over Träff 2022's circulant graphs: the circulant reduce-scatter of c parts
  * within each node, node rank k reduce-scatters and all-gathers part k with node rank k of
