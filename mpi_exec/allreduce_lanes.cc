@@ -31,8 +31,8 @@
 // multicore nodes").
 // Where the n-port all-gather's rule finds n ports worth it for the lane's blocks, the lane runs
 // the reduce-scatter + all-gather on n ports (allgather_nway.h), 2 ceil(log_(n+1) N) rounds: for
-// mid-sized vectors always, for short ones where the rule's estimate is below the n-way
-// all-reduce's (lane_allreduce_form).
+// mid-sized vectors always, for short ones where the rule's estimate is at least 5% below the
+// n-way all-reduce's (lane_allreduce_form, kLaneNportMargin).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
