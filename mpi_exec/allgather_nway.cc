@@ -23,6 +23,12 @@
 
 namespace rosched::mpi {
 
+GatherBlocks gather_blocks(const BlockCut& cut, int size) {
+  std::int64_t largest = 0;
+  for (std::int64_t b = 0; b < cut.p; ++b) largest = std::max(largest, cut.elements(b, 1));
+  return {static_cast<double>(cut.n) * size / cut.p, static_cast<double>(largest) * size};
+}
+
 double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks,
                            bool shared_nodes) {
   if (p <= 1) return 0;

@@ -25,6 +25,9 @@ struct GatherBlocks {
   double largest = 0;
 };
 
+// The GatherBlocks of a vector cut into blocks (cut), of elements of `size` bytes.
+GatherBlocks gather_blocks(const BlockCut& cut, int size);
+
 // The model's time for the n-port all-gather of these blocks over p ranks: over the rounds i,
 // the round's c_i messages at once, each of the round's (s_(i+1) - s_i) blocks shared out
 // evenly among them, k_i = (s_(i+1) - s_i) / c_i blocks a message:

@@ -78,21 +78,17 @@ void gather_in_node(const CommInfo& node, int first, char* base, const int recvc
         "MPI_Waitall");
 }
 
-// The ports of the leaders' all-gather of the nodes' blocks (counts, at starts): the n-port
-// all-gather's rule on them (nway_allgather_ports), 0 (Alg. 9) where n ports are not worth it or
-// the blocks do not lie one after the other in node order. The same on every rank of the lane;
-// collective over it at the first use of its cost model.
-int leader_ports(const CommInfo& lane, const std::vector<int>& counts,
-                 const std::vector<int>& starts, const TypeInfo& type) {
-  std::int64_t sum = 0;
-  int largest = 0;
-  for (std::size_t x = 0; x < counts.size(); ++x) {
-    if (starts[x] - starts[0] != sum) return 0;
-    sum += counts[x];
-    largest = std::max(largest, counts[x]);
+// The ports of the leaders' all-gather of the nodes' blocks (blocks; the first at element
+// starts[0], node x's at starts[x]): the n-port all-gather's rule on them (nway_allgather_ports),
+// 0 (Alg. 9) where n ports are not worth it or the blocks do not lie one after the other in node
+// order. The same on every rank of the lane; collective over it at the first use of its cost
+// model.
+int leader_ports(const CommInfo& lane, const BlockCut& blocks, const std::vector<int>& starts,
+                 const TypeInfo& type) {
+  for (std::int64_t x = 0; x < blocks.p; ++x) {
+    if (starts[static_cast<std::size_t>(x)] - starts[0] != blocks.first(x)) return 0;
   }
-  return nway_allgather_ports(lane, {static_cast<double>(sum) * type.size / lane.p,
-                                     static_cast<double>(largest) * type.size});
+  return nway_allgather_ports(lane, gather_blocks(blocks, type.size));
 }
 
 }  // namespace
@@ -117,10 +113,11 @@ bool node_aware_allgatherv_on(const CommInfo& ci, const char* name, char* base,
       if (layout.node_rank_of[r] == 0) starts[x] = displs[r];
       counts[x] += recvcounts[r];  // at most total <= INT_MAX
     }
-    if (const int ports = leader_ports(lane, counts, starts, rtype)) {
-      const std::vector<std::int64_t> cut = block_starts(counts.data(), lane.p);
-      nway_allgather_on(lane, base + static_cast<MPI_Aint>(starts[0]) * rtype.extent,
-                        BlockCut{cut.back(), lane.p, cut.data()}, recvtype, rtype, ports);
+    const std::vector<std::int64_t> cut = block_starts(counts.data(), lane.p);
+    const BlockCut blocks{cut.back(), lane.p, cut.data()};
+    if (const int ports = leader_ports(lane, blocks, starts, rtype)) {
+      nway_allgather_on(lane, base + static_cast<MPI_Aint>(starts[0]) * rtype.extent, blocks,
+                        recvtype, rtype, ports);
       if (settings().verbose) {
         const std::string what =
             "node-aware, the nodes' ranks 0 on " + std::to_string(ports) + " ports";

@@ -40,14 +40,10 @@ namespace {
 // block has no element. The same on every rank of the lane (its blocks are the same there);
 // collective over the lane at the first use of its cost model.
 int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type) {
-  std::int64_t least = blocks.n, largest = 0;
   for (std::int64_t b = 0; b < blocks.p; ++b) {
-    least = std::min(least, blocks.elements(b, 1));
-    largest = std::max(largest, blocks.elements(b, 1));
+    if (blocks.elements(b, 1) < 1) return 0;
   }
-  if (least < 1) return 0;
-  return nway_allgather_ports(lane, {static_cast<double>(blocks.n) * type.size / blocks.p,
-                                     static_cast<double>(largest) * type.size});
+  return nway_allgather_ports(lane, gather_blocks(blocks, type.size));
 }
 
 }  // namespace

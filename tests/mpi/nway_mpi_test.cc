@@ -4,7 +4,8 @@
 // commutative operation), a vector datatype with gaps, Iallreduce progressed by Rosched_Test
 // and two calls in flight on one communicator, completed out of order; errors: a
 // non-commutative operation (MPI_ERR_OP), bad n and rules (MPI_ERR_ARG), NULL requests. The
-// n-port all-gather's cost rule (mpi_exec/allgather_nway.h) against enumeration.
+// n-port all-gather's cost rule (mpi_exec/allgather_nway.h) against enumeration, and its block
+// sizes (gather_blocks) against a sum and a maximum.
 #include <mpi.h>
 
 #include <algorithm>
@@ -430,6 +431,36 @@ void test_lane_form() {
          "lane form on the 36 x 32 lane's model, 1 KiB: the n-way all-reduce");
 }
 
+// gather_blocks (allgather_nway.h) against the blocks' counts summed and compared one by one:
+// random counts with zeros (a BlockCut of their prefix sums) and even cuts of n elements.
+void test_gather_blocks() {
+  std::mt19937 gen(17);
+  for (int blocks : {1, 2, 7, 36}) {
+    for (int size : {1, 4, 12}) {
+      std::vector<int> counts(static_cast<std::size_t>(blocks));
+      for (int& c : counts) c = gen() % 3 == 0 ? 0 : static_cast<int>(gen() % 1000);
+      const std::vector<std::int64_t> starts = rosched::mpi::block_starts(counts.data(), blocks);
+      long long sum = 0;
+      int largest = 0;
+      for (int c : counts) sum += c, largest = std::max(largest, c);
+      const rosched::mpi::GatherBlocks got = rosched::mpi::gather_blocks(
+          rosched::mpi::BlockCut{starts.back(), blocks, starts.data()}, size);
+      const std::string at = std::to_string(blocks) + " blocks of " + std::to_string(size) + " B";
+      expect(got.mean == static_cast<double>(sum) * size / blocks &&
+                 got.largest == static_cast<double>(largest) * size,
+             "gather_blocks, counts, " + at);
+      for (std::int64_t n : {0LL, 5LL, 36LL, 1001LL}) {
+        const rosched::mpi::GatherBlocks even =
+            rosched::mpi::gather_blocks(rosched::mpi::BlockCut{n, blocks}, size);
+        const std::int64_t most = n / blocks + (n % blocks != 0 ? 1 : 0);
+        expect(even.mean == static_cast<double>(n) * size / blocks &&
+                   even.largest == static_cast<double>(most) * size,
+               "gather_blocks, " + std::to_string(n) + " elements evenly, " + at);
+      }
+    }
+  }
+}
+
 void test_settings_and_rule() {
   const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(1e-6, 1e-10);
   for (double bytes : {4.0, 1024.0, 65536.0, 1048576.0}) {
@@ -480,6 +511,7 @@ void test_settings_and_rule() {
   test_knomial_rule(shared);
   test_allgather_rule(shared);
   test_lane_form();
+  test_gather_blocks();
   const char* env = std::getenv("ROSCHED_NWAY_N");
   int ports = 0;
   const int rc = Rosched_Nway_ports(MPI_COMM_WORLD, 4, &ports);
