@@ -16,7 +16,6 @@
 // Where the n-port all-gather's rule finds n ports worth it for the nodes' blocks, the leaders'
 // all-gather is the n-port one (allgather_nway.h: Alg. 7 on n ports, ceil(log_(n+1) N) rounds;
 // on the paper's 36 nodes, one rank each, 7.7 us for 1,820 B where Alg. 7 took 25.1).
-#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
