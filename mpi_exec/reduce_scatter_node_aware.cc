@@ -15,7 +15,8 @@
 // A vector of one chunk runs the two steps one after the other, and in each lane whose blocks the
 // n-port all-gather's rule finds n ports worth for (allgather_nway.h) step 2 is the n-port
 // reduce-scatter, ceil(log_(n+1) N) rounds: the lane's blocks of a short vector are small, so
-// its rounds cost their latency.
+// its rounds cost their latency. A vector that would be pipelined goes as one chunk where every
+// lane takes n ports for its blocks of the whole vector (one_chunk_on_ports, up to 4 MiB).
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
 #include <algorithm>
@@ -35,6 +36,10 @@ namespace rosched::mpi {
 
 namespace {
 
+// The largest vector (bytes) that one_chunk_on_ports takes out of the pipeline: the largest
+// measured (36 x 32 simulated ranks, 4 MiB).
+constexpr double kOneChunkOnPortsUpTo = 4 << 20;
+
 // The ports of step 2 on one chunk's lane blocks: the n-port all-gather's rule on them
 // (nway_allgather_ports: 0 where n ports are not at least 10% faster than Algorithm 7), 0 where a
 // block has no element. The same on every rank of the lane (its blocks are the same there);
@@ -44,6 +49,32 @@ int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& typ
     if (blocks.elements(b, 1) < 1) return 0;
   }
   return nway_allgather_ports(lane, gather_blocks(blocks, type.size));
+}
+
+// Whether a vector that lane_chunks would pipeline in several chunks goes as one chunk instead:
+// where every lane's blocks of the whole vector take n ports (lane_ports), up to
+// kOneChunkOnPortsUpTo bytes. One chunk's lane step is then ceil(log_(n+1) N) rounds where the
+// pipeline's lanes walk Alg. 7 chunk by chunk (36 x 32 simulated ranks: 87.17 us at 1 MiB in
+// one chunk, lanes on 17 ports, against 188.12 in two chunks; docs/sim/nport_allreduce.md, "One
+// chunk on n ports"). Each node holds one rank of every lane, so the minimum over the node is
+// the same on every node: all ranks agree. Collective over the node (and over the lane at the
+// first use of its cost model).
+bool one_chunk_on_ports(const CommInfo& node, const CommInfo& lane, const NodeLayout& layout,
+                        const BlockCut& cut, const TypeInfo& type) {
+  if (static_cast<double>(cut.n) * type.size > kOneChunkOnPortsUpTo) return false;
+  // This rank's lane (node rank k) holds positions k * N .. (k + 1) * N - 1: block n of the lane
+  // is node n's block of rank k.
+  const int nodes = layout.nodes, k = node.rank;
+  std::vector<std::int64_t> starts(nodes + 1, 0);
+  for (int r = 0; r < cut.p; ++r) {
+    const int position = layout.lane_position(r);
+    if (position / nodes == k) starts[position % nodes + 1] = cut.elements(r, 1);
+  }
+  for (int n = 0; n < nodes; ++n) starts[n + 1] += starts[n];
+  int all = lane_ports(lane, BlockCut{starts[nodes], nodes, starts.data()}, type) > 0 ? 1 : 0;
+  check(PMPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, node.c),
+        "MPI_Allreduce (node-aware reduce-scatter: one chunk on n ports)");
+  return all == 1;
 }
 
 }  // namespace
@@ -60,9 +91,14 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
   const NodeLayout& layout = node_layout(ci);
   const int nodes = layout.nodes, c = layout.min_node_size, p = ci.p;
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
-  // At most the average block's elements.
-  const int chunks =
+  // At most the average block's elements; one where the lanes take n ports for the whole vector
+  // (unless ROSCHED_LANE_CHUNKS sets the count).
+  int chunks =
       lane_chunks(LaneSteps::kReduceScatter, static_cast<double>(cut.n) * type.size, cut.n / cut.p);
+  if (chunks > 1 && settings().lane_chunks == 0 &&
+      one_chunk_on_ports(node, lane, layout, cut, type)) {
+    chunks = 1;
+  }
   tell_choice(ci, name, "node-aware reduce-scatter (circulant in the node, then in the lanes)",
               chunks, 1, static_cast<double>(cut.n) * type.size);
   // Block r at layout.lane_position(r): lane k's blocks together, in node order. Chunk j holds

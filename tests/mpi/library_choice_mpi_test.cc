@@ -310,11 +310,11 @@ void test_fixed_allreduces() {
 }
 
 // Rosched_Reduce_scatter_block (the library's or the circulant reduce-scatter, timed at the
-// first call of a size class) and _circulant: blocks of 0, 1, 17 elements and about 1,000 / p,
-// in place or not, what lies past the block untouched; _circulant also on a datatype with gaps
-// (one int in every two, a user-defined sum), which must stay untouched; a non-commutative
-// operation (MPI_ERR_OP for _circulant, the library's result for the choosing entry), a
-// negative count and p * recvcount beyond INT_MAX (MPI_ERR_COUNT).
+// first call of a size class) and _circulant: blocks of 0, 1, 17 elements, about 1,000 / p and
+// 160,000 / p, in place or not, what lies past the block untouched; _circulant also on a datatype
+// with gaps (one int in every two, a user-defined sum), which must stay untouched; a
+// non-commutative operation (MPI_ERR_OP for _circulant, the library's result for the choosing
+// entry), a negative count and p * recvcount beyond INT_MAX (MPI_ERR_COUNT).
 void test_reduce_scatter_block() {
   MPI_Comm comm = errors_return_comm();
   using ReduceScatter = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
@@ -328,11 +328,13 @@ void test_reduce_scatter_block() {
   MPI_Op_create(sum_every_other, 1, &sum_op);
   MPI_Op_create(sum_every_other, 0, &noncommutative);
   // Also with n = 2 set (Rosched_Set_nway): the n-port reduce-scatter among the trial's
-  // candidates, and the node-aware one's lane step on 2 ports (one chunk, on equal nodes).
+  // candidates, and the node-aware one's lane step on 2 ports (one chunk, on equal nodes). The
+  // last block size makes a vector of about 640 KB, which the node-aware one would pipeline in
+  // two chunks and with n = 2 sends as one (its lanes on ports for the whole vector).
   for (const int ports : {0, 2}) {
     Rosched_Set_nway(ports, nullptr);
     for (const auto& e : entries) {
-      for (int block : {0, 1, 17, 1000 / p + 1}) {
+      for (int block : {0, 1, 17, 1000 / p + 1, 160000 / p + 1}) {
         for (bool in_place : {false, true}) {
           const int total = block * p;
           std::vector<int> send(total), recv((in_place ? total : block) + 1, -7);
@@ -395,8 +397,8 @@ void test_reduce_scatter_block() {
 }
 
 // Rosched_Reduce_scatter and _circulant: blocks of (b mod 3) * k elements (zeros among them,
-// k = 0, 1, 7, 400 / p + 1) and a last block of 5, in place or not, what lies past the block
-// untouched; a NULL recvcounts (MPI_ERR_ARG), a negative entry and a sum beyond INT_MAX
+// k = 0, 1, 7, 400 / p + 1, 160,000 / p + 1) and a last block of 5, in place or not, what lies
+// past the block untouched; a NULL recvcounts (MPI_ERR_ARG), a negative entry and a sum beyond INT_MAX
 // (MPI_ERR_COUNT).
 void test_reduce_scatter() {
   MPI_Comm comm = errors_return_comm();
@@ -410,10 +412,13 @@ void test_reduce_scatter() {
   // Also with n = 2 set, as for the block form: the node-aware lane step on 2 ports in the lanes
   // whose blocks all hold an element, the circulant one in the others (on nodes of 3 ranks, k >=
   // 1: lanes 1 and 2 on ports, lane 0, ranks 0, 3, 6, ..., with its empty blocks, circulant).
+  // The vector of about 640 KB (the last k) stays in the pipeline's chunks on every rank where a
+  // lane has an empty block, though the other lanes would take ports for one chunk: all ranks
+  // must agree on the chunks (on nodes of 2 at p = 4, lane 0 holds rank 0's empty block).
   for (const int ports : {0, 2}) {
     Rosched_Set_nway(ports, nullptr);
     for (const auto& e : entries) {
-      for (int k : {0, 1, 7, 400 / p + 1}) {
+      for (int k : {0, 1, 7, 400 / p + 1, 160000 / p + 1}) {
         for (bool in_place : {false, true}) {
           std::vector<int> counts(p), starts(p + 1, 0);
           for (int b = 0; b < p; ++b) {
