@@ -16,7 +16,7 @@
 // n-port all-gather's rule finds n ports worth for (allgather_nway.h) step 2 is the n-port
 // reduce-scatter, ceil(log_(n+1) N) rounds: the lane's blocks of a short vector are small, so
 // its rounds cost their latency. A vector that would be pipelined goes as one chunk where every
-// lane takes n ports for its blocks of the whole vector (one_chunk_on_ports, up to 4 MiB).
+// lane takes n ports for its blocks of the whole vector (one_chunk_on_ports, up to 1 MiB).
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
 #include <algorithm>
@@ -37,8 +37,8 @@ namespace rosched::mpi {
 namespace {
 
 // The largest vector (bytes) that one_chunk_on_ports takes out of the pipeline: the largest
-// measured (36 x 32 simulated ranks, 4 MiB).
-constexpr double kOneChunkOnPortsUpTo = 4 << 20;
+// measured (36 x 32 simulated ranks, 1 MiB; a run at 4 MiB did not end in 78 minutes).
+constexpr double kOneChunkOnPortsUpTo = 1 << 20;
 
 // The ports of step 2 on one chunk's lane blocks: the n-port all-gather's rule on them
 // (nway_allgather_ports: 0 where n ports are not at least 10% faster than Algorithm 7), 0 where a
