@@ -401,8 +401,8 @@ void test_reduce_scatter_block() {
 
 // Rosched_Reduce_scatter and _circulant: blocks of (b mod 3) * k elements (zeros among them,
 // k = 0, 1, 7, 400 / p + 1, 160,000 / p + 1) and a last block of 5, in place or not, what lies
-// past the block untouched; a NULL recvcounts (MPI_ERR_ARG), a negative entry and a sum beyond INT_MAX
-// (MPI_ERR_COUNT).
+// past the block untouched; a NULL recvcounts (MPI_ERR_ARG), a negative entry and a sum beyond
+// INT_MAX (MPI_ERR_COUNT).
 void test_reduce_scatter() {
   MPI_Comm comm = errors_return_comm();
   using ReduceScatter = int (*)(const void*, void*, const int[], MPI_Datatype, MPI_Op, MPI_Comm);
