@@ -8,6 +8,9 @@
 // the node's link and its memory work together. Each node's link carries 2 (N - 1) / N of the
 // vector in all (c lanes of 1/c each, out and back), where flat algorithms send it once per
 // rank of the node. Commutative operations only (contributions are combined in schedule order).
+// A vector of one chunk (ROSCHED_LANE_CHUNKS=1) runs the four steps one after the other, each
+// lane's reduce-scatter and all-gather on n ports where the n-port rule finds them worth it
+// (run_lane_steps, lane_pipeline.h): ceil(log_(n+1) N) rounds each.
 // This replaced (2026-11-27) ring steps within the node (c - 1 of them per chunk) and an n-way
 // or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /
 // 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/sim/paper_1152.md, "Circulant
@@ -52,23 +55,38 @@ namespace rosched::mpi {
 
 namespace {
 
-// The multi-lane all-reduce (count >= the node size).
+// The multi-lane all-reduce (count >= the node size): in chunks through the pipeline, or one
+// chunk's steps one after the other.
 void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, const void* input,
                 void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
-  // Every chunk at least one element per node rank.
-  const int chunks =
-      lane_chunks(LaneSteps::kAllreduce, static_cast<double>(count) * type.size, count / node.p);
-  tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
-              1, static_cast<double>(count) * type.size);
-  const BlockCut cut{count, chunks};
-  std::vector<LaneChunk> pieces;
-  for (int j = 0; j < chunks; ++j) {
+  const double bytes = static_cast<double>(count) * type.size;
+  // Chunk j of n: its parts, and this rank's part in lane.p blocks.
+  const auto piece = [&](int j, int n) {
+    const BlockCut cut{count, n};
     const BlockCut parts{cut.elements(j, 1), node.p};
-    pieces.push_back({static_cast<char*>(recvbuf) + cut.first(j) * type.extent, parts,
-                      BlockCut{parts.elements(node.rank, 1), lane.p}});
+    return LaneChunk{static_cast<char*>(recvbuf) + cut.first(j) * type.extent, parts,
+                     BlockCut{parts.elements(node.rank, 1), lane.p}};
+  };
+  // Every chunk at least one element per node rank.
+  // Not yet one_chunk_ports' one chunk where the pipeline would cut several, as the node-aware
+  // reduce-scatter takes: that run (36 x 32 simulated ranks, 1 MiB) did not end in 59 minutes.
+  const int chunks = lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p);
+  tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
+              1, bytes);
+  if (chunks == 1) {
+    // Each lane on its own lane_ports (lane_pipeline.h).
+    const int ran =
+        run_lane_steps(node, lane, piece(0, 1), LaneSteps::kAllreduce, datatype, type, op, -1);
+    if (ran > 0 && settings().verbose) {
+      const std::string what = "lane steps on " + std::to_string(ran) + " ports";
+      tell_choice(ci, name, what.c_str(), 0, 0, bytes);
+    }
+    return;
   }
+  std::vector<LaneChunk> pieces;
+  for (int j = 0; j < chunks; ++j) pieces.push_back(piece(j, chunks));
   run_lane_pipeline(node, lane, pieces, LaneSteps::kAllreduce, datatype, type, op);
 }
 

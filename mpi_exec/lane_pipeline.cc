@@ -4,10 +4,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <optional>
+#include <string>
 
+#include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/circulant_rounds.h"
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 
@@ -121,6 +125,61 @@ int lane_chunks(LaneSteps steps, double bytes, std::int64_t most) {
           ? settings().lane_chunks
           : static_cast<int>(std::lround(std::sqrt(later_steps * bytes / (192 * 1024))));
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, 64, most})));
+}
+
+int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type) {
+  for (std::int64_t b = 0; b < blocks.p; ++b) {
+    if (blocks.elements(b, 1) < 1) return 0;
+  }
+  return nway_allgather_ports(lane, gather_blocks(blocks, type.size));
+}
+
+bool may_go_as_one_chunk(int chunks, double bytes) {
+  return chunks > 1 && settings().lane_chunks == 0 && bytes <= kOneChunkOnPortsUpTo;
+}
+
+int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
+                    const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type,
+                    double bytes) {
+  bool empty = false;
+  for (std::int64_t b = 0; b < blocks.p; ++b) empty = empty || blocks.elements(b, 1) < 1;
+  // -1: a block with no element.
+  const int mine = empty ? -1 : lane_ports(lane, blocks, type);
+  std::vector<int> lanes(static_cast<std::size_t>(node.p));
+  check(PMPI_Allgather(&mine, 1, MPI_INT, lanes.data(), 1, MPI_INT, node.c),
+        "MPI_Allgather (full-lane steps: one chunk on n ports)");
+  std::sort(lanes.begin(), lanes.end());
+  const int ports = lanes.front() < 0 ? 0 : lanes[lanes.size() / 2];
+  if (settings().verbose) {
+    const std::string what = "one chunk where the lanes take n ports: the lanes' n " +
+                             std::to_string(lanes.front()) + " to " + std::to_string(lanes.back()) +
+                             ", median " + std::to_string(ports);
+    tell_choice(ci, name, what.c_str(), 0, 0, bytes);
+  }
+  return ports;
+}
+
+int run_lane_steps(const CommInfo& node, const CommInfo& lane, const LaneChunk& chunk,
+                   LaneSteps steps, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                   int ports) {
+  // The node's steps the same on every rank of the node, whatever its lane takes.
+  circulant_reduce_scatter_on(node, chunk.base, chunk.parts, datatype, type, op);
+  char* const part = chunk.base + chunk.parts.first(node.rank) * type.extent;
+  if (ports < 0) ports = lane_ports(lane, chunk.blocks, type);
+  if (ports > 0) {
+    nway_reduce_scatter_on(lane, part, chunk.blocks, datatype, type, op, ports);
+  } else {
+    circulant_reduce_scatter_on(lane, part, chunk.blocks, datatype, type, op);
+  }
+  if (steps == LaneSteps::kAllreduce) {
+    if (ports > 0) {
+      nway_allgather_on(lane, part, chunk.blocks, datatype, type, ports);
+    } else {
+      circulant_allgather_on(lane, part, chunk.blocks, datatype, type);
+    }
+    circulant_allgather_on(node, chunk.base, chunk.parts, datatype, type);
+  }
+  return ports;
 }
 
 void run_lane_pipeline(const CommInfo& node, const CommInfo& lane,

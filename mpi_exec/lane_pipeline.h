@@ -1,7 +1,7 @@
 // The steps of Träff 2020's full-lane decomposition ("Decomposing MPI collectives for exploiting
-// multi-lane communication") over circulant graphs, for chunks of a buffer in flight together
-// (lane_pipeline.cc): the multi-lane all-reduce (allreduce_lanes.cc) and the node-aware
-// reduce-scatter (reduce_scatter_node_aware.cc).
+// multi-lane communication") over circulant graphs, for chunks of a buffer in flight together,
+// or for one chunk with the lanes on n ports (lane_pipeline.cc): the multi-lane all-reduce
+// (allreduce_lanes.cc) and the node-aware reduce-scatter (reduce_scatter_node_aware.cc).
 #ifndef ROSCHED_MPI_EXEC_LANE_PIPELINE_H_
 #define ROSCHED_MPI_EXEC_LANE_PIPELINE_H_
 
@@ -43,6 +43,49 @@ enum class LaneSteps { kReduceScatter, kAllreduce };
 // 4 / 8 chunks 209.4 / 188.1 / 201.9 / 298.0, at 4 MiB in 4 / 5 / 8 chunks 582.8 / 587.0 /
 // 599.1); at least 1, at most 64 and at most `most`.
 int lane_chunks(LaneSteps steps, double bytes, std::int64_t most);
+
+// The ports of a lane step on one chunk's lane blocks (`blocks`: this rank's part cut into
+// lane.p blocks): the n-port all-gather's rule on them (nway_allgather_ports, allgather_nway.h: 0
+// where n ports are not at least 10% faster than Alg. 7), 0 where a block has no element. The
+// same on every rank of the lane (its blocks are the same there); collective over the lane at
+// the first use of its cost model.
+int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type);
+
+// The largest vector (bytes) that goes as one chunk instead of the pipeline's several where
+// the lanes take n ports (one_chunk_ports): the largest measured (36 x 32 simulated ranks,
+// the node-aware reduce-scatter at 1 MiB; a run at 4 MiB did not end in 78 minutes).
+inline constexpr double kOneChunkOnPortsUpTo = 1 << 20;
+
+// Whether a vector of `bytes` that lane_chunks cuts into `chunks` may go as one chunk instead:
+// more than one chunk, ROSCHED_LANE_CHUNKS not set, at most kOneChunkOnPortsUpTo bytes. The
+// same on every rank.
+bool may_go_as_one_chunk(int chunks, double bytes);
+
+// The ports every lane takes for a vector that lane_chunks would pipeline, sent as one chunk
+// instead; 0 to keep the pipeline. One chunk's lane steps are ceil(log_(n+1) N) rounds each where
+// the pipeline's lanes walk Alg. 7 chunk by chunk (36 x 32 simulated ranks, the reduce-scatter
+// of 1 MiB: 87.17 us in one chunk, lanes on 17 ports, against 188.12 in two chunks;
+// docs/sim/nport_allreduce.md, "One chunk on n ports"). `blocks`: this rank's lane's blocks of
+// the whole vector. Every lane finds its lane_ports on its own cost model, all lanes' models
+// measured at once, as the lanes then run; the lanes are alike (one rank on every node each), yet
+// those models, measured amid one another's traffic, differ: at 36 x 32 the lanes found from 0 to
+// 35 ports for their blocks of a 1 MiB all-reduce (alike). So the answer is the median of the
+// lanes' n (the upper one of an even count), or 0 where some lane has a block with no element. Each
+// node holds one rank of every lane, so every node gathers the same n's (one MPI_Allgather of an
+// int in the node) and all ranks agree. With ROSCHED_VERBOSE rank 0 of ci tells the lanes' n (as
+// collective `name` on `bytes`). Collective over the node (and over the lane at the first use of
+// its cost model).
+int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
+                    const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type,
+                    double bytes);
+
+// Runs the steps for one chunk one after the other, each lane's on `ports` ports (the n-port
+// reduce-scatter and all-gather, allgather_nway.h; the same on every rank of a lane) where that
+// is above 0, on lane_ports where it is -1 (each lane on its own), else over Alg. 7; the node's
+// steps as in the pipeline. Returns the lane's ports (0: Alg. 7). op commutative.
+int run_lane_steps(const CommInfo& node, const CommInfo& lane, const LaneChunk& chunk,
+                   LaneSteps steps, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                   int ports);
 
 // Runs the steps for every chunk over node and lane. Each step serves the chunks in order, one
 // round at a time, and the steps run at once (while lane k works on chunk j, the node works on

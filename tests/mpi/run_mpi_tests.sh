@@ -2,7 +2,8 @@
 # Runs the MPI collectives test program under Open MPI's mpirun for p = 1..9 processes (more
 # than the 2 cores here: oversubscribed), once with the default block sizes and once with many
 # blocks (--many-blocks), and from p = 4 the broadcasts on nodes of 2 and 3 ranks (--nodes=K);
-# at p = 6 and 9 (nodes of 3) also with the multi-lane all-reduce pipelined in 3 chunks; at
+# at p = 6 and 9 (nodes of 3) also with the multi-lane all-reduce pipelined in 3 chunks (p = 6)
+# and in one, its lanes on n ports where their rule says so (p = 9); at
 # p = 3 and 8 the allgathervs with one block per contribution, rounds streamed (--one-block);
 # then the C interface at p = 1 and 3 and four threads per process at p = 2 and 3. At p = 5 and 7
 # with many blocks, scratch buffers are never kept / kept in at most 1536 KiB
@@ -29,7 +30,7 @@ for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
       --many-blocks) name="p=$np many blocks" ;;
       --one-block) name="p=$np one block" ;;
       --nodes=*) name="p=$np nodes of ${mode#--nodes=}" ;;
-      chunks) name="p=$np nodes of 3"; mode=--nodes=3; chunks=3 ;;
+      chunks) name="p=$np nodes of 3"; mode=--nodes=3; chunks=$((np == 9 ? 1 : 3)) ;;
     esac
     keep=
     [ "$mode" = --many-blocks ] && [ "$np" -eq 5 ] && keep=0

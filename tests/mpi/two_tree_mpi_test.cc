@@ -206,7 +206,8 @@ void test_errors() {
                                             MPI_SUM, 0, comm),
                     &cls);
     expect(cls == MPI_ERR_ARG, "debug: MPI_IN_PLACE off the root gives MPI_ERR_ARG on every rank");
-    MPI_Error_class(Rosched_Reduce_two_tree(buf, buf + 2, 1, MPI_INT, MPI_SUM, rank == 0 ? 1 : 0, comm), &cls);
+    MPI_Error_class(
+        Rosched_Reduce_two_tree(buf, buf + 2, 1, MPI_INT, MPI_SUM, rank == 0 ? 1 : 0, comm), &cls);
     expect(cls == MPI_ERR_ROOT, "debug: mismatched reduce root gives MPI_ERR_ROOT on every rank");
     Rosched_Set_debug(0);
   }
@@ -255,8 +256,9 @@ void test_two_tree_reductions() {
   MPI_Type_free(&pair);
 }
 
-// Rosched_Reduce_node_aware and Rosched_Allreduce_node_aware: on one node (mpirun here) or with ROSCHED_NODE_SIZE (--nodes=K) on
-// nodes of K ranks; a non-commutative operation takes the flat two-tree reduction.
+// Rosched_Reduce_node_aware and Rosched_Allreduce_node_aware: on one node (mpirun here) or with
+// ROSCHED_NODE_SIZE (--nodes=K) on nodes of K ranks; a non-commutative operation takes the flat
+// two-tree reduction.
 void test_node_aware_reductions() {
   MPI_Datatype pair;
   MPI_Type_contiguous(2, MPI_UINT32_T, &pair);
@@ -271,11 +273,12 @@ void test_node_aware_reductions() {
   // multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB; the counts above take one).
   // With n = 2 set (Rosched_Set_nway) the lane's reduce-scatter + all-gather runs on 2 ports
   // (lane_allreduce_form), and for the short vectors (7 and 1,000 ints) the lane takes the
-  // n-port form or the n-way all-reduce by the rule's estimates.
+  // n-port form or the n-way all-reduce by the rule's estimates. 800 KB (200,000 ints): 3 chunks,
+  // or (ROSCHED_LANE_CHUNKS=1, run_mpi_tests.sh) one, its lanes on n = 2 where set.
   for (const int ports : {0, 2}) {
     Rosched_Set_nway(ports, nullptr);
-    for (const int count : {7, 1000, 12288, 30001, 185343, 185344, 300000}) {
-      if (ports > 0 && count > 185344) continue;  // the multi-lane all-reduce: run once above
+    for (const int count : {7, 1000, 12288, 30001, 185343, 185344, 200000, 300000}) {
+      if (ports > 0 && count > 200000) continue;  // the pipeline at 1.2 MB: run once above
       for (const bool in_place : {false, true}) {
         std::vector<int> send(count), mine(count), want(count);
         for (int i = 0; i < count; ++i) send[i] = pattern(rank, i) % 1000;
