@@ -69,9 +69,9 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
     return LaneChunk{static_cast<char*>(recvbuf) + cut.first(j) * type.extent, parts,
                      BlockCut{parts.elements(node.rank, 1), lane.p}};
   };
-  // Every chunk at least one element per node rank.
   // Not yet one_chunk_ports' one chunk where the pipeline would cut several, as the node-aware
   // reduce-scatter takes: that run (36 x 32 simulated ranks, 1 MiB) did not end in 59 minutes.
+  // Every chunk at least one element per node rank.
   const int chunks = lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p);
   tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
               1, bytes);

@@ -127,10 +127,19 @@ int lane_chunks(LaneSteps steps, double bytes, std::int64_t most) {
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, 64, most})));
 }
 
-int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type) {
+namespace {
+
+bool has_empty_block(const BlockCut& blocks) {
   for (std::int64_t b = 0; b < blocks.p; ++b) {
-    if (blocks.elements(b, 1) < 1) return 0;
+    if (blocks.elements(b, 1) < 1) return true;
   }
+  return false;
+}
+
+}  // namespace
+
+int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type) {
+  if (has_empty_block(blocks)) return 0;
   return nway_allgather_ports(lane, gather_blocks(blocks, type.size));
 }
 
@@ -141,10 +150,8 @@ bool may_go_as_one_chunk(int chunks, double bytes) {
 int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
                     const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type,
                     double bytes) {
-  bool empty = false;
-  for (std::int64_t b = 0; b < blocks.p; ++b) empty = empty || blocks.elements(b, 1) < 1;
   // -1: a block with no element.
-  const int mine = empty ? -1 : lane_ports(lane, blocks, type);
+  const int mine = has_empty_block(blocks) ? -1 : lane_ports(lane, blocks, type);
   std::vector<int> lanes(static_cast<std::size_t>(node.p));
   check(PMPI_Allgather(&mine, 1, MPI_INT, lanes.data(), 1, MPI_INT, node.c),
         "MPI_Allgather (full-lane steps: one chunk on n ports)");

@@ -20,7 +20,6 @@
 // lanes' median n, up to 1 MiB), every lane on that n.
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
