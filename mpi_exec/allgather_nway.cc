@@ -67,9 +67,15 @@ bool shares_nodes(const CommInfo& ci, const GatherBlocks& blocks) {
 }  // namespace
 
 int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks) {
+  // Without measuring the model where it is not needed.
   if (const int forced = forced_nway_ports()) return forced;
   if (ci.p <= 2) return 0;
-  const CostModel& model = cost_model(ci);
+  return nway_allgather_ports(ci, blocks, cost_model(ci));
+}
+
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model) {
+  if (const int forced = forced_nway_ports()) return forced;
+  if (ci.p <= 2) return 0;
   const bool shared = shares_nodes(ci, blocks);
   const int n = nway_allgather_ports_for(model, ci.p, blocks, shared);
   const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks, shared) <=

@@ -63,6 +63,9 @@ int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& 
 // Collective at the communicator's first use of the model, and (for blocks of unequal sizes) of
 // its node layout.
 int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks);
+// The same by `model` instead of ci's own (lanes_model, cost_model.h, for the lanes of the
+// full-lane steps).
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model);
 // The n for a call that runs the n-port all-gather without a trial (its own entry point, or a
 // trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n, at
 // least 2.

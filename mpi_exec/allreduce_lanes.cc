@@ -76,7 +76,7 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
   tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
               1, bytes);
   if (chunks == 1) {
-    // Each lane on its own lane_ports (lane_pipeline.h).
+    // Each lane on the lane_ports of its blocks (lane_pipeline.h).
     const int ran =
         run_lane_steps(node, lane, piece(0, 1), LaneSteps::kAllreduce, datatype, type, op, -1);
     if (ran > 0 && settings().verbose) {

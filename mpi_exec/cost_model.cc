@@ -305,6 +305,8 @@ constexpr int kMemoSizeLimit = 1 << kMemoSizeBits;
 
 const CostModel& cost_model(const CommInfo& comm) { return comm_model(comm).model; }
 
+CostModel measure_model(const CommInfo& comm) { return build(comm); }
+
 DecisionMemo& decision_memo(const CommInfo& comm, Decided which) {
   return comm_model(comm).memo[static_cast<int>(which)];
 }

@@ -42,6 +42,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "mpi_exec/mpi_call.h"
 
@@ -114,6 +115,30 @@ inline constexpr std::array<double, CostModel::kBurstPoints> kBurstSizes = {512,
 
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
+
+// The model measured now, as cost_model makes it (ROSCHED_ALPHA/BETA's where set), not kept:
+// collective over comm.
+CostModel measure_model(const CommInfo& comm);
+
+// Per figure (each time, per_message, sync_extra, crowding, fanout, each stream and burst
+// figure) the median of the models' (the upper one of an even count); the sizes and `measured`
+// of the first. Where every model's times grow with the size, so do the medians' (the k-th
+// smallest of figures each at most its model's next). models not empty.
+CostModel median_model(const std::vector<CostModel>& models);
+
+// The model of `lane` for collectives in which every lane of a layout of equal nodes
+// (node_layout.h) sends at once: the full-lane steps (lane_pipeline.h). Every lane measures its
+// model as cost_model does, all lanes at once (as they then run: their ranks share the nodes'
+// links), and every lane takes the median of all lanes' models (median_model), so that all
+// lanes decide alike. The lanes are alike (one rank on every node each), yet their models,
+// measured amid one another's traffic, are not: at 36 x 32 simulated ranks the lanes' own models
+// found from 0 to 35 ports for the alike blocks of a 1 MiB all-reduce
+// (docs/sim/nport_allreduce.md, "The lanes' models disagree"). Every node holds one rank of
+// each lane, so one MPI_Allgather in each node gathers the same models everywhere. Collective
+// over every lane and node of the layout the first time; kept on the lane apart from
+// cost_model(lane), the model of a lane sending alone (a node-aware broadcast's carrier lane).
+// lanes_model.cc.
+const CostModel& lanes_model(const CommInfo& lane, const CommInfo& node);
 
 // An answer of a decision between the MPI library's collective and rosched's (library_choice.h):
 // 0 the library's, k >= 1 rosched's candidate k (the broadcast has eight: the circulant, the

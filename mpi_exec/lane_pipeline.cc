@@ -138,9 +138,12 @@ bool has_empty_block(const BlockCut& blocks) {
 
 }  // namespace
 
-int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type) {
+int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& blocks,
+               const TypeInfo& type) {
+  // Collective over every lane the first time: before what differs between the lanes.
+  const CostModel& model = lanes_model(lane, node);
   if (has_empty_block(blocks)) return 0;
-  return nway_allgather_ports(lane, gather_blocks(blocks, type.size));
+  return nway_allgather_ports(lane, gather_blocks(blocks, type.size), model);
 }
 
 bool may_go_as_one_chunk(int chunks, double bytes) {
@@ -151,7 +154,8 @@ int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
                     const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type,
                     double bytes) {
   // -1: a block with no element.
-  const int mine = has_empty_block(blocks) ? -1 : lane_ports(lane, blocks, type);
+  const int own = lane_ports(node, lane, blocks, type);  // every lane asks (collective)
+  const int mine = has_empty_block(blocks) ? -1 : own;
   std::vector<int> lanes(static_cast<std::size_t>(node.p));
   check(PMPI_Allgather(&mine, 1, MPI_INT, lanes.data(), 1, MPI_INT, node.c),
         "MPI_Allgather (full-lane steps: one chunk on n ports)");
@@ -172,7 +176,7 @@ int run_lane_steps(const CommInfo& node, const CommInfo& lane, const LaneChunk& 
   // The node's steps the same on every rank of the node, whatever its lane takes.
   circulant_reduce_scatter_on(node, chunk.base, chunk.parts, datatype, type, op);
   char* const part = chunk.base + chunk.parts.first(node.rank) * type.extent;
-  if (ports < 0) ports = lane_ports(lane, chunk.blocks, type);
+  if (ports < 0) ports = lane_ports(node, lane, chunk.blocks, type);
   if (ports > 0) {
     nway_reduce_scatter_on(lane, part, chunk.blocks, datatype, type, op, ports);
   } else {

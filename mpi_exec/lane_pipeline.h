@@ -46,10 +46,12 @@ int lane_chunks(LaneSteps steps, double bytes, std::int64_t most);
 
 // The ports of a lane step on one chunk's lane blocks (`blocks`: this rank's part cut into
 // lane.p blocks): the n-port all-gather's rule on them (nway_allgather_ports, allgather_nway.h: 0
-// where n ports are not at least 10% faster than Alg. 7), 0 where a block has no element. The
-// same on every rank of the lane (its blocks are the same there); collective over the lane at
-// the first use of its cost model.
-int lane_ports(const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type);
+// where n ports are not at least 10% faster than Alg. 7) by the model all lanes share
+// (lanes_model, cost_model.h), 0 where a block has no element. The same on every rank of the
+// lane (its blocks are the same there). Every rank of ci calls it (collective over every lane
+// and node at the first use of the lanes' model).
+int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& blocks,
+               const TypeInfo& type);
 
 // The largest vector (bytes) that goes as one chunk instead of the pipeline's several where
 // the lanes take n ports (one_chunk_ports): the largest measured (36 x 32 simulated ranks,
@@ -66,23 +68,23 @@ bool may_go_as_one_chunk(int chunks, double bytes);
 // the pipeline's lanes walk Alg. 7 chunk by chunk (36 x 32 simulated ranks, the reduce-scatter
 // of 1 MiB: 87.17 us in one chunk, lanes on 17 ports, against 188.12 in two chunks;
 // docs/sim/nport_allreduce.md, "One chunk on n ports"). `blocks`: this rank's lane's blocks of
-// the whole vector. Every lane finds its lane_ports on its own cost model, all lanes' models
-// measured at once, as the lanes then run; the lanes are alike (one rank on every node each), yet
-// those models, measured amid one another's traffic, differ: at 36 x 32 the lanes found from 0 to
-// 35 ports for their blocks of a 1 MiB all-reduce (alike). So the answer is the median of the
-// lanes' n (the upper one of an even count), or 0 where some lane has a block with no element. Each
+// the whole vector. Every lane finds its lane_ports, and the answer is the median of the lanes'
+// n (the upper one of an even count), or 0 where some lane has a block with no element. Each
 // node holds one rank of every lane, so every node gathers the same n's (one MPI_Allgather of an
-// int in the node) and all ranks agree. With ROSCHED_VERBOSE rank 0 of ci tells the lanes' n (as
-// collective `name` on `bytes`). Collective over the node (and over the lane at the first use of
-// its cost model).
+// int in the node) and all ranks agree. The lanes decide by one model (lanes_model); before it
+// each lane decided by its own, and at 36 x 32 the lanes found from 0 to 35 ports for their
+// alike blocks of a 1 MiB all-reduce, which the median made one answer (89.71 us, 17 ports, for
+// the reduce-scatter of 1 MiB). The median still settles lanes whose blocks differ. With
+// ROSCHED_VERBOSE rank 0 of ci tells the lanes' n (as collective `name` on `bytes`). Collective
+// over the node (and over every lane and node at the first use of the lanes' model).
 int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
                     const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type,
                     double bytes);
 
 // Runs the steps for one chunk one after the other, each lane's on `ports` ports (the n-port
 // reduce-scatter and all-gather, allgather_nway.h; the same on every rank of a lane) where that
-// is above 0, on lane_ports where it is -1 (each lane on its own), else over Alg. 7; the node's
-// steps as in the pipeline. Returns the lane's ports (0: Alg. 7). op commutative.
+// is above 0, on lane_ports where it is -1 (each lane on its blocks' n), else over Alg. 7; the
+// node's steps as in the pipeline. Returns the lane's ports (0: Alg. 7). op commutative.
 int run_lane_steps(const CommInfo& node, const CommInfo& lane, const LaneChunk& chunk,
                    LaneSteps steps, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
                    int ports);

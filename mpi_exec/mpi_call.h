@@ -61,14 +61,16 @@ int run_collective(const char* name, MPI_Comm comm, Body&& body);
 // What the library keeps on a user's communicator, as one attribute made at the first
 // collective on it (collective then) and freed with it: the private duplicate, the size and
 // rank (fixed for a communicator's life, so a call asks MPI for neither), and the cost model's
-// record (cost_model.cc) and the node layout (node_layout.cc), made at their first use and
-// owned by the duplicate.
+// record (cost_model.cc), a lane's model shared by all lanes (lanes_model, cost_model.h) and the
+// node layout (node_layout.cc), made at their first use and owned by the duplicate.
 struct CommModel;
+struct CostModel;
 struct NodeLayout;
 struct CommCache {
   MPI_Comm dup = MPI_COMM_NULL;
   int p = 1, rank = 0;
   CommModel* model = nullptr;
+  CostModel* lanes = nullptr;   // on a lane (node_layout.h): the lanes' shared model
   NodeLayout* nodes = nullptr;  // which ranks share a node (node_layout.h), made at first use
   unsigned nway_calls = 0;  // n-way all-reduces started on it (their tags, nway_allreduce.cc)
   bool inter = false;       // an inter-communicator (MPI_Comm_test_inter): no duplicate then

@@ -83,7 +83,7 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
   // (unless ROSCHED_LANE_CHUNKS sets the count).
   int chunks = lane_chunks(LaneSteps::kReduceScatter, bytes, cut.n / cut.p);
   std::vector<Cuts> cuts;
-  int ports = -1;  // one chunk's lanes: each on its own lane_ports (lane_pipeline.h)
+  int ports = -1;  // one chunk's lanes: each on its blocks' lane_ports (lane_pipeline.h)
   if (may_go_as_one_chunk(chunks, bytes)) {
     cuts = cuts_of(1);
     ports = one_chunk_ports(ci, name, node, lane, Cuts::of(cuts[0].blocks), type, bytes);

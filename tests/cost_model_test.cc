@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
+#include <stdexcept>
+#include <vector>
 
 #include "mpi_exec/kary_tree_plan.h"
 #include "sched/kary/kary_tree_schedule.h"
@@ -379,6 +382,51 @@ TEST(StreamWindow, CoversThePartsLatency) {
     }
     EXPECT_EQ(stream_parts(paper, bytes, 1, 1, 1 << 30, true), best_n) << bytes;
   }
+}
+
+// Every figure of a model, in a list written out here (the reference for median_model).
+std::vector<double> all_figures(const CostModel& m) {
+  std::vector<double> f(m.seconds.begin(), m.seconds.end());
+  f.insert(f.end(), {m.per_message, m.sync_extra, m.crowding, m.fanout});
+  f.insert(f.end(), m.stream.begin(), m.stream.end());
+  f.insert(f.end(), m.burst.begin(), m.burst.end());
+  return f;
+}
+
+// median_model against each figure's sorted values (the upper middle one), and its times still
+// growing with the size where every model's do.
+RC_GTEST_PROP(MedianModel, EachFigureIsTheSortedMiddle, ()) {
+  const int count = *rc::gen::inRange(1, 40);
+  std::vector<CostModel> models;
+  for (int m = 0; m < count; ++m) {
+    CostModel model = CostModel::linear(1e-6, 1e-10);
+    double t = 0;
+    for (double& s : model.seconds) s = t += *rc::gen::inRange(0, 1000) * 1e-7;
+    for (double* x : {&model.per_message, &model.sync_extra, &model.crowding, &model.fanout}) {
+      *x = *rc::gen::inRange(0, 50) * 0.1;
+    }
+    for (double& s : model.stream) s = *rc::gen::inRange(0, 1000) * 1e-8;
+    for (double& s : model.burst) s = *rc::gen::inRange(0, 1000) * 1e-8;
+    models.push_back(model);
+  }
+  const CostModel median = median_model(models);
+  const std::vector<double> got = all_figures(median);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    std::vector<double> column;
+    for (const CostModel& m : models) column.push_back(all_figures(m)[i]);
+    std::sort(column.begin(), column.end());
+    RC_ASSERT(got[i] == column[column.size() / 2]);
+  }
+  RC_ASSERT(std::is_sorted(median.seconds.begin(), median.seconds.end()));
+  RC_ASSERT(median.bytes == models.front().bytes);
+}
+
+TEST(MedianModel, OneModelIsItself) {
+  CostModel model = CostModel::linear(3e-6, 2e-10);
+  model.crowding = 1.7;
+  model.burst[1] = 4e-7;
+  EXPECT_EQ(all_figures(median_model({model})), all_figures(model));
+  EXPECT_THROW(median_model({}), std::out_of_range);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -149,6 +150,37 @@ void test_cost_model() {
   expect(&rosched::mpi::cost_model(ci) == &model, "cost model is measured once per communicator");
 }
 
+// With nodes of k ranks (ROSCHED_NODE_SIZE) that divide p into several: the model the lanes
+// share (lanes_model) is the same on every rank of every lane, its times grow with the size, and
+// it is made once per lane; made after each lane's own model (cost_model(lane), measured lane by
+// lane), it is another record.
+void test_lanes_model(int k) {
+  namespace rm = rosched::mpi;
+  const rm::CommInfo ci = rm::comm_info(MPI_COMM_WORLD);
+  const rm::NodeLayout& layout = rm::node_layout(ci);
+  if (!layout.equal_nodes()) return;
+  const rm::CommInfo node = rm::comm_info(layout.node), lane = rm::comm_info(layout.lane);
+  for (int l = 0; l < layout.min_node_size; ++l) {  // each lane's own, one lane at a time
+    if (layout.node_rank == l) rm::cost_model(lane);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  const rm::CostModel& model = rm::lanes_model(lane, node);
+  std::vector<double> mine(model.seconds.begin(), model.seconds.end());
+  mine.insert(mine.end(), {model.per_message, model.sync_extra, model.crowding, model.fanout});
+  mine.insert(mine.end(), model.stream.begin(), model.stream.end());
+  mine.insert(mine.end(), model.burst.begin(), model.burst.end());
+  std::vector<double> low(mine.size()), high(mine.size());
+  const int n = static_cast<int>(mine.size());
+  MPI_Allreduce(mine.data(), low.data(), n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(mine.data(), high.data(), n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const std::string what = "lanes' model, nodes of " + std::to_string(k) + ": ";
+  expect(low == high, what + "the same on every rank of every lane");
+  expect(model.seconds[0] > 0 && std::is_sorted(model.seconds.begin(), model.seconds.end()),
+         what + "positive times that grow with the size");
+  expect(&rm::lanes_model(lane, node) == &model, what + "made once");
+  expect(&rm::cost_model(lane) != &model, what + "apart from the lane's own");
+}
+
 // Sums the results over the ranks, rank 0 prints "p=P[ mode]: N passed, M failed", finalizes;
 // the exit status of main.
 int finish(const std::string& mode) {
@@ -233,6 +265,7 @@ int main(int argc, char** argv) {
       test_bcast_errors(bcast, name);
     }
     test_bcast_node_layout(std::atoi(nodes.c_str()));
+    test_lanes_model(std::atoi(nodes.c_str()));
     test_allgather();
     test_allgathervs();
     test_node_aware_reductions();
