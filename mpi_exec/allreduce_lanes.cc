@@ -79,10 +79,7 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
     // Each lane on the lane_ports of its blocks (lane_pipeline.h).
     const int ran =
         run_lane_steps(node, lane, piece(0, 1), LaneSteps::kAllreduce, datatype, type, op, -1);
-    if (ran > 0 && settings().verbose) {
-      const std::string what = "lane steps on " + std::to_string(ran) + " ports";
-      tell_choice(ci, name, what.c_str(), 0, 0, bytes);
-    }
+    tell_lane_ports(ci, name, LaneSteps::kAllreduce, ran, bytes);
     return;
   }
   std::vector<LaneChunk> pieces;

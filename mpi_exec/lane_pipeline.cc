@@ -193,6 +193,14 @@ int run_lane_steps(const CommInfo& node, const CommInfo& lane, const LaneChunk& 
   return ports;
 }
 
+void tell_lane_ports(const CommInfo& ci, const char* name, LaneSteps steps, int ports,
+                     double bytes) {
+  if (ports <= 0 || !settings().verbose) return;
+  const std::string what = (steps == LaneSteps::kAllreduce ? "lane steps on " : "lane step on ") +
+                           std::to_string(ports) + " ports";
+  tell_choice(ci, name, what.c_str(), 0, 0, bytes);
+}
+
 void run_lane_pipeline(const CommInfo& node, const CommInfo& lane,
                        const std::vector<LaneChunk>& chunks, LaneSteps steps, MPI_Datatype datatype,
                        const TypeInfo& type, MPI_Op op) {

@@ -89,6 +89,11 @@ int run_lane_steps(const CommInfo& node, const CommInfo& lane, const LaneChunk& 
                    LaneSteps steps, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
                    int ports);
 
+// With ROSCHED_VERBOSE, where ports (what run_lane_steps returned) is above 0: rank 0 of ci tells
+// that its lane's step(s) ran on that many ports (as collective `name` on `bytes`).
+void tell_lane_ports(const CommInfo& ci, const char* name, LaneSteps steps, int ports,
+                     double bytes);
+
 // Runs the steps for every chunk over node and lane. Each step serves the chunks in order, one
 // round at a time, and the steps run at once (while lane k works on chunk j, the node works on
 // chunks j + 1 and j - 1), all rounds in flight waited for together (MPI_Waitany). op

@@ -21,14 +21,12 @@
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
 #include <cstdint>
-#include <string>
 #include <utility>
 #include <vector>
 
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/lane_pipeline.h"
 #include "mpi_exec/node_layout.h"
-#include "mpi_exec/settings.h"
 
 namespace rosched::mpi {
 
@@ -109,10 +107,7 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
   if (chunks == 1) {
     const int ran =
         run_lane_steps(node, lane, pieces[0], LaneSteps::kReduceScatter, datatype, type, op, ports);
-    if (ran > 0 && settings().verbose) {
-      const std::string what = "lane step on " + std::to_string(ran) + " ports";
-      tell_choice(ci, name, what.c_str(), 0, 0, bytes);
-    }
+    tell_lane_ports(ci, name, LaneSteps::kReduceScatter, ran, bytes);
   } else {
     run_lane_pipeline(node, lane, pieces, LaneSteps::kReduceScatter, datatype, type, op);
   }
