@@ -138,12 +138,21 @@ bool has_empty_block(const BlockCut& blocks) {
 
 }  // namespace
 
+namespace {
+
+// lane_ports by an already made model, -1 where a block has no element.
+int lane_n(const CostModel& model, const CommInfo& lane, const BlockCut& blocks,
+           const TypeInfo& type) {
+  if (has_empty_block(blocks)) return -1;
+  return nway_allgather_ports(lane, gather_blocks(blocks, type.size), model);
+}
+
+}  // namespace
+
 int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& blocks,
                const TypeInfo& type) {
   // Collective over every lane the first time: before what differs between the lanes.
-  const CostModel& model = lanes_model(lane, node);
-  if (has_empty_block(blocks)) return 0;
-  return nway_allgather_ports(lane, gather_blocks(blocks, type.size), model);
+  return std::max(0, lane_n(lanes_model(lane, node), lane, blocks, type));
 }
 
 bool may_go_as_one_chunk(int chunks, double bytes) {
@@ -151,14 +160,13 @@ bool may_go_as_one_chunk(int chunks, double bytes) {
 }
 
 int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
-                    const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type,
-                    double bytes) {
-  // -1: a block with no element.
-  const int own = lane_ports(node, lane, blocks, type);  // every lane asks (collective)
-  const int mine = has_empty_block(blocks) ? -1 : own;
+                    const CommInfo& lane, const std::function<BlockCut(int)>& lane_blocks,
+                    const TypeInfo& type, double bytes) {
+  const CostModel& model = lanes_model(lane, node);  // collective the first time
   std::vector<int> lanes(static_cast<std::size_t>(node.p));
-  check(PMPI_Allgather(&mine, 1, MPI_INT, lanes.data(), 1, MPI_INT, node.c),
-        "MPI_Allgather (full-lane steps: one chunk on n ports)");
+  for (int k = 0; k < node.p; ++k) {
+    lanes[static_cast<std::size_t>(k)] = lane_n(model, lane, lane_blocks(k), type);
+  }
   std::sort(lanes.begin(), lanes.end());
   const int ports = lanes.front() < 0 ? 0 : lanes[lanes.size() / 2];
   if (settings().verbose) {

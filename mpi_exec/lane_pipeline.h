@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "mpi_exec/datatype.h"
@@ -67,19 +68,19 @@ bool may_go_as_one_chunk(int chunks, double bytes);
 // instead; 0 to keep the pipeline. One chunk's lane steps are ceil(log_(n+1) N) rounds each where
 // the pipeline's lanes walk Alg. 7 chunk by chunk (36 x 32 simulated ranks, the reduce-scatter
 // of 1 MiB: 87.17 us in one chunk, lanes on 17 ports, against 188.12 in two chunks;
-// docs/sim/nport_allreduce.md, "One chunk on n ports"). `blocks`: this rank's lane's blocks of
-// the whole vector. Every lane finds its lane_ports, and the answer is the median of the lanes'
-// n (the upper one of an even count), or 0 where some lane has a block with no element. Each
-// node holds one rank of every lane, so every node gathers the same n's (one MPI_Allgather of an
-// int in the node) and all ranks agree. The lanes decide by one model (lanes_model); before it
-// each lane decided by its own, and at 36 x 32 the lanes found from 0 to 35 ports for their
-// alike blocks of a 1 MiB all-reduce, which the median made one answer (89.71 us, 17 ports, for
-// the reduce-scatter of 1 MiB). The median still settles lanes whose blocks differ. With
+// docs/sim/nport_allreduce.md, "One chunk on n ports"). lane_blocks(k), k = 0 .. node.p - 1:
+// lane k's blocks of the whole vector (those of node rank k of every node), used before the next
+// call. The answer is the median of the lanes' lane_ports (the upper one of an even count), or 0
+// where some lane has a block with no element. Every rank finds every lane's n by the lanes'
+// model (lanes_model), the same on every rank, so all agree without a message. Before that model
+// each lane decided on its own model and the answers were gathered in each node (an
+// MPI_Allgather, 8-13 us at 36 x 32): at 36 x 32 the lanes found from 0 to 35 ports for their
+// alike blocks of a 1 MiB all-reduce. The median still settles lanes whose blocks differ. With
 // ROSCHED_VERBOSE rank 0 of ci tells the lanes' n (as collective `name` on `bytes`). Collective
-// over the node (and over every lane and node at the first use of the lanes' model).
+// over every lane and node at the first use of the lanes' model, else local.
 int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
-                    const CommInfo& lane, const BlockCut& blocks, const TypeInfo& type,
-                    double bytes);
+                    const CommInfo& lane, const std::function<BlockCut(int)>& lane_blocks,
+                    const TypeInfo& type, double bytes);
 
 // Runs the steps for one chunk one after the other, each lane's on `ports` ports (the n-port
 // reduce-scatter and all-gather, allgather_nway.h; the same on every rank of a lane) where that

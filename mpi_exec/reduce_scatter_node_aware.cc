@@ -20,6 +20,7 @@
 // lanes' median n, up to 1 MiB), every lane on that n.
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -84,7 +85,13 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
   int ports = -1;  // one chunk's lanes: each on its blocks' lane_ports (lane_pipeline.h)
   if (may_go_as_one_chunk(chunks, bytes)) {
     cuts = cuts_of(1);
-    ports = one_chunk_ports(ci, name, node, lane, Cuts::of(cuts[0].blocks), type, bytes);
+    std::vector<std::int64_t> blocks(static_cast<std::size_t>(nodes) + 1);
+    const auto lane_blocks = [&](int q) {  // lane q's: positions q * nodes .. (q + 1) * nodes - 1
+      const std::int64_t* at = cuts[0].starts.data() + static_cast<std::ptrdiff_t>(q) * nodes;
+      for (int b = 0; b <= nodes; ++b) blocks[static_cast<std::size_t>(b)] = at[b] - at[0];
+      return Cuts::of(blocks);
+    };
+    ports = one_chunk_ports(ci, name, node, lane, lane_blocks, type, bytes);
     if (ports > 0) chunks = 1;
   }
   if (static_cast<int>(cuts.size()) != chunks) cuts = cuts_of(chunks);
