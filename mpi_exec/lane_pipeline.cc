@@ -136,23 +136,39 @@ bool has_empty_block(const BlockCut& blocks) {
   return false;
 }
 
-}  // namespace
+// Lanes' n: lane_ports by a made model, -1 where a block has no element; lanes whose blocks are
+// alike asked once (what the rule reads of them, GatherBlocks and whether a block is empty, and
+// its answer kept for each kind of lane seen).
+class LaneAnswers {
+ public:
+  int of(const CostModel& model, const CommInfo& lane, const BlockCut& blocks,
+         const TypeInfo& type) {
+    const bool empty = has_empty_block(blocks);
+    const GatherBlocks read = gather_blocks(blocks, type.size);
+    for (const Seen& s : seen_) {
+      if (s.empty == empty && s.read.mean == read.mean && s.read.largest == read.largest) {
+        return s.n;
+      }
+    }
+    seen_.push_back({empty, read, empty ? -1 : nway_allgather_ports(lane, read, model)});
+    return seen_.back().n;
+  }
 
-namespace {
-
-// lane_ports by an already made model, -1 where a block has no element.
-int lane_n(const CostModel& model, const CommInfo& lane, const BlockCut& blocks,
-           const TypeInfo& type) {
-  if (has_empty_block(blocks)) return -1;
-  return nway_allgather_ports(lane, gather_blocks(blocks, type.size), model);
-}
+ private:
+  struct Seen {
+    bool empty;
+    GatherBlocks read;
+    int n;
+  };
+  std::vector<Seen> seen_;
+};
 
 }  // namespace
 
 int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& blocks,
                const TypeInfo& type) {
   // Collective over every lane the first time: before what differs between the lanes.
-  return std::max(0, lane_n(lanes_model(lane, node), lane, blocks, type));
+  return std::max(0, LaneAnswers().of(lanes_model(lane, node), lane, blocks, type));
 }
 
 bool may_go_as_one_chunk(int chunks, double bytes) {
@@ -164,8 +180,9 @@ int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,
                     const TypeInfo& type, double bytes) {
   const CostModel& model = lanes_model(lane, node);  // collective the first time
   std::vector<int> lanes(static_cast<std::size_t>(node.p));
+  LaneAnswers answers;  // the rule's O(64 log p) work once for all alike lanes
   for (int k = 0; k < node.p; ++k) {
-    lanes[static_cast<std::size_t>(k)] = lane_n(model, lane, lane_blocks(k), type);
+    lanes[static_cast<std::size_t>(k)] = answers.of(model, lane, lane_blocks(k), type);
   }
   std::sort(lanes.begin(), lanes.end());
   const int ports = lanes.front() < 0 ? 0 : lanes[lanes.size() / 2];
