@@ -64,23 +64,31 @@ bool shares_nodes(const CommInfo& ci, const GatherBlocks& blocks) {
   return blocks.largest > blocks.mean && node_layout(ci).max_node_size > 1;
 }
 
-}  // namespace
-
-int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks) {
-  // Without measuring the model where it is not needed.
+// The answer that needs no model: the forced n, or 0 for p <= 2; -1 where the rule decides.
+int ports_without_model(const CommInfo& ci) {
   if (const int forced = forced_nway_ports()) return forced;
-  if (ci.p <= 2) return 0;
-  return nway_allgather_ports(ci, blocks, cost_model(ci));
+  return ci.p <= 2 ? 0 : -1;
 }
 
-int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model) {
-  if (const int forced = forced_nway_ports()) return forced;
-  if (ci.p <= 2) return 0;
+// The rule's answer by `model` (nway_allgather_ports, allgather_nway.h), for p > 2 unforced.
+int ports_by_rule(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model) {
   const bool shared = shares_nodes(ci, blocks);
   const int n = nway_allgather_ports_for(model, ci.p, blocks, shared);
   const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks, shared) <=
                                  0.9 * nway_allgather_time(model, ci.p, 1, blocks, shared);
   return pays ? n : 0;
+}
+
+}  // namespace
+
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks) {
+  const int known = ports_without_model(ci);  // without measuring a model not needed
+  return known >= 0 ? known : ports_by_rule(ci, blocks, cost_model(ci));
+}
+
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model) {
+  const int known = ports_without_model(ci);
+  return known >= 0 ? known : ports_by_rule(ci, blocks, model);
 }
 
 int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks) {

@@ -54,6 +54,12 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
     static BlockCut of(const std::vector<std::int64_t>& v) {
       return BlockCut{v.back(), static_cast<std::int64_t>(v.size()) - 1, v.data()};
     }
+    // Lane q's blocks' starts within its part (positions q * nodes .. (q + 1) * nodes - 1).
+    void lane_blocks(int q, int nodes, std::vector<std::int64_t>& out) const {
+      const std::int64_t* at = starts.data() + static_cast<std::ptrdiff_t>(q) * nodes;
+      out.resize(static_cast<std::size_t>(nodes) + 1);
+      for (int b = 0; b <= nodes; ++b) out[static_cast<std::size_t>(b)] = at[b] - at[0];
+    }
   };
   const auto slice = [&](int r, int j, int n) {  // slice j of n of block r: (first, count)
     const BlockCut slices{cut.elements(r, 1), n};
@@ -73,8 +79,7 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
       // Part q is positions q * nodes .. (q + 1) * nodes - 1.
       x.parts.resize(c + 1);
       for (int q = 0; q <= c; ++q) x.parts[q] = x.starts[q * nodes];
-      x.blocks.resize(nodes + 1);
-      for (int b = 0; b <= nodes; ++b) x.blocks[b] = x.starts[k * nodes + b] - x.starts[k * nodes];
+      x.lane_blocks(k, nodes, x.blocks);
     }
     return cuts;
   };
@@ -85,10 +90,9 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
   int ports = -1;  // one chunk's lanes: each on its blocks' lane_ports (lane_pipeline.h)
   if (may_go_as_one_chunk(chunks, bytes)) {
     cuts = cuts_of(1);
-    std::vector<std::int64_t> blocks(static_cast<std::size_t>(nodes) + 1);
-    const auto lane_blocks = [&](int q) {  // lane q's: positions q * nodes .. (q + 1) * nodes - 1
-      const std::int64_t* at = cuts[0].starts.data() + static_cast<std::ptrdiff_t>(q) * nodes;
-      for (int b = 0; b <= nodes; ++b) blocks[static_cast<std::size_t>(b)] = at[b] - at[0];
+    std::vector<std::int64_t> blocks;
+    const auto lane_blocks = [&](int q) {
+      cuts[0].lane_blocks(q, nodes, blocks);
       return Cuts::of(blocks);
     };
     ports = one_chunk_ports(ci, name, node, lane, lane_blocks, type, bytes);

@@ -13,6 +13,7 @@
 
 #include "mpi_exec/kary_tree_plan.h"
 #include "sched/kary/kary_tree_schedule.h"
+#include "tests/cost_model_figures.h"
 
 namespace rosched::mpi {
 namespace {
@@ -382,15 +383,6 @@ TEST(StreamWindow, CoversThePartsLatency) {
     }
     EXPECT_EQ(stream_parts(paper, bytes, 1, 1, 1 << 30, true), best_n) << bytes;
   }
-}
-
-// Every figure of a model, in a list written out here (the reference for median_model).
-std::vector<double> all_figures(const CostModel& m) {
-  std::vector<double> f(m.seconds.begin(), m.seconds.end());
-  f.insert(f.end(), {m.per_message, m.sync_extra, m.crowding, m.fanout});
-  f.insert(f.end(), m.stream.begin(), m.stream.end());
-  f.insert(f.end(), m.burst.begin(), m.burst.end());
-  return f;
 }
 
 // median_model against each figure's sorted values (the upper middle one), and its times still

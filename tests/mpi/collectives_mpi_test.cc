@@ -20,6 +20,7 @@
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "tests/cost_model_figures.h"
 #include "tests/mpi/mpi_test_util.h"
 
 namespace rosched_mpi_test {
@@ -165,10 +166,7 @@ void test_lanes_model(int k) {
     MPI_Barrier(MPI_COMM_WORLD);
   }
   const rm::CostModel& model = rm::lanes_model(lane, node);
-  std::vector<double> mine(model.seconds.begin(), model.seconds.end());
-  mine.insert(mine.end(), {model.per_message, model.sync_extra, model.crowding, model.fanout});
-  mine.insert(mine.end(), model.stream.begin(), model.stream.end());
-  mine.insert(mine.end(), model.burst.begin(), model.burst.end());
+  std::vector<double> mine = rm::all_figures(model);
   std::vector<double> low(mine.size()), high(mine.size());
   const int n = static_cast<int>(mine.size());
   MPI_Allreduce(mine.data(), low.data(), n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
