@@ -8,9 +8,12 @@
 // the node's link and its memory work together. Each node's link carries 2 (N - 1) / N of the
 // vector in all (c lanes of 1/c each, out and back), where flat algorithms send it once per
 // rank of the node. Commutative operations only (contributions are combined in schedule order).
-// A vector of one chunk (ROSCHED_LANE_CHUNKS=1) runs the four steps one after the other, each
-// lane's reduce-scatter and all-gather on n ports where the n-port rule finds them worth it
-// (run_lane_steps, lane_pipeline.h): ceil(log_(n+1) N) rounds each.
+// A vector of one chunk runs the four steps one after the other, each lane's reduce-scatter and
+// all-gather on n ports where the n-port rule finds them worth it (run_lane_steps,
+// lane_pipeline.h): ceil(log_(n+1) N) rounds each. Up to 1 MiB a vector the pipeline would cut
+// goes as one chunk where every lane takes n ports for its part (one_chunk_ports, as the
+// node-aware reduce-scatter; 36 x 8 simulated ranks, 1 MiB: 106.60 us against the pipeline's
+// 287.66; docs/sim/nport_allreduce.md, "The all-reduce's one chunk").
 // This replaced (2026-11-27) ring steps within the node (c - 1 of them per chunk) and an n-way
 // or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /
 // 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/sim/paper_1152.md, "Circulant
@@ -69,16 +72,25 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
     return LaneChunk{static_cast<char*>(recvbuf) + cut.first(j) * type.extent, parts,
                      BlockCut{parts.elements(node.rank, 1), lane.p}};
   };
-  // Not yet one_chunk_ports' one chunk where the pipeline would cut several, as the node-aware
-  // reduce-scatter takes: that run (36 x 32 simulated ranks, 1 MiB) did not end in 59 minutes.
-  // Every chunk at least one element per node rank.
-  const int chunks = lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p);
+  // Every chunk at least one element per node rank; one where the lanes take n ports for the
+  // whole vector (one_chunk_ports, as the node-aware reduce-scatter).
+  int chunks = lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p);
+  int ports = -1;  // one chunk's lanes: each on its blocks' lane_ports (lane_pipeline.h)
+  if (may_go_as_one_chunk(chunks, bytes)) {
+    const BlockCut parts = piece(0, 1).parts;
+    ports = one_chunk_ports(
+        ci, name, node, lane,
+        [&](int k) {
+          return BlockCut{parts.elements(k, 1), lane.p};
+        },
+        type, bytes);
+    if (ports > 0) chunks = 1;
+  }
   tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
               1, bytes);
   if (chunks == 1) {
-    // Each lane on the lane_ports of its blocks (lane_pipeline.h).
     const int ran =
-        run_lane_steps(node, lane, piece(0, 1), LaneSteps::kAllreduce, datatype, type, op, -1);
+        run_lane_steps(node, lane, piece(0, 1), LaneSteps::kAllreduce, datatype, type, op, ports);
     tell_lane_ports(ci, name, LaneSteps::kAllreduce, ran, bytes);
     return;
   }

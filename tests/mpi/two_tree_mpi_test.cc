@@ -274,7 +274,8 @@ void test_node_aware_reductions() {
   // With n = 2 set (Rosched_Set_nway) the lane's reduce-scatter + all-gather runs on 2 ports
   // (lane_allreduce_form), and for the short vectors (7 and 1,000 ints) the lane takes the
   // n-port form or the n-way all-reduce by the rule's estimates. 800 KB (200,000 ints): 3 chunks,
-  // or (ROSCHED_LANE_CHUNKS=1, run_mpi_tests.sh) one, its lanes on n = 2 where set.
+  // or one, its lanes on 2 ports, where n = 2 is set (one_chunk_ports) or ROSCHED_LANE_CHUNKS=1
+  // (run_mpi_tests.sh).
   for (const int ports : {0, 2}) {
     Rosched_Set_nway(ports, nullptr);
     for (const int count : {7, 1000, 12288, 30001, 185343, 185344, 200000, 300000}) {
