@@ -13,9 +13,9 @@
 // lane_pipeline.h): ceil(log_(n+1) N) rounds each. Up to 1 MiB a vector the pipeline would cut
 // goes as one chunk where every lane takes n ports for its part (one_chunk_ports, as the
 // node-aware reduce-scatter; 36 x 8 simulated ranks, 1 MiB: 106.60 us against the pipeline's
-// 287.66; docs/sim/nport_allreduce.md, "The all-reduce's one chunk").
-// This replaced (2026-11-27) ring steps within the node (c - 1 of them per chunk) and an n-way
-// or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /
+// 287.66; docs/sim/nport_allreduce.md, "The all-reduce's one chunk, measured on fewer ranks per
+// node"). This replaced (2026-11-27) ring steps within the node (c - 1 of them per chunk) and an
+// n-way or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /
 // 2.00x faster at 1 / 4 MiB on 36 x 32 simulated ranks (docs/sim/paper_1152.md, "Circulant
 // steps").
 //
@@ -65,12 +65,16 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
   const double bytes = static_cast<double>(count) * type.size;
+  // Lane k's blocks of a chunk's parts: node rank k's part in lane.p blocks.
+  const auto lane_blocks = [&](const BlockCut& parts, int k) {
+    return BlockCut{parts.elements(k, 1), lane.p};
+  };
   // Chunk j of n: its parts, and this rank's part in lane.p blocks.
   const auto piece = [&](int j, int n) {
     const BlockCut cut{count, n};
     const BlockCut parts{cut.elements(j, 1), node.p};
     return LaneChunk{static_cast<char*>(recvbuf) + cut.first(j) * type.extent, parts,
-                     BlockCut{parts.elements(node.rank, 1), lane.p}};
+                     lane_blocks(parts, node.rank)};
   };
   // Every chunk at least one element per node rank; one where the lanes take n ports for the
   // whole vector (one_chunk_ports, as the node-aware reduce-scatter).
@@ -79,11 +83,7 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
   if (may_go_as_one_chunk(chunks, bytes)) {
     const BlockCut parts = piece(0, 1).parts;
     ports = one_chunk_ports(
-        ci, name, node, lane,
-        [&](int k) {
-          return BlockCut{parts.elements(k, 1), lane.p};
-        },
-        type, bytes);
+        ci, name, node, lane, [&](int k) { return lane_blocks(parts, k); }, type, bytes);
     if (ports > 0) chunks = 1;
   }
   tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
