@@ -21,7 +21,10 @@ double start_together(MPI_Comm c, double margin, bool* late) {
   const double now = PMPI_Wtime();
   double latest = 0;
   check_on(c, PMPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, c), "MPI_Allreduce");
-  const double instant = latest + margin;
+  return wait_until(latest + margin, late);
+}
+
+double wait_until(double instant, bool* late) {
   const double wait = instant - PMPI_Wtime();
   *late = wait <= 0;
   if (*late) return instant;

@@ -18,6 +18,10 @@ bool global_clock();
 // (the margin was shorter than the MPI_Allreduce's skew). Meaningful with a global clock only.
 double start_together(MPI_Comm c, double margin, bool* late);
 
+// Sleeps until the clock reads `instant` (the waiting half of start_together, for ranks that
+// agreed on the instant otherwise). Returns it; *late: the clock was already past it.
+double wait_until(double instant, bool* late);
+
 }  // namespace rosched::mpi
 
 #endif  // ROSCHED_MPI_EXEC_CLOCK_H_

@@ -46,18 +46,48 @@ int free_model(MPI_Comm, int, void* attribute, void*) {
 }
 RecordKey model_key(free_model);
 
+// The ranks that measure at once: those of comm; where `across` is set (lanes_model), those of
+// every lane of a layout in step, comm this rank's lane and across its node. The lanes then agree
+// through comm and then across (every node holds one rank of each lane), so a barrier or an
+// instant they agree on spans every lane. Measured apart, each lane after its own barrier or at
+// its own instant, the lanes overlap as their skew allows: at 36 x 32 simulated ranks the lanes'
+// further 2 KiB message of a burst measured 4.56 us in one run (all 32 lanes in step) and
+// 0.14-0.43 us in another (the lanes skewed by the calls before), so their n-port rule found 3
+// ports for a 1 MiB all-reduce in one and 35 in the other (docs/sim/nport_allreduce.md, "The
+// lanes measure in step").
+struct Measuring {
+  const CommInfo& comm;
+  const CommInfo* across = nullptr;
+
+  void barrier() const {
+    check_on(comm.user, PMPI_Barrier(comm.user), "MPI_Barrier");
+    if (across != nullptr) check_on(across->user, PMPI_Barrier(across->user), "MPI_Barrier");
+  }
+  // The largest of every measuring rank's x.
+  double largest(double x) const {
+    check_on(comm.user, PMPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, comm.c),
+             "MPI_Allreduce");
+    if (across != nullptr) {
+      check_on(across->user, PMPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, across->c),
+               "MPI_Allreduce");
+    }
+    return x;
+  }
+};
+
 // The shortest of `trips` runs of `once`, each after a barrier (on the user's communicator, as
-// every MPI collective of the library: mpi_call.h) and an untimed run (which absorbs the
-// barrier's uneven release); its time is this rank's. On a global clock one run: a simulation
-// (SimGrid SMPI sets MPI_WTIME_IS_GLOBAL), whose trips repeat to the nanosecond, as the trial
-// of library_choice.h assumes too (the same model at 256 ranks on `flat` and 288 on `paper`;
-// 512 ranks on `flat`: about 3 s of real time instead of 5, docs/simulation.md).
+// every MPI collective of the library: mpi_call.h; for lanes in step over all lanes) and an
+// untimed run (which absorbs the barrier's uneven release); its time is this rank's. On a global
+// clock one run: a simulation (SimGrid SMPI sets MPI_WTIME_IS_GLOBAL), whose trips repeat to the
+// nanosecond, as the trial of library_choice.h assumes too (the same model at 256 ranks on `flat`
+// and 288 on `paper`; 512 ranks on `flat`: about 3 s of real time instead of 5,
+// docs/simulation.md).
 template <typename Once>
-double shortest(const CommInfo& comm, int trips, Once&& once) {
+double shortest(const Measuring& m, int trips, Once&& once) {
   if (global_clock()) trips = 1;
   double best = 1e30;
   for (int t = 0; t < trips; ++t) {
-    check_on(comm.user, PMPI_Barrier(comm.user), "MPI_Barrier");
+    m.barrier();
     once();
     const double start = PMPI_Wtime();
     once();
@@ -70,11 +100,11 @@ double shortest(const CommInfo& comm, int trips, Once&& once) {
 // as every rank does in a round of a circulant schedule, so the figure includes what the traffic
 // of all ranks together costs (a shared node link, a backbone that cannot carry every link at
 // once).
-double exchange(const CommInfo& comm, int to, int from, const PayloadBuffer& out,
+double exchange(const Measuring& m, int to, int from, const PayloadBuffer& out,
                 const PayloadBuffer& in, int bytes, int trips) {
-  return shortest(comm, trips, [&] {
+  return shortest(m, trips, [&] {
     check(PMPI_Sendrecv(out.data(), bytes, MPI_BYTE, to, tag::kCostModel, in.data(), bytes,
-                       MPI_BYTE, from, tag::kCostModel, comm.c, MPI_STATUS_IGNORE),
+                        MPI_BYTE, from, tag::kCostModel, m.comm.c, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
   });
 }
@@ -90,11 +120,11 @@ double exchange(const CommInfo& comm, int to, int from, const PayloadBuffer& out
 // From each rank's own start, as above, the ranks' bursts overlap less: SMPI on `flat288`, 288
 // ranks, bursts of 8 messages of 512 B: 0.33 us per further message, 0.84 with bursts of 32,
 // 0.93 from one instant (scripts/backbone_probe.sh, 8 or 31 messages).
-double burst(const CommInfo& comm, int to, int from, int k, const PayloadBuffer& out,
+double burst(const Measuring& m, int to, int from, int k, const PayloadBuffer& out,
              const PayloadBuffer& in, int trips, bool synchronous = false, int bytes = 8,
              bool together = false) {
   std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(k));
-  const MPI_Comm c = comm.c;
+  const MPI_Comm c = m.comm.c;
   const auto once = [&] {
     for (int j = 0; j < k; ++j) {
       check(PMPI_Irecv(in.data() + static_cast<std::size_t>(bytes) * j, bytes, MPI_BYTE, from,
@@ -108,29 +138,29 @@ double burst(const CommInfo& comm, int to, int from, int k, const PayloadBuffer&
     }
     check(PMPI_Waitall(2 * k, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   };
-  if (!together || !global_clock()) return shortest(comm, trips, once);
+  if (!together || !global_clock()) return shortest(m, trips, once);
   once();  // untimed, as in shortest
   // A rank that reaches the agreed instant after it starts late and stretches the burst: run
   // again with a longer margin, as the trial of library_choice.cc and bench's sync measure do.
   double margin = kTogetherMargin;
   for (int attempt = 0;; ++attempt) {
     bool mine_late = false;
-    const double instant = start_together(c, margin, &mine_late);
+    const double instant = wait_until(m.largest(PMPI_Wtime()) + margin, &mine_late);
     once();
     const double seconds = PMPI_Wtime() - instant;
-    int late = mine_late ? 1 : 0;
-    check(PMPI_Allreduce(MPI_IN_PLACE, &late, 1, MPI_INT, MPI_MAX, c), "MPI_Allreduce");
-    if (late == 0 || attempt == kTogetherAttempts - 1) return seconds;
+    const bool late = m.largest(mine_late ? 1 : 0) > 0;
+    if (!late || attempt == kTogetherAttempts - 1) return seconds;
     margin *= 16;
   }
 }
 
 // Rank 0 sends 1 MiB to each rank of `targets` at once, which receive it; the others idle.
-double fan_out(const CommInfo& comm, std::initializer_list<int> targets, const PayloadBuffer& out,
+double fan_out(const Measuring& m, std::initializer_list<int> targets, const PayloadBuffer& out,
                const PayloadBuffer& in, int trips) {
+  const CommInfo& comm = m.comm;
   std::vector<MPI_Request> requests;
   const int bytes = static_cast<int>(kModelSizes.back());
-  return shortest(comm, trips, [&] {
+  return shortest(m, trips, [&] {
     requests.clear();
     for (int t : targets) {
       if (comm.rank == 0) {
@@ -150,7 +180,7 @@ double fan_out(const CommInfo& comm, std::initializer_list<int> targets, const P
   });
 }
 
-CostModel build(const CommInfo& comm) {
+CostModel build(const CommInfo& comm, const CommInfo* across = nullptr) {
   const Settings& s = settings();
   if (s.alpha > 0 && s.beta > 0) return CostModel::linear(s.alpha, s.beta);
   CostModel model = CostModel::linear(1e-6, 1e-10);  // what a p = 1 communicator reports
@@ -160,40 +190,41 @@ CostModel build(const CommInfo& comm) {
   const int to = (comm.rank + shift) % comm.p, from = (comm.rank - shift + comm.p) % comm.p;
   // Payload memory (payload.h): shared between simulated ranks in SMPI timing runs.
   const PayloadBuffer out(static_cast<std::size_t>(kModelSizes.back())), in(out.size());
-  exchange(comm, to, from, out, in, 8, 2);  // warm-up
+  const Measuring m{comm, across};
+  exchange(m, to, from, out, in, 8, 2);              // warm-up
   constexpr int kStreamAt = CostModel::kPoints + 4;  // the stream figures' index in mine
   constexpr int kBurstAt = kStreamAt + CostModel::kStreamPoints;  // the burst figures'
   std::array<double, kBurstAt + CostModel::kBurstPoints> mine{}, slowest{};
   for (int i = 0; i < CostModel::kPoints; ++i) {
     const int bytes = static_cast<int>(kModelSizes[i]);
-    mine[i] = exchange(comm, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
+    mine[i] = exchange(m, to, from, out, in, bytes, bytes <= 32768 ? 2 * kTrips : kTrips);
   }
   // The cost of each further message of a burst.
-  const double one = burst(comm, to, from, 1, out, in, 2 * kTrips);
-  mine[CostModel::kPoints] = std::max(
-      0.0, (burst(comm, to, from, kBurst, out, in, 2 * kTrips) - one) / (kBurst - 1));
+  const double one = burst(m, to, from, 1, out, in, 2 * kTrips);
+  mine[CostModel::kPoints] =
+      std::max(0.0, (burst(m, to, from, kBurst, out, in, 2 * kTrips) - one) / (kBurst - 1));
   // What a synchronous send costs more.
   mine[CostModel::kPoints + 1] =
-      std::max(0.0, burst(comm, to, from, 1, out, in, 2 * kTrips, true) - one);
+      std::max(0.0, burst(m, to, from, 1, out, in, 2 * kTrips, true) - one);
   // The largest exchange by ranks 0 and p / 2 alone; the others exchange with MPI_PROC_NULL
   // (nothing) and report 0, which leaves the pair's figure in the maximum.
   const bool paired = comm.rank == 0 || comm.rank == shift;
   const int partner = !paired ? MPI_PROC_NULL : comm.rank == 0 ? shift : 0;
-  const double alone = exchange(comm, partner, partner, out, in,
-                                static_cast<int>(kModelSizes.back()), kTrips);
+  const double alone =
+      exchange(m, partner, partner, out, in, static_cast<int>(kModelSizes.back()), kTrips);
   mine[CostModel::kPoints + 2] = paired ? alone : 0;
   // Rank 0's 1 MiB to p / 2 alone, then to p / 2 and p / 4 at once (fanout).
   if (comm.p >= 4) {
-    const double single = fan_out(comm, {shift}, out, in, kTrips);
-    const double twice = fan_out(comm, {shift, comm.p / 4}, out, in, kTrips);
+    const double single = fan_out(m, {shift}, out, in, kTrips);
+    const double twice = fan_out(m, {shift, comm.p / 4}, out, in, kTrips);
     mine[CostModel::kPoints + 3] = comm.rank == 0 ? twice / std::max(single, 1e-9) : 0;
   }
   // A further message of a stream of kStream, every rank streaming; the same for the burst
   // sizes.
   const auto per_further_message = [&](double size, int k, bool together) {
     const int bytes = static_cast<int>(size);
-    const double single = burst(comm, to, from, 1, out, in, kTrips, false, bytes, together);
-    const double many = burst(comm, to, from, k, out, in, kTrips, false, bytes, together);
+    const double single = burst(m, to, from, 1, out, in, kTrips, false, bytes, together);
+    const double many = burst(m, to, from, k, out, in, kTrips, false, bytes, together);
     return std::max(0.0, (many - single) / (k - 1));
   };
   for (int i = 0; i < CostModel::kStreamPoints; ++i) {
@@ -305,7 +336,9 @@ constexpr int kMemoSizeLimit = 1 << kMemoSizeBits;
 
 const CostModel& cost_model(const CommInfo& comm) { return comm_model(comm).model; }
 
-CostModel measure_model(const CommInfo& comm) { return build(comm); }
+CostModel measure_lanes_model(const CommInfo& lane, const CommInfo& node) {
+  return build(lane, &node);
+}
 
 DecisionMemo& decision_memo(const CommInfo& comm, Decided which) {
   return comm_model(comm).memo[static_cast<int>(which)];

@@ -116,9 +116,12 @@ inline constexpr std::array<double, CostModel::kBurstPoints> kBurstSizes = {512,
 // The model of the communicator; collective over it the first time (then a cached lookup).
 const CostModel& cost_model(const CommInfo& comm);
 
-// The model measured now, as cost_model makes it (ROSCHED_ALPHA/BETA's where set), not kept:
-// collective over comm.
-CostModel measure_model(const CommInfo& comm);
+// The model of `lane` measured now as cost_model makes it (ROSCHED_ALPHA/BETA's where set), not
+// kept, with every lane of a layout of equal nodes (node_layout.h) measuring in step: each
+// barrier and each agreed instant of the measures spans every lane (through the lane, then
+// through `node`, which holds one rank of every lane), so that all lanes' messages meet as in a
+// full-lane step. Collective over every lane and node of the layout.
+CostModel measure_lanes_model(const CommInfo& lane, const CommInfo& node);
 
 // Per figure (each time, per_message, sync_extra, crowding, fanout, each stream and burst
 // figure) the median of the models' (the upper one of an even count); the sizes and `measured`
@@ -128,16 +131,17 @@ CostModel median_model(const std::vector<CostModel>& models);
 
 // The model of `lane` for collectives in which every lane of a layout of equal nodes
 // (node_layout.h) sends at once: the full-lane steps (lane_pipeline.h). Every lane measures its
-// model as cost_model does, all lanes at once (as they then run: their ranks share the nodes'
-// links), and every lane takes the median of all lanes' models (median_model), so that all
-// lanes decide alike. The lanes are alike (one rank on every node each), yet their models,
-// measured amid one another's traffic, are not: at 36 x 32 simulated ranks the lanes' own models
-// found from 0 to 35 ports for the alike blocks of a 1 MiB all-reduce
-// (docs/sim/nport_allreduce.md, "The lanes' models disagree"). Every node holds one rank of
-// each lane, so one MPI_Allgather in each node gathers the same models everywhere. Collective
-// over every lane and node of the layout the first time; kept on the lane apart from
-// cost_model(lane), the model of a lane sending alone (a node-aware broadcast's carrier lane).
-// lanes_model.cc.
+// model as cost_model does, all lanes at once and in step (measure_lanes_model: as they then
+// run, their ranks sharing the nodes' links), and every lane takes the median of all lanes' models
+// (median_model), so that all lanes decide alike. The lanes are alike (one rank on every node
+// each), yet their models, when each lane measured after its own barrier amid the others' traffic,
+// were not: at 36 x 32 simulated ranks the lanes' own models found from 0 to 35 ports for the alike
+// blocks of a 1 MiB all-reduce (docs/sim/nport_allreduce.md, "The lanes' models disagree");
+// measured in step, the lanes' figures agree to three digits at 36 x 8, 16 and 32 ("The lanes
+// measure in step"). Every node holds one rank of each lane, so one MPI_Allgather in each node
+// gathers the same models everywhere. Collective over every lane and node of the layout the first
+// time; kept on the lane apart from cost_model(lane), the model of a lane sending alone (a
+// node-aware broadcast's carrier lane). lanes_model.cc.
 const CostModel& lanes_model(const CommInfo& lane, const CommInfo& node);
 
 // An answer of a decision between the MPI library's collective and rosched's (library_choice.h):

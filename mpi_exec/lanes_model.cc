@@ -88,7 +88,7 @@ CostModel median_model(const std::vector<CostModel>& models) {
 
 const CostModel& lanes_model(const CommInfo& lane, const CommInfo& node) {
   return duplicate_record(lane, lanes_key, &CommCache::lanes, [&] {
-    const CostModel own = measure_model(lane);  // every lane at once
+    const CostModel own = measure_lanes_model(lane, node);  // every lane at once, in step
     const Figures mine = figures_of(own);
     std::vector<double> all(static_cast<std::size_t>(kFigures) * node.p);
     check(
