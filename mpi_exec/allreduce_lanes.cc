@@ -12,7 +12,7 @@
 // all-gather on n ports where the n-port rule finds them worth it (run_lane_steps,
 // lane_pipeline.h): ceil(log_(n+1) N) rounds each. Up to 1 MiB a vector the pipeline would cut
 // goes as one chunk where every lane takes n ports for its part (one_chunk_ports, as the
-// node-aware reduce-scatter; 36 x 8 simulated ranks, 1 MiB: 106.60 us against the pipeline's
+// node-aware reduce-scatter; 36 x 8 simulated ranks, 1 MiB: 104.62 us against the pipeline's
 // 287.66; docs/sim/nport_allreduce.md, "The all-reduce's one chunk, measured on fewer ranks per
 // node"). This replaced (2026-11-27) ring steps within the node (c - 1 of them per chunk) and an
 // n-way or two-tree all-reduce of each lane (the n-way one sends the part once per round): 1.52x /

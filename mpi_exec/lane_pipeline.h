@@ -67,10 +67,10 @@ bool may_go_as_one_chunk(int chunks, double bytes);
 // The ports every lane takes for a vector that lane_chunks would pipeline, sent as one chunk
 // instead; 0 to keep the pipeline. One chunk's lane steps are ceil(log_(n+1) N) rounds each where
 // the pipeline's lanes walk Alg. 7 chunk by chunk (36 x 32 simulated ranks, the reduce-scatter
-// of 1 MiB: 87.17 us in one chunk, lanes on 17 ports, against 188.12 in two chunks; the
-// all-reduce of 1 MiB on 36 x 8 / 36 x 16: 106.60 / 161.32 us against 287.66 / 284.34 in four;
-// docs/sim/nport_allreduce.md, "One chunk on n ports" and after). Callers: the node-aware
-// reduce-scatter and the multi-lane all-reduce. lane_blocks(k), k = 0 .. node.p - 1:
+// of 1 MiB: 69.65 us in one chunk, lanes on 3 ports, against 188.12 in two chunks; the
+// all-reduce of 1 MiB on 36 x 8 / 36 x 16: 104.62 / 112.11 us on 17 / 7 ports against 287.66 /
+// 284.34 in four; docs/sim/nport_allreduce.md, "One chunk on n ports" and after). Callers: the
+// node-aware reduce-scatter and the multi-lane all-reduce. lane_blocks(k), k = 0 .. node.p - 1:
 // lane k's blocks of the whole vector (those of node rank k of every node), used before the next
 // call. The answer is the median of the lanes' lane_ports (the upper one of an even count), or 0
 // where some lane has a block with no element. Every rank finds every lane's n by the lanes'
