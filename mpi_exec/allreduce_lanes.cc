@@ -39,6 +39,8 @@
 // the reduce-scatter + all-gather on n ports (allgather_nway.h), 2 ceil(log_(n+1) N) rounds: for
 // mid-sized vectors always, for short ones where the rule's estimate is at least 5% below the
 // n-way all-reduce's (lane_allreduce_form, kLaneNportMargin).
+// From 128 KiB the multi-lane all-reduce replaces the one lane where it goes as one chunk, its
+// lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 256 KiB: 75.7 us against 91.5).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
@@ -58,44 +60,58 @@ namespace rosched::mpi {
 
 namespace {
 
-// The multi-lane all-reduce (count >= the node size): in chunks through the pipeline, or one
-// chunk's steps one after the other.
+// How the multi-lane all-reduce sends count elements: its chunks, and where that is one chunk
+// instead of the pipeline's several, the ports every lane takes (one_chunk_ports, as the
+// node-aware reduce-scatter); ports -1: each lane on its blocks' lane_ports. Every chunk holds at
+// least one element per node rank. The same on every rank; collective at the lanes' model's
+// first use.
+struct MultiLanePlan {
+  int chunks;
+  int ports;
+};
+MultiLanePlan multi_lane_plan(const CommInfo& ci, const char* name, const CommInfo& node,
+                              const CommInfo& lane, int count, const TypeInfo& type) {
+  const double bytes = static_cast<double>(count) * type.size;
+  MultiLanePlan plan{lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p), -1};
+  if (may_go_as_one_chunk(plan.chunks, bytes)) {
+    const BlockCut parts{count, node.p};  // the one chunk's parts
+    plan.ports = one_chunk_ports(
+        ci, name, node, lane,
+        [&](int k) {
+          return BlockCut{parts.elements(k, 1), lane.p};
+        },
+        type, bytes);
+    if (plan.ports > 0) plan.chunks = 1;
+  }
+  return plan;
+}
+
+// The multi-lane all-reduce (count >= the node size) by its plan: in chunks through the
+// pipeline, or one chunk's steps one after the other.
 void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, const void* input,
-                void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
+                void* recvbuf, int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op,
+                const MultiLanePlan& plan) {
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
   const double bytes = static_cast<double>(count) * type.size;
-  // Lane k's blocks of a chunk's parts: node rank k's part in lane.p blocks.
-  const auto lane_blocks = [&](const BlockCut& parts, int k) {
-    return BlockCut{parts.elements(k, 1), lane.p};
-  };
-  // Chunk j of n: its parts, and this rank's part in lane.p blocks.
+  // Chunk j of n: its parts, and this rank's part in lane.p blocks (lane k's blocks of a chunk's
+  // parts: node rank k's part).
   const auto piece = [&](int j, int n) {
     const BlockCut cut{count, n};
     const BlockCut parts{cut.elements(j, 1), node.p};
     return LaneChunk{static_cast<char*>(recvbuf) + cut.first(j) * type.extent, parts,
-                     lane_blocks(parts, node.rank)};
+                     BlockCut{parts.elements(node.rank, 1), lane.p}};
   };
-  // Every chunk at least one element per node rank; one where the lanes take n ports for the
-  // whole vector (one_chunk_ports, as the node-aware reduce-scatter).
-  int chunks = lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p);
-  int ports = -1;  // one chunk's lanes: each on its blocks' lane_ports (lane_pipeline.h)
-  if (may_go_as_one_chunk(chunks, bytes)) {
-    const BlockCut parts = piece(0, 1).parts;
-    ports = one_chunk_ports(
-        ci, name, node, lane, [&](int k) { return lane_blocks(parts, k); }, type, bytes);
-    if (ports > 0) chunks = 1;
-  }
-  tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)", chunks,
-              1, bytes);
-  if (chunks == 1) {
-    const int ran =
-        run_lane_steps(node, lane, piece(0, 1), LaneSteps::kAllreduce, datatype, type, op, ports);
+  tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)",
+              plan.chunks, 1, bytes);
+  if (plan.chunks == 1) {
+    const int ran = run_lane_steps(node, lane, piece(0, 1), LaneSteps::kAllreduce, datatype, type,
+                                   op, plan.ports);
     tell_lane_ports(ci, name, LaneSteps::kAllreduce, ran, bytes);
     return;
   }
   std::vector<LaneChunk> pieces;
-  for (int j = 0; j < chunks; ++j) pieces.push_back(piece(j, chunks));
+  for (int j = 0; j < plan.chunks; ++j) pieces.push_back(piece(j, plan.chunks));
   run_lane_pipeline(node, lane, pieces, LaneSteps::kAllreduce, datatype, type, op);
 }
 
@@ -165,10 +181,21 @@ void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
   const double bytes = static_cast<double>(count) * type.size;
   if (bytes < kLaneLeaderBelow || count < layout.min_node_size) {
     leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op, false);
-  } else if (bytes < kLaneScatterGatherBelow && count >= layout.nodes) {
+    return;
+  }
+  const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
+  if (bytes < kLaneScatterGatherBelow && count >= layout.nodes) {
+    if (bytes >= kLaneOneChunkFrom) {
+      const MultiLanePlan plan = multi_lane_plan(ci, name, node, lane, count, type);
+      if (plan.chunks == 1 && plan.ports > 0) {
+        multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op, plan);
+        return;
+      }
+    }
     leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op, true);
   } else {
-    multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op);
+    multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op,
+               multi_lane_plan(ci, name, node, lane, count, type));
   }
 }
 

@@ -33,6 +33,15 @@ inline constexpr double kLaneLeaderBelow = 48 * 1024;
 // at 16 and 32 KiB it was slower than the n-way lane (53.8 / 60.4 against 30.7 / 53.2 us).
 inline constexpr double kLaneScatterGatherBelow = 724 * 1024;
 
+// From this many bytes up to kLaneScatterGatherBelow, the multi-lane all-reduce instead of the
+// one lane where it goes as one chunk with its lanes on n ports (one_chunk_ports of
+// lane_pipeline.h; not its pipeline, which the one lane beat there). The geometric middle of
+// 64 KiB, where the one lane (on n ports) took 36.5 us on 36 x 32 simulated ranks against the
+// pipeline's 87.3 (one chunk not measured there), and 256 KiB, where the one chunk, lanes on 3
+// ports, took 75.7 us against the one lane's 91.5 (docs/sim/nport_allreduce.md, "The
+// multi-lane all-reduce from 128 KiB").
+inline constexpr double kLaneOneChunkFrom = 128 * 1024;
+
 // The all-reduce of the one lane (node ranks 0, one per node) in the form for short and
 // mid-sized vectors.
 enum class LaneAllreduce {
@@ -69,7 +78,7 @@ LaneAllreduce lane_allreduce_form(const CostModel& model, int lanes, double byte
 // each node (sub_bcast_on of bcast_node_aware.h: a k-ary tree of one
 // block or the circulant broadcast, by the node's cost model) (the node's ports and the lane's n
 // by the n-way cost rule on that communicator, nway_ports, at most its size - 1); for long ones
-// the multi-lane all-reduce.
+// (and from kLaneOneChunkFrom where it goes as one chunk on n ports) the multi-lane all-reduce.
 // Arguments already checked; reported as `name`.
 void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);
