@@ -60,6 +60,11 @@ namespace rosched::mpi {
 
 namespace {
 
+// Lane k's blocks of a chunk's parts: node rank k's part in lane.p blocks.
+BlockCut lane_blocks(const BlockCut& parts, int k, const CommInfo& lane) {
+  return BlockCut{parts.elements(k, 1), lane.p};
+}
+
 // How the multi-lane all-reduce sends count elements: its chunks, and where that is one chunk
 // instead of the pipeline's several, the ports every lane takes (one_chunk_ports, as the
 // node-aware reduce-scatter); ports -1: each lane on its blocks' lane_ports. Every chunk holds at
@@ -76,11 +81,7 @@ MultiLanePlan multi_lane_plan(const CommInfo& ci, const char* name, const CommIn
   if (may_go_as_one_chunk(plan.chunks, bytes)) {
     const BlockCut parts{count, node.p};  // the one chunk's parts
     plan.ports = one_chunk_ports(
-        ci, name, node, lane,
-        [&](int k) {
-          return BlockCut{parts.elements(k, 1), lane.p};
-        },
-        type, bytes);
+        ci, name, node, lane, [&](int k) { return lane_blocks(parts, k, lane); }, type, bytes);
     if (plan.ports > 0) plan.chunks = 1;
   }
   return plan;
@@ -94,13 +95,12 @@ void multi_lane(const CommInfo& ci, const NodeLayout& layout, const char* name, 
   if (input != recvbuf) local_copy(input, recvbuf, count, datatype);
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
   const double bytes = static_cast<double>(count) * type.size;
-  // Chunk j of n: its parts, and this rank's part in lane.p blocks (lane k's blocks of a chunk's
-  // parts: node rank k's part).
+  // Chunk j of n: its parts, and this rank's part in lane.p blocks.
   const auto piece = [&](int j, int n) {
     const BlockCut cut{count, n};
     const BlockCut parts{cut.elements(j, 1), node.p};
     return LaneChunk{static_cast<char*>(recvbuf) + cut.first(j) * type.extent, parts,
-                     BlockCut{parts.elements(node.rank, 1), lane.p}};
+                     lane_blocks(parts, node.rank, lane)};
   };
   tell_choice(ci, name, "multi-lane (blocks: chunks; circulant in the nodes and the lanes)",
               plan.chunks, 1, bytes);
