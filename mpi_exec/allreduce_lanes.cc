@@ -40,7 +40,8 @@
 // mid-sized vectors always, for short ones where the rule's estimate is at least 5% below the
 // n-way all-reduce's (lane_allreduce_form, kLaneNportMargin).
 // From 128 KiB the multi-lane all-reduce replaces the one lane where it goes as one chunk, its
-// lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 256 KiB: 75.7 us against 91.5).
+// lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 128 KiB: 34.8 us against 56.7;
+// 256 KiB: 75.7 us against 91.5).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
@@ -78,11 +79,16 @@ MultiLanePlan multi_lane_plan(const CommInfo& ci, const char* name, const CommIn
                               const CommInfo& lane, int count, const TypeInfo& type) {
   const double bytes = static_cast<double>(count) * type.size;
   MultiLanePlan plan{lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p), -1};
-  if (may_go_as_one_chunk(plan.chunks, bytes)) {
+  // One chunk on n ports is asked for instead of the pipeline's several chunks, and from
+  // kLaneOneChunkFrom also where the pipeline's is one chunk (below about 144 KiB), as the one
+  // chunk on n ports then replaces the one lane (36 x 32 simulated ranks, 128 KiB: 34.8 us, lanes
+  // on 35 ports, against the one lane's 56.7).
+  const int asked = bytes >= kLaneOneChunkFrom ? std::max(plan.chunks, 2) : plan.chunks;
+  if (may_go_as_one_chunk(asked, bytes)) {
     const BlockCut parts{count, node.p};  // the one chunk's parts
-    plan.ports = one_chunk_ports(
+    const int ports = one_chunk_ports(
         ci, name, node, lane, [&](int k) { return lane_blocks(parts, k, lane); }, type, bytes);
-    if (plan.ports > 0) plan.chunks = 1;
+    if (ports > 0) plan = {1, ports};
   }
   return plan;
 }

@@ -270,7 +270,8 @@ void test_node_aware_reductions() {
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
   // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 724 KiB (185,344 ints) one lane
   // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too), but from
-  // 128 KiB (32,768 ints) the multi-lane all-reduce where it goes as one chunk on n ports; from
+  // 128 KiB (32,768 ints) the multi-lane all-reduce where it goes as one chunk on n ports (also
+  // below about 144 KiB, where its pipeline would be one chunk: 32,768 ints with n = 2); from
   // 724 KiB the multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB; the counts
   // above take one).
   // With n = 2 set (Rosched_Set_nway) the lane's reduce-scatter + all-gather runs on 2 ports
