@@ -39,9 +39,9 @@
 // the reduce-scatter + all-gather on n ports (allgather_nway.h), 2 ceil(log_(n+1) N) rounds: for
 // mid-sized vectors always, for short ones where the rule's estimate is at least 5% below the
 // n-way all-reduce's (lane_allreduce_form, kLaneNportMargin).
-// From 128 KiB the multi-lane all-reduce replaces the one lane where it goes as one chunk, its
-// lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 128 KiB: 34.8 us against 56.7;
-// 256 KiB: 75.7 us against 91.5).
+// From 64 KiB the multi-lane all-reduce replaces the one lane where it goes as one chunk, its
+// lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 64 KiB: 27.6 us against 36.5;
+// 128 KiB: 34.8 us against 56.7; 256 KiB: 75.7 us against 91.5).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
@@ -81,8 +81,8 @@ MultiLanePlan multi_lane_plan(const CommInfo& ci, const char* name, const CommIn
   MultiLanePlan plan{lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p), -1};
   // One chunk on n ports is asked for instead of the pipeline's several chunks, and from
   // kLaneOneChunkFrom also where the pipeline's is one chunk (below about 144 KiB), as the one
-  // chunk on n ports then replaces the one lane (36 x 32 simulated ranks, 128 KiB: 34.8 us, lanes
-  // on 35 ports, against the one lane's 56.7).
+  // chunk on n ports then replaces the one lane (36 x 32 simulated ranks, lanes on 35 ports:
+  // 27.6 us at 64 KiB, 34.8 at 128 KiB, against the one lane's 36.5 and 56.7).
   const int asked = bytes >= kLaneOneChunkFrom ? std::max(plan.chunks, 2) : plan.chunks;
   if (may_go_as_one_chunk(asked, bytes)) {
     const BlockCut parts{count, node.p};  // the one chunk's parts

@@ -36,13 +36,12 @@ inline constexpr double kLaneScatterGatherBelow = 724 * 1024;
 // From this many bytes up to kLaneScatterGatherBelow, the multi-lane all-reduce instead of the
 // one lane where it goes as one chunk with its lanes on n ports (one_chunk_ports of
 // lane_pipeline.h; not its pipeline, which the one lane beat there), also where the pipeline
-// would take one chunk. The geometric middle of 64 KiB, where the one lane (on n ports) took
-// 36.5 us on 36 x 32 simulated ranks against the pipeline's 87.3 (one chunk not measured
-// there), and 256 KiB, where the one chunk, lanes on 3 ports, took 75.7 us against the one
-// lane's 91.5; at 128 KiB the one chunk, lanes on 35 ports, took 34.8 us against the one lane's
-// 56.7 (docs/sim/nport_allreduce.md, "The multi-lane all-reduce from 128 KiB" and "... at
-// 128 KiB").
-inline constexpr double kLaneOneChunkFrom = 128 * 1024;
+// would take one chunk. On 36 x 32 simulated ranks the one chunk took 27.6 us at 64 KiB (lanes
+// on 35 ports) against the one lane's 36.5, 34.8 us at 128 KiB (35 ports) against 56.7, and
+// 75.7 us at 256 KiB (3 ports) against 91.5; from 48 KiB (kLaneLeaderBelow) to 64 KiB it is
+// not measured (docs/sim/nport_allreduce.md, "The multi-lane all-reduce from 128 KiB" and
+// "The multi-lane all-reduce at 128 and 64 KiB").
+inline constexpr double kLaneOneChunkFrom = 64 * 1024;
 
 // The all-reduce of the one lane (node ranks 0, one per node) in the form for short and
 // mid-sized vectors.
