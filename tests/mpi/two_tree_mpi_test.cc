@@ -272,9 +272,8 @@ void test_node_aware_reductions() {
   // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too), but from
   // 64 KiB (16,384 ints) the multi-lane all-reduce where it goes as one chunk on n ports (also
   // below about 144 KiB, where its pipeline would be one chunk: 16,384 to 32,768 ints with
-  // n = 2); from
-  // 724 KiB the multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB; the counts
-  // above take one).
+  // n = 2); from 724 KiB the multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB;
+  // the counts above take one).
   // With n = 2 set (Rosched_Set_nway) the lane's reduce-scatter + all-gather runs on 2 ports
   // (lane_allreduce_form), and for the short vectors (7 and 1,000 ints) the lane takes the
   // n-port form or the n-way all-reduce by the rule's estimates. 800 KB (200,000 ints): 3 chunks,
