@@ -67,24 +67,24 @@ BlockCut lane_blocks(const BlockCut& parts, int k, const CommInfo& lane) {
 }
 
 // How the multi-lane all-reduce sends count elements: its chunks, and where that is one chunk
-// instead of the pipeline's several, the ports every lane takes (one_chunk_ports, as the
-// node-aware reduce-scatter); ports -1: each lane on its blocks' lane_ports. Every chunk holds at
-// least one element per node rank. The same on every rank; collective at the lanes' model's
-// first use.
+// instead of the pipeline's several, or instead of the one lane (`instead_of_one_lane`: from
+// kLaneOneChunkFrom below kLaneScatterGatherBelow, however many chunks the pipeline's would be),
+// the ports every lane takes (one_chunk_ports, as the node-aware reduce-scatter); ports -1: each
+// lane on its blocks' lane_ports. Every chunk holds at least one element per node rank. The same
+// on every rank; collective at the lanes' model's first use.
 struct MultiLanePlan {
   int chunks;
   int ports;
 };
 MultiLanePlan multi_lane_plan(const CommInfo& ci, const char* name, const CommInfo& node,
-                              const CommInfo& lane, int count, const TypeInfo& type) {
+                              const CommInfo& lane, int count, const TypeInfo& type,
+                              bool instead_of_one_lane) {
   const double bytes = static_cast<double>(count) * type.size;
   MultiLanePlan plan{lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p), -1};
-  // One chunk on n ports is asked for instead of the pipeline's several chunks, and from
-  // kLaneOneChunkFrom also where the pipeline's is one chunk (below about 144 KiB), as the one
-  // chunk on n ports then replaces the one lane (36 x 32 simulated ranks, lanes on 35 ports:
-  // 27.6 us at 64 KiB, 34.8 at 128 KiB, against the one lane's 36.5 and 56.7).
-  const int asked = bytes >= kLaneOneChunkFrom ? std::max(plan.chunks, 2) : plan.chunks;
-  if (may_go_as_one_chunk(asked, bytes)) {
+  // Instead of the one lane, one chunk on n ports is asked for also where the pipeline's is one
+  // chunk (below about 144 KiB; 36 x 32 simulated ranks, lanes on 35 ports: 27.6 us at 64 KiB,
+  // 34.8 at 128 KiB, against the one lane's 36.5 and 56.7).
+  if (instead_of_one_lane ? one_chunk_allowed(bytes) : may_go_as_one_chunk(plan.chunks, bytes)) {
     const BlockCut parts{count, node.p};  // the one chunk's parts
     const int ports = one_chunk_ports(
         ci, name, node, lane, [&](int k) { return lane_blocks(parts, k, lane); }, type, bytes);
@@ -192,7 +192,7 @@ void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
   const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
   if (bytes < kLaneScatterGatherBelow && count >= layout.nodes) {
     if (bytes >= kLaneOneChunkFrom) {
-      const MultiLanePlan plan = multi_lane_plan(ci, name, node, lane, count, type);
+      const MultiLanePlan plan = multi_lane_plan(ci, name, node, lane, count, type, true);
       if (plan.chunks == 1 && plan.ports > 0) {
         multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op, plan);
         return;
@@ -201,7 +201,7 @@ void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
     leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op, true);
   } else {
     multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op,
-               multi_lane_plan(ci, name, node, lane, count, type));
+               multi_lane_plan(ci, name, node, lane, count, type, false));
   }
 }
 

@@ -171,8 +171,12 @@ int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& block
   return std::max(0, LaneAnswers().of(lanes_model(lane, node), lane, blocks, type));
 }
 
+bool one_chunk_allowed(double bytes) {
+  return settings().lane_chunks == 0 && bytes <= kOneChunkOnPortsUpTo;
+}
+
 bool may_go_as_one_chunk(int chunks, double bytes) {
-  return chunks > 1 && settings().lane_chunks == 0 && bytes <= kOneChunkOnPortsUpTo;
+  return chunks > 1 && one_chunk_allowed(bytes);
 }
 
 int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,

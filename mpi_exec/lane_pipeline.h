@@ -59,9 +59,12 @@ int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& block
 // the node-aware reduce-scatter at 1 MiB; a run at 4 MiB did not end in 78 minutes).
 inline constexpr double kOneChunkOnPortsUpTo = 1 << 20;
 
+// Whether a vector of `bytes` may go as one chunk on n ports at all: ROSCHED_LANE_CHUNKS not
+// set, at most kOneChunkOnPortsUpTo bytes. The same on every rank.
+bool one_chunk_allowed(double bytes);
+
 // Whether a vector of `bytes` that lane_chunks cuts into `chunks` may go as one chunk instead:
-// more than one chunk, ROSCHED_LANE_CHUNKS not set, at most kOneChunkOnPortsUpTo bytes. The
-// same on every rank.
+// more than one chunk, and one_chunk_allowed. The same on every rank.
 bool may_go_as_one_chunk(int chunks, double bytes);
 
 // The ports every lane takes for a vector that lane_chunks would pipeline, sent as one chunk
