@@ -39,9 +39,10 @@
 // the reduce-scatter + all-gather on n ports (allgather_nway.h), 2 ceil(log_(n+1) N) rounds: for
 // mid-sized vectors always, for short ones where the rule's estimate is at least 5% below the
 // n-way all-reduce's (lane_allreduce_form, kLaneNportMargin).
-// From 64 KiB the multi-lane all-reduce replaces the one lane where it goes as one chunk, its
-// lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 64 KiB: 27.6 us against 36.5;
-// 128 KiB: 34.8 us against 56.7; 256 KiB: 75.7 us against 91.5).
+// From 24 KiB the multi-lane all-reduce replaces the one lane where it goes as one chunk, its
+// lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 32 KiB: 25.1 us against 27.5;
+// 64 KiB: 27.6 us against 36.5; 128 KiB: 34.8 us against 56.7; 256 KiB: 75.7 us against 91.5;
+// at 16 KiB the one lane was faster, 18.8 against 23.2).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
@@ -82,8 +83,8 @@ MultiLanePlan multi_lane_plan(const CommInfo& ci, const char* name, const CommIn
   const double bytes = static_cast<double>(count) * type.size;
   MultiLanePlan plan{lane_chunks(LaneSteps::kAllreduce, bytes, count / node.p), -1};
   // Instead of the one lane, one chunk on n ports is asked for also where the pipeline's is one
-  // chunk (below about 144 KiB; 36 x 32 simulated ranks, lanes on 35 ports: 27.6 us at 64 KiB,
-  // 34.8 at 128 KiB, against the one lane's 36.5 and 56.7).
+  // chunk (below about 144 KiB; 36 x 32 simulated ranks, lanes on 35 ports: 25.1 us at 32 KiB,
+  // 27.6 at 64 KiB, 34.8 at 128 KiB, against the one lane's 27.5, 36.5 and 56.7).
   if (instead_of_one_lane ? one_chunk_allowed(bytes) : may_go_as_one_chunk(plan.chunks, bytes)) {
     const BlockCut parts{count, node.p};  // the one chunk's parts
     const int ports = one_chunk_ports(
@@ -185,24 +186,27 @@ void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, 
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op) {
   const NodeLayout& layout = node_layout(ci);
   const double bytes = static_cast<double>(count) * type.size;
-  if (bytes < kLaneLeaderBelow || count < layout.min_node_size) {
-    leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op, false);
+  // The multi-lane all-reduce needs an element per node rank; the sizes where the one lane
+  // runs (in place of the one chunk where the lanes find no ports), an element per node too.
+  const bool multi_lane_fits = count >= layout.min_node_size;
+  const bool mid_sized = bytes < kLaneScatterGatherBelow && count >= layout.nodes;
+  const auto plan_for = [&](bool instead_of_one_lane) {
+    return multi_lane_plan(ci, name, comm_info(layout.node), comm_info(layout.lane), count, type,
+                           instead_of_one_lane);
+  };
+  if (multi_lane_fits && bytes >= kLaneLeaderBelow && !mid_sized) {
+    multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op, plan_for(false));
     return;
   }
-  const CommInfo node = comm_info(layout.node), lane = comm_info(layout.lane);
-  if (bytes < kLaneScatterGatherBelow && count >= layout.nodes) {
-    if (bytes >= kLaneOneChunkFrom) {
-      const MultiLanePlan plan = multi_lane_plan(ci, name, node, lane, count, type, true);
-      if (plan.chunks == 1 && plan.ports > 0) {
-        multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op, plan);
-        return;
-      }
+  if (multi_lane_fits && mid_sized && bytes >= kLaneOneChunkFrom) {
+    const MultiLanePlan plan = plan_for(true);
+    if (plan.chunks == 1 && plan.ports > 0) {
+      multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op, plan);
+      return;
     }
-    leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op, true);
-  } else {
-    multi_lane(ci, layout, name, input, recvbuf, count, datatype, type, op,
-               multi_lane_plan(ci, name, node, lane, count, type, false));
   }
+  leader_steps(layout, ci, name, input, recvbuf, count, datatype, type, op,
+               multi_lane_fits && bytes >= kLaneLeaderBelow);
 }
 
 }  // namespace rosched::mpi

@@ -17,12 +17,13 @@ namespace rosched::mpi {
 bool lane_allreduce_applies(const CommInfo& ci);
 
 // Below this many bytes (and with fewer elements than c at any size), lane_allreduce_on takes
-// the form for short and mid-sized vectors, one lane carrying them (the node's reduction, the
-// all-reduce of node ranks 0, the node's broadcast), else the multi-lane all-reduce. The
-// geometric middle of 32 KiB, where the first was measured faster (36 x 32 simulated ranks:
-// 53.2 us against 70.7), and 64 KiB, where it was slower (96.9 against 87.3); at 4 B / 1 / 4 / 16
-// KiB 5.4 / 10.2 / 12.0 / 30.7 us, 0.16 / 0.28 / 0.33 / 0.46 of the best selector
-// (docs/sim/reductions_1152.md, "Short all-reduces on multicore nodes").
+// the form for short vectors, one lane carrying them (the node's reduction, the n-way or n-port
+// all-reduce of node ranks 0, the node's broadcast), but from kLaneOneChunkFrom the multi-lane
+// all-reduce where it goes as one chunk on n ports. Set as the limit between the one lane and
+// the multi-lane all-reduce in chunks: the geometric middle of 32 KiB, where the first was measured
+// faster (36 x 32 simulated ranks: 53.2 us against 70.7), and 64 KiB, where it was slower (96.9
+// against 87.3); at 4 B / 1 / 4 / 16 KiB 5.4 / 10.2 / 12.0 / 30.7 us, 0.16 / 0.28 / 0.33 / 0.46 of
+// the best selector (docs/sim/reductions_1152.md, "Short all-reduces on multicore nodes").
 inline constexpr double kLaneLeaderBelow = 48 * 1024;
 
 // From kLaneLeaderBelow up to this many bytes (with at least as many elements as nodes), the one
@@ -33,15 +34,16 @@ inline constexpr double kLaneLeaderBelow = 48 * 1024;
 // at 16 and 32 KiB it was slower than the n-way lane (53.8 / 60.4 against 30.7 / 53.2 us).
 inline constexpr double kLaneScatterGatherBelow = 724 * 1024;
 
-// From this many bytes up to kLaneScatterGatherBelow, the multi-lane all-reduce instead of the
-// one lane where it goes as one chunk with its lanes on n ports (one_chunk_ports of
-// lane_pipeline.h; not its pipeline, which the one lane beat there), also where the pipeline
-// would take one chunk. On 36 x 32 simulated ranks the one chunk took 27.6 us at 64 KiB (lanes
-// on 35 ports) against the one lane's 36.5, 34.8 us at 128 KiB (35 ports) against 56.7, and
-// 75.7 us at 256 KiB (3 ports) against 91.5; from 48 KiB (kLaneLeaderBelow) to 64 KiB it is
-// not measured (docs/sim/nport_allreduce.md, "The multi-lane all-reduce from 128 KiB" and
-// "The multi-lane all-reduce at 128 and 64 KiB").
-inline constexpr double kLaneOneChunkFrom = 64 * 1024;
+// From this many bytes up to kLaneScatterGatherBelow (with at least as many elements as ranks in
+// a node and as nodes), the multi-lane all-reduce instead of the one lane where it goes as one
+// chunk with its lanes on n ports (one_chunk_ports of lane_pipeline.h; not its pipeline, which
+// the one lane beat there), also where the pipeline would take one chunk. On 36 x 32 simulated
+// ranks, lanes on 35 ports, the one chunk took 23.2 us at 16 KiB against the one lane's 18.8,
+// 25.1 at 32 KiB against 27.5, 27.6 at 64 KiB against 36.5 and 34.8 at 128 KiB against 56.7;
+// 75.7 us at 256 KiB (3 ports) against 91.5. Between 16 and 32 KiB (the two times' lines cross
+// near 26 KiB) it is not measured (docs/sim/nport_allreduce.md, "The multi-lane all-reduce from
+// 128 KiB", "... at 128 and 64 KiB" and "... from 24 KiB").
+inline constexpr double kLaneOneChunkFrom = 24 * 1024;
 
 // The all-reduce of the one lane (node ranks 0, one per node) in the form for short and
 // mid-sized vectors.
@@ -79,7 +81,8 @@ LaneAllreduce lane_allreduce_form(const CostModel& model, int lanes, double byte
 // each node (sub_bcast_on of bcast_node_aware.h: a k-ary tree of one
 // block or the circulant broadcast, by the node's cost model) (the node's ports and the lane's n
 // by the n-way cost rule on that communicator, nway_ports, at most its size - 1); for long ones
-// (and from kLaneOneChunkFrom where it goes as one chunk on n ports) the multi-lane all-reduce.
+// (and from kLaneOneChunkFrom, below and above kLaneLeaderBelow, where it goes as one chunk on n
+// ports) the multi-lane all-reduce.
 // Arguments already checked; reported as `name`.
 void lane_allreduce_on(const CommInfo& ci, const char* name, const void* input, void* recvbuf,
                        int count, MPI_Datatype datatype, const TypeInfo& type, MPI_Op op);

@@ -297,7 +297,7 @@ int Rosched_Reduce_node_aware_choice(MPI_Comm comm, int count, MPI_Datatype data
  * the nodes' ranks 0 (Rosched_Allreduce_scatter_gather's); either lane all-reduce replaced by
  * the reduce-scatter + all-gather on n ports (Rosched_Allreduce_nport's) where its cost rule
  * finds ports worth it (below 48 KiB: its estimate 5% below the n-way one's); for longer ones,
- * and from 64 KiB where it goes as one chunk with its lanes on n ports, the
+ * and from 24 KiB where it goes as one chunk with its lanes on n ports, the
  * multi-lane all-reduce (Träff 2020's full-lane
  * decomposition over Träff 2022's circulant graphs: the circulant reduce-scatter of c parts
  * within each node, node rank k reduce-scatters and all-gathers part k with node rank k of

@@ -270,8 +270,8 @@ void test_node_aware_reductions() {
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
   // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 724 KiB (185,344 ints) one lane
   // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too), but from
-  // 64 KiB (16,384 ints) the multi-lane all-reduce where it goes as one chunk on n ports (also
-  // below about 144 KiB, where its pipeline would be one chunk: 16,384 to 32,768 ints with
+  // 24 KiB (6,144 ints) the multi-lane all-reduce where it goes as one chunk on n ports (also
+  // below about 144 KiB, where its pipeline would be one chunk: 6,144 to 32,768 ints with
   // n = 2); from 724 KiB the multi-lane all-reduce, pipelined in several chunks (4 for 1.2 MB;
   // the counts above take one).
   // With n = 2 set (Rosched_Set_nway) the lane's reduce-scatter + all-gather runs on 2 ports
@@ -281,8 +281,8 @@ void test_node_aware_reductions() {
   // (run_mpi_tests.sh).
   for (const int ports : {0, 2}) {
     Rosched_Set_nway(ports, nullptr);
-    for (const int count : {7, 1000, 12288, 16383, 16384, 30001, 32767, 32768, 90001, 185343,
-                            185344, 200000, 300000}) {
+    for (const int count : {7, 1000, 6143, 6144, 12288, 16383, 16384, 30001, 32767, 32768, 90001,
+                            185343, 185344, 200000, 300000}) {
       if (ports > 0 && count > 200000) continue;  // the pipeline at 1.2 MB: run once above
       for (const bool in_place : {false, true}) {
         std::vector<int> send(count), mine(count), want(count);
