@@ -39,10 +39,10 @@ inline constexpr double kLaneScatterGatherBelow = 724 * 1024;
 // chunk with its lanes on n ports (one_chunk_ports of lane_pipeline.h; not its pipeline, which
 // the one lane beat there), also where the pipeline would take one chunk. On 36 x 32 simulated
 // ranks, lanes on 35 ports, the one chunk took 23.2 us at 16 KiB against the one lane's 18.8,
-// 25.1 at 32 KiB against 27.5, 27.6 at 64 KiB against 36.5 and 34.8 at 128 KiB against 56.7;
-// 75.7 us at 256 KiB (3 ports) against 91.5. Between 16 and 32 KiB (the two times' lines cross
-// near 26 KiB) it is not measured (docs/sim/nport_allreduce.md, "The multi-lane all-reduce from
-// 128 KiB", "... at 128 and 64 KiB" and "... from 24 KiB").
+// 23.0 at 24 KiB against 23.3, 23.8 at 28 KiB against 25.2, 25.1 at 32 KiB against 27.5, 27.6
+// at 64 KiB against 36.5 and 34.8 at 128 KiB against 56.7; 75.7 us at 256 KiB (3 ports) against
+// 91.5. The lines cross near 23.4 KiB (docs/sim/nport_allreduce.md, "The multi-lane all-reduce
+// from 128 KiB", "... at 128 and 64 KiB", "... from 24 KiB" and "The limit at 24 KiB measured").
 inline constexpr double kLaneOneChunkFrom = 24 * 1024;
 
 // The all-reduce of the one lane (node ranks 0, one per node) in the form for short and
