@@ -41,9 +41,8 @@
 // n-way all-reduce's (lane_allreduce_form, kLaneNportMargin).
 // From 24 KiB the multi-lane all-reduce replaces the one lane where it goes as one chunk, its
 // lanes on n ports (kLaneOneChunkFrom; 36 x 32 simulated ranks, 24 KiB: 23.0 us against 23.3;
-// 32 KiB: 25.1 us against 27.5;
-// 64 KiB: 27.6 us against 36.5; 128 KiB: 34.8 us against 56.7; 256 KiB: 75.7 us against 91.5;
-// at 16 KiB the one lane was faster, 18.8 against 23.2).
+// 32 KiB: 25.1 us against 27.5; 64 KiB: 27.6 us against 36.5; 128 KiB: 34.8 us against 56.7;
+// 256 KiB: 75.7 us against 91.5; at 16 KiB the one lane was faster, 18.8 against 23.2).
 #include "mpi_exec/allreduce_lanes.h"
 
 #include <algorithm>
