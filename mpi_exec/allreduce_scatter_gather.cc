@@ -54,6 +54,10 @@ int nport_allreduce_ports(const CommInfo& ci, double bytes) {
   return nway_allgather_ports(ci, even_blocks(ci, bytes));
 }
 
+int nport_allreduce_ports_to_run(const CommInfo& ci, double bytes) {
+  return nway_allgather_ports_to_run(ci, even_blocks(ci, bytes));
+}
+
 double nport_allreduce_time(const CostModel& model, int p, int n, double bytes) {
   const double mean = bytes / p;
   return 2 * nway_allgather_time(model, p, n, {mean, mean});
@@ -66,7 +70,7 @@ void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const 
   if (sendbuf != MPI_IN_PLACE) local_copy(sendbuf, recvbuf, count, datatype, type);
   if (ci.p == 1) return;
   const double bytes = static_cast<double>(count) * type.size;
-  const int n = nway_allgather_ports_to_run(ci, even_blocks(ci, bytes));
+  const int n = nport_allreduce_ports_to_run(ci, bytes);
   if (settings().verbose) {
     tell_choice(ci, name, ("n-port reduce-scatter + all-gather, n = " + std::to_string(n)).c_str(),
                 0, 0, bytes);

@@ -19,17 +19,22 @@ void scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* 
                               MPI_Op op);
 
 // The same with the n-port reduce-scatter and the n-port all-gather (allgather_nway.h), n =
-// nway_allgather_ports_to_run for blocks of count / p elements: 2 ceil(log_(n+1) p) rounds.
+// nport_allreduce_ports_to_run: 2 ceil(log_(n+1) p) rounds.
 void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* sendbuf,
                                     void* recvbuf, int count, MPI_Datatype datatype,
                                     const TypeInfo& type, MPI_Op op);
 // Whether the n-port all-gather's rule finds n ports at least 10% faster than Algorithm 7 for
-// blocks of `bytes` / p (nway_allgather_ports): where Rosched_Allreduce times the n-port form.
+// blocks of `bytes` / p (nway_allgather_ports): where Rosched_Allreduce times the n-port form,
+// and Rosched_Reduce the n-port reduce-scatter + gather (reduce_trees.h).
 // Collective at the communicator's first use of the cost model.
 bool nport_allreduce_pays(const CommInfo& ci, double bytes);
 // Its n: nway_allgather_ports for blocks of `bytes` / p, 0 where the n-port form does not pay.
 // Collective as nport_allreduce_pays.
 int nport_allreduce_ports(const CommInfo& ci, double bytes);
+// The n the n-port reduce-scatter of a `bytes` vector runs on without a trial, or after one
+// (nway_allgather_ports_to_run for blocks of `bytes` / p: at least 2). Collective as
+// nport_allreduce_pays.
+int nport_allreduce_ports_to_run(const CommInfo& ci, double bytes);
 // The rule's estimate for the n-port reduce-scatter + all-gather of `bytes` on p ranks and n
 // ports: twice the n-port all-gather's of blocks of bytes / p (nway_allgather_time; n = 1 is the
 // circulant reduce-scatter + all-gather).

@@ -23,7 +23,7 @@ enum Impl {
   kKary,                                                                  // bcast
   kRsag,                                                   // allreduce, reduce, bcast (scatter)
   kKnomial,                                                               // bcast, allreduce
-  kNport,                                                                 // allreduce
+  kNport,                                                                 // allreduce, reduce
   kImplCount
 };
 // clang-format on

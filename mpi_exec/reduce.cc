@@ -3,9 +3,11 @@
 // whichever the cost model says is faster for the vector, or the MPI library's own MPI_Reduce
 // or, on several multicore nodes, the node-aware reduction, where a timed first call of the size
 // class found that faster: library_choice.h), Rosched_Reduce_binomial, Rosched_Reduce_two_tree
-// and Rosched_Reduce_circulant (one of them, always), Rosched_Reduce_node_aware (the node-aware
-// reduction, reduce_node_aware.cc, where it applies, else as Rosched_Reduce). The reductions are
-// in reduce_knomial.cc, reduce_two_tree.cc and reduce_circulant.cc.
+// and Rosched_Reduce_circulant (one of them, always), Rosched_Reduce_scatter_gather and
+// Rosched_Reduce_nport (the reduce-scatter + gather, circulant or on n ports, always),
+// Rosched_Reduce_node_aware (the node-aware reduction, reduce_node_aware.cc, where it applies,
+// else as Rosched_Reduce). The reductions are in reduce_knomial.cc, reduce_two_tree.cc,
+// reduce_circulant.cc and reduce_scatter_gather.cc.
 //
 // A non-commutative operation keeps rank order only with the sink 0 (the k-nomial and the two
 // trees) or p - 1 (the two trees): for another root the reduction goes to rank 0 and the result
@@ -17,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/args.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/last_run.h"
@@ -80,6 +83,8 @@ int tree_answer(const ReduceTree& tree) {
       return kReduceCirculant;
     case ReduceTree::kScatterGather:
       return kReduceScatterGather;
+    case ReduceTree::kNportScatterGather:
+      return kReduceNportScatterGather;
   }
   return kReduceKnomial;
 }
@@ -104,6 +109,9 @@ void tree_reduce(const ReduceTree& tree, const void* own, void* acc, int count,
   } else if (tree.kind == ReduceTree::kScatterGather) {
     if (own != nullptr) local_copy(own, acc, count, datatype);
     scatter_gather_reduce(acc, count, datatype, type, op, sink, comm);
+  } else if (tree.kind == ReduceTree::kNportScatterGather) {
+    if (own != nullptr) local_copy(own, acc, count, datatype);
+    nport_scatter_gather_reduce(acc, count, datatype, type, op, sink, comm);
   } else {
     two_tree_reduce(own, acc, count, datatype, type, op, sink, comm);
   }
@@ -118,7 +126,8 @@ bool is_commutative(MPI_Op op) {
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
                                MPI_Op op, bool commutative) {
   ReduceDecision d;
-  // the trial's: 1 rosched's tree, 2 node-aware, 3 reduce-scatter + gather, 4 the other tree
+  // the trial's: 1 rosched's tree, 2 node-aware, 3 reduce-scatter + gather, 4 the other tree,
+  // 5 the n-port reduce-scatter + gather
   int answer = 1;
   if (choose && ci.p > 1) {
     const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
@@ -141,6 +150,12 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
   // vectors, commutative operations), where every block holds an element.
   d.scatter_gather_applies =
       choose && d.tree.kind == ReduceTree::kCirculant && count >= ci.p;
+  // The n-port reduce-scatter + gather: timed where the n-port all-gather's rule finds ports
+  // worth it for the blocks (commutative operations, p > 2), as Rosched_Allreduce times the
+  // n-port all-reduce.
+  d.nport_applies =
+      choose && commutative && ci.p > 2 &&
+      (d.timed ? nport_allreduce_pays(ci, static_cast<double>(count) * type.size) : answer == 5);
   if (choose && trees.other) {
     if (d.timed) d.other_tree = trees.other;
     if (!d.timed && answer == 4) d.tree = *trees.other;
@@ -149,6 +164,10 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
   if (!d.timed && answer == 3 && d.scatter_gather_applies) {
     d.answer = kReduceScatterGather;
     d.tree = {ReduceTree::kScatterGather, 0};
+  }
+  if (!d.timed && answer == 5 && d.nport_applies) {
+    d.answer = kReduceNportScatterGather;
+    d.tree = {ReduceTree::kNportScatterGather, 0};
   }
   return d;
 }
@@ -163,7 +182,15 @@ int node_aware_reduce_answer(const CommInfo& ci, int count, const TypeInfo& type
 
 namespace {
 
-enum class Algorithm { kChosen, kBinomial, kTwoTree, kCirculant, kScatterGather, kNodeAware };
+enum class Algorithm {
+  kChosen,
+  kBinomial,
+  kTwoTree,
+  kCirculant,
+  kScatterGather,
+  kNport,
+  kNodeAware
+};
 
 // A tree's name in the trial's report (ROSCHED_VERBOSE).
 const char* tree_name(const rosched::mpi::ReduceTree& tree) {
@@ -177,6 +204,8 @@ const char* tree_name(const rosched::mpi::ReduceTree& tree) {
       return "circulant reduction";
     case ReduceTree::kScatterGather:
       return "reduce-scatter + gather";
+    case ReduceTree::kNportScatterGather:
+      return "n-port reduce-scatter + gather";
   }
   return "tree";
 }
@@ -199,7 +228,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       if (rank == root) check_not_aliased(sendbuf, recvbuf, count, MPI_ERR_ARG);
       const TypeInfo checked = check_reduction(count, datatype, op);
       commutative = is_commutative(op);
-      if ((algorithm == Algorithm::kCirculant || algorithm == Algorithm::kScatterGather) &&
+      if ((algorithm == Algorithm::kCirculant || algorithm == Algorithm::kScatterGather ||
+           algorithm == Algorithm::kNport) &&
           !commutative) {
         throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
       }
@@ -246,6 +276,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
     if (algorithm == Algorithm::kScatterGather) {
       return by_tree({ReduceTree::kScatterGather, 0}, own);
     }
+    if (algorithm == Algorithm::kNport) return by_tree({ReduceTree::kNportScatterGather, 0}, own);
     // Rosched_Reduce (and _node_aware where that does not apply): the library's MPI_Reduce, or
     // the node-aware reduction, where a trial found them faster (library_choice.h).
     const ReduceDecision decision =
@@ -271,7 +302,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
           {tree_name(decision.tree), [&] { by_tree(decision.tree, in); }},
           {"node-aware", nullptr},
           {"reduce-scatter + gather", nullptr},
-          {decision.other_tree ? tree_name(*decision.other_tree) : "other tree", nullptr}};
+          {decision.other_tree ? tree_name(*decision.other_tree) : "other tree", nullptr},
+          {"n-port reduce-scatter + gather", nullptr}};
       if (decision.node_aware_applies) {  // answer 2
         candidates[2].run = [&] {
           node_aware_reduce_on(ci, in, recvbuf, count, datatype, type, op, root);
@@ -283,14 +315,17 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       if (decision.other_tree) {  // answer 4
         candidates[4].run = [&] { by_tree(*decision.other_tree, in); };
       }
+      if (decision.nport_applies) {  // answer 5
+        candidates[5].run = [&] { by_tree({ReduceTree::kNportScatterGather, 0}, in); };
+      }
       // ROSCHED_DEBUG: every candidate's result at the root checked where it is exact.
       std::vector<ResultPart> result;
       if (ci.rank == root && exact_reduction(datatype, op)) {
         result.push_back({recvbuf, count, datatype});
       }
       // The winner in Rosched_Reduce_choice's numbers (answers 1 and 4 are the trees').
-      static constexpr int kTrialAnswer[] = {kReduceLibrary, 0, kReduceNodeAware,
-                                             kReduceScatterGather, 0};
+      static constexpr int kTrialAnswer[] = {kReduceLibrary,       0, kReduceNodeAware,
+                                             kReduceScatterGather, 0, kReduceNportScatterGather};
       const int winner = time_checked_choices(ci, name, Decided::kReduce, count, type.size,
                                               std::move(candidates), result);
       ran = winner == 1   ? decision.answer
@@ -349,6 +384,12 @@ extern "C" int Rosched_Reduce_scatter_gather(const void* sendbuf, void* recvbuf,
                                              MPI_Comm comm) {
   return reduce("Rosched_Reduce_scatter_gather", Algorithm::kScatterGather, sendbuf, recvbuf, count,
                 datatype, op, root, comm);
+}
+
+extern "C" int Rosched_Reduce_nport(const void* sendbuf, void* recvbuf, int count,
+                                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  return reduce("Rosched_Reduce_nport", Algorithm::kNport, sendbuf, recvbuf, count, datatype, op,
+                root, comm);
 }
 
 extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,

@@ -123,6 +123,10 @@ void circulant_reduce(const void* own, void* acc, int count, MPI_Datatype dataty
 // to the root. Commutative operations only (the caller's to ensure).
 void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                            MPI_Op op, int root, const CommInfo& comm);
+// The same with the n-port reduce-scatter (allgather_nway.h; n = nport_allreduce_ports_to_run,
+// allreduce_scatter_gather.h): ceil(log_(n+1) p) rounds of n messages, then the gather.
+void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
+                                 MPI_Op op, int root, const CommInfo& comm);
 
 // The same over KnomialReduceSchedule(p, ports, rank, sink): the whole vector as one block,
 // ceil(log_{ports+1} p) levels (ports = 1: the binomial tree, ceil(log2 p) rounds), a level's
@@ -150,9 +154,10 @@ void* accumulator(const CommInfo& ci, int root, void* recvbuf, int count, const 
 // operation the circulant one (circulant_reduce_pipeline's blocks), else the two trees
 // (two_tree_pipeline's), which keep rank order. One port for p <= 2.
 struct ReduceTree {
-  // kScatterGather (scatter_gather_reduce) is never reduce_tree_for's answer: Rosched_Reduce's
-  // trial times it beside the tree (reduce_decision).
-  enum Kind { kKnomial, kTwoTree, kCirculant, kScatterGather } kind;
+  // kScatterGather and kNportScatterGather (scatter_gather_reduce, nport_scatter_gather_reduce)
+  // are never reduce_tree_for's answer: Rosched_Reduce's trial times them beside the tree
+  // (reduce_decision).
+  enum Kind { kKnomial, kTwoTree, kCirculant, kScatterGather, kNportScatterGather } kind;
   int ports;  // kKnomial: 1..64
 };
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type,
@@ -171,22 +176,26 @@ ReduceTrees reduce_trees_for(const CommInfo& comm, int count, const TypeInfo& ty
 // Rosched_Reduce's decision for a call (reduce.cc; library_choice.h), the answers of
 // Rosched_Reduce_choice. With `choose` (Rosched_Reduce, p > 1): the library's MPI_Reduce where a
 // trial found it faster (or ROSCHED_REDUCE=native), the node-aware reduction, the
-// reduce-scatter + gather reduction or the tree reduce_trees_for passed over where a trial found
-// that faster, else rosched's tree; timed: this call times those that apply (answer and tree
-// are then the tree's, what runs without a trial). Without it: the tree.
+// reduce-scatter + gather reduction (circulant or on n ports) or the tree reduce_trees_for passed
+// over where a trial found that faster, else rosched's tree; timed: this call times those that
+// apply (answer and tree are then the tree's, what runs without a trial). Without it: the tree.
+// clang-format off
 enum ReduceAnswer {
   kReduceLibrary = 0, kReduceKnomial = 1, kReduceTwoTree = 2, kReduceNodeAware = 3,
-  kReduceCirculant = 4, kReduceScatterGather = 5
+  kReduceCirculant = 4, kReduceScatterGather = 5, kReduceNportScatterGather = 6
 };
+// clang-format on
 struct ReduceDecision {
   int answer = kReduceLibrary;
   bool timed = false;
   bool node_aware_applies = false;  // asked where timed or where a trial chose it
   bool scatter_gather_applies = false;  // with `choose`: timed, or chosen by a trial
-  ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1, 2, 4 and 5
+  bool nport_applies = false;           // the same for the n-port reduce-scatter + gather
+  ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1, 2, 4, 5 and 6
   std::optional<ReduceTree> other_tree;      // timed: reduce_trees_for's other tree, if any
 };
-// The answer (kReduceKnomial, kReduceTwoTree, kReduceCirculant, kReduceScatterGather) of a tree.
+// The answer (kReduceKnomial, kReduceTwoTree, kReduceCirculant, kReduceScatterGather,
+// kReduceNportScatterGather) of a tree.
 int tree_answer(const ReduceTree& tree);
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
                                MPI_Op op, bool commutative);
@@ -210,11 +219,12 @@ enum AllreduceAnswer {
 };
 // clang-format on
 
-// knomial_reduce, two_tree_reduce, circulant_reduce or scatter_gather_reduce, as the tree says,
-// with own holding this rank's contribution (nullptr: acc holds it; the scatter + gather copies
-// own into acc first, the trees do not); commutative operations unless sink is 0 and the tree is
-// the k-nomial or the two trees (which keep rank order then). On return the sink's acc holds the
-// reduction; another rank's acc holds nothing of use.
+// knomial_reduce, two_tree_reduce, circulant_reduce, scatter_gather_reduce or
+// nport_scatter_gather_reduce, as the tree says, with own holding this rank's contribution
+// (nullptr: acc holds it; the scatter + gathers copy own into acc first, the trees do not);
+// commutative operations unless sink is 0 and the tree is the k-nomial or the two trees (which keep
+// rank order then). On return the sink's acc holds the reduction; another rank's acc holds nothing
+// of use.
 void tree_reduce(const ReduceTree& tree, const void* own, void* acc, int count,
                  MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int sink,
                  const CommInfo& comm);

@@ -233,6 +233,15 @@ int Rosched_Reduce_circulant(const void* sendbuf, void* recvbuf, int count,
 int Rosched_Reduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
                                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
+/* The same with the n-port reduce-scatter of Rosched_Allreduce_nport's first half (Träff 2022's
+ * Alg. 7 on the skips of n ports, Bruck et al. 1997's k-port dissemination, run backwards):
+ * ceil(log_(n+1) p) rounds of n messages, then the gather; n by the n-port all-gather's cost rule
+ * for blocks of count / p elements (ROSCHED_NWAY_N to set it). For short vectors, where a round
+ * costs its latency. Commutative operations only (MPI_ERR_OP otherwise). Same semantics as
+ * MPI_Reduce. */
+int Rosched_Reduce_nport(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, int root, MPI_Comm comm);
+
 /* The binomial-tree reduction (Träff's lecture notes, "Binomial tree reduction"): the whole
  * vector in ceil(log2 p) rounds, the fewest any reduction of an unsplit vector can take, and
  * the right tree for short vectors, where the two trees' 2 log2 p rounds cost twice the
@@ -245,7 +254,9 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
  * first call of each size class on a communicator times both, as Rosched_Bcast does, and on
  * several multicore nodes, for a commutative operation, Rosched_Reduce_node_aware's reduction
  * as well, and where the circulant reduction is the tree, Rosched_Reduce_scatter_gather's, and
- * for short vectors the tree the model passed over, of the two below;
+ * for short vectors the tree the model passed over, of the two below, and for a commutative
+ * operation, where the n-port all-gather's rule finds ports worth it for the blocks (p > 2),
+ * Rosched_Reduce_nport's;
  * ROSCHED_REDUCE=auto|model|rosched|native).
  * Short vectors (up to 60 KiB): the k-nomial tree with n ports
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
@@ -262,7 +273,8 @@ int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
 /* What Rosched_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm) would run (for any
  * root): *algorithm = 0 the MPI library's MPI_Reduce, 1 the k-nomial tree, 2 the two trees, 3 the
  * node-aware reduction, 4 the circulant reduction, 5 the reduce-scatter + gather
- * (Rosched_Reduce_scatter_gather, for a commutative operation where a trial found it faster).
+ * (Rosched_Reduce_scatter_gather, for a commutative operation where a trial found it faster), 6
+ * the n-port reduce-scatter + gather (Rosched_Reduce_nport, the same).
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the

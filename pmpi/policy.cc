@@ -110,8 +110,9 @@ Route chosen_route(Collective c, int algorithm) {
                                              R::kKnomial};
   static constexpr std::array<R, 3> allgather = {R::kNative, R::kCirculant, R::kNway};
   static constexpr std::array<R, 4> allgatherv = {R::kNative, R::kCirculant, R::kLargest, R::kNway};
-  static constexpr std::array<R, 6> reduce = {R::kNative,    R::kKnomial,   R::kTwoTree,
-                                              R::kNodeAware, R::kCirculant, R::kScatterGather};
+  static constexpr std::array<R, 7> reduce = {R::kNative,       R::kKnomial,   R::kTwoTree,
+                                              R::kNodeAware,    R::kCirculant, R::kScatterGather,
+                                              R::kScatterGather};
   static constexpr std::array<R, 9> allreduce = {R::kNative,    R::kCensus,  R::kScatterGather,
                                                  R::kNodeAware, R::kNway,    R::kTwoTree,
                                                  R::kNodeAware, R::kKnomial, R::kScatterGather};

@@ -250,10 +250,13 @@ void test_aliased_buffers(MPI_Comm comm) {
            name + ": count 0 with sendbuf == recvbuf is no error");
   }
   const std::pair<ReduceFn, std::string> reduces[] = {
-      {Rosched_Reduce, "reduce"}, {Rosched_Reduce_two_tree, "reduce two-tree"},
-      {Rosched_Reduce_binomial, "reduce binomial"}, {Rosched_Reduce_circulant, "reduce circulant"},
+      {Rosched_Reduce, "reduce"},
+      {Rosched_Reduce_two_tree, "reduce two-tree"},
+      {Rosched_Reduce_binomial, "reduce binomial"},
+      {Rosched_Reduce_circulant, "reduce circulant"},
       {Rosched_Reduce_node_aware, "reduce node-aware"},
-      {Rosched_Reduce_scatter_gather, "reduce scatter-gather"}};
+      {Rosched_Reduce_scatter_gather, "reduce scatter-gather"},
+      {Rosched_Reduce_nport, "reduce n-port scatter-gather"}};
   Rosched_Set_debug(1);
   for (const auto& [reduce, name] : reduces) {
     for (const int root : {0, p - 1}) {
