@@ -255,8 +255,8 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
  * several multicore nodes, for a commutative operation, Rosched_Reduce_node_aware's reduction
  * as well, and where the circulant reduction is the tree, Rosched_Reduce_scatter_gather's, and
  * for short vectors the tree the model passed over, of the two below, and for a commutative
- * operation, where the n-port all-gather's rule finds ports worth it for the blocks (p > 2),
- * Rosched_Reduce_nport's;
+ * operation, where the n-port all-gather's rule finds ports worth it for the blocks (p > 2) and
+ * the node-aware reduction does not apply, Rosched_Reduce_nport's;
  * ROSCHED_REDUCE=auto|model|rosched|native).
  * Short vectors (up to 60 KiB): the k-nomial tree with n ports
  * (Träff's lecture notes, "Final remark: binomial and k-nomial trees"; n = 1 is the binomial
