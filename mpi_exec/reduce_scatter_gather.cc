@@ -11,8 +11,9 @@
 //
 // The same with the n-port reduce-scatter (allgather_nway.h: Träff 2022's Alg. 7 on the skips of
 // n ports run backwards, as Rosched_Allreduce_nport's first half): ceil(log_(n+1) p) rounds of n
-// messages, then the gather, for short vectors, where each round costs its latency and the
-// pipelined reductions' and trees' ceil(log2 p) or more rounds of the whole vector cost most.
+// messages, then the gather: for short vectors, where a round costs its latency, the pipelined
+// reductions pay one in each of their rounds, and the k-nomial tree's parents receive n whole
+// vectors at each of its levels.
 //
 // For commutative operations: the MPI entry point (argument checks, the choice) is in reduce.cc.
 #include <string>
