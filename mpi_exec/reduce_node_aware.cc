@@ -1,32 +1,44 @@
-// The node-aware reduction: a tree reduction (the k-nomial tree or the pipelined two trees of
-// Sanders, Speck, Träff 2009, by the cost model of each communicator: reduce_trees.h) within
-// every node, into the rank of the root's lane (node_layout.h), then among the lane's ranks into
-// the root's node; each vector crosses each node's network link once instead of once per rank in
-// the trees' pipelined rounds. Commutative operations only (the two phases combine the
-// contributions in node order, not rank order); elsewhere Rosched_Reduce_node_aware runs the
-// flat reduction of Rosched_Reduce. Where some node lacks the root's node rank, lane 0 carries the
-// partial results and the home node's rank 0 sends the result to the root. On nodes of equal
-// size, from 12 KiB and one element per rank, Rabenseifner's reduce-scatter + gather instead
-// (node_scatter_gather_reduce below).
+// The node-aware reduction: a tree reduction (the k-nomial tree or the pipelined circulant
+// reduction, by the cost model of each communicator: reduce_trees.h) within every node, into the
+// rank of the root's lane (node_layout.h), then among the lane's ranks into the root's node,
+// there by the reduce-scatter on n ports followed by the gather to the home node's rank
+// (reduce_scatter_gather.cc; Träff 2022's Alg. 7 on the skips of n ports run backwards) where
+// the cost model finds it faster than the lane's tree (lane_reduce_tree); each vector crosses
+// each node's network link once instead of once per rank in the trees' pipelined rounds.
+// Commutative operations only (the two phases combine the contributions in node order, not rank
+// order); elsewhere Rosched_Reduce_node_aware runs the flat reduction of Rosched_Reduce. Where
+// some node lacks the root's node rank, lane 0 carries the partial results and the home node's
+// rank 0 sends the result to the root. On nodes of equal size, from 192 KiB and one element per
+// rank, Rabenseifner's reduce-scatter + gather instead (node_scatter_gather_reduce below).
 #include "mpi_exec/reduce_node_aware.h"
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "mpi_exec/allreduce_lanes.h"
+#include "mpi_exec/allreduce_scatter_gather.h"
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/node_layout.h"
+#include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_scatter_node_aware.h"
 #include "mpi_exec/reduce_trees.h"
+#include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
+#include "sched/circulant/bcast_schedule.h"
 
 namespace rosched::mpi {
 
 namespace {
 
 // From this many bytes (and one element per rank) the reduction on equal nodes is the
-// reduce-scatter + gather: measured on the paper's 36 x 32 simulated ranks
-// (docs/sim/reductions_1152.md), 35.0 / 37.2 / 42.7 / 52.5 us at 8 / 16 / 32 / 64 KiB against
-// the trees' 18.8 / 45.4 / 46.1 / 86.9.
-constexpr double kScatterGatherFrom = 12 * 1024;
+// reduce-scatter + gather; below, the trees within the nodes and the carrier lane's reduction
+// (lane_reduce_tree: on n ports from 4 KiB). Measured on the paper's 36 x 32 simulated ranks
+// (docs/sim/reductions_1152.md, "The carrier lane on n ports"): the reduce-scatter + gather took
+// 37.2 / 42.7 / 52.5 / 56.0 us at 16 / 32 / 64 / 256 KiB, the trees with the lane on n ports
+// 15.3 / 21.4 / 27.8 / 60.5 (39.4 at 128 KiB); with the lane's trees they had lost from 12 KiB
+// (45.4 / 46.1 / 86.9 at 16 / 32 / 64 KiB).
+constexpr double kScatterGatherFrom = 192 * 1024;
 
 // Rabenseifner's reduction (2004: a reduce-scatter, then a gather of the blocks to the root) on
 // nodes of equal size: the node-aware reduce-scatter (reduce_scatter_node_aware.h, in chunks),
@@ -83,7 +95,42 @@ void node_scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvb
   }
 }
 
+// The reduction of the carrier lane into the root's node: the n-port reduce-scatter + gather
+// (nport_scatter_gather_reduce) where every block holds an element, the n-port rule finds ports
+// worth it for the lane's blocks and lane_reduce_takes_nport prefers it to the tree of
+// reduce_tree_for; else that tree (always with ROSCHED_REDUCE_PORTS, which sets the tree). The
+// same on every rank of the lane.
+ReduceTree lane_reduce_tree(const CommInfo& lanes, int count, const TypeInfo& type) {
+  const ReduceTree tree = reduce_tree_for(lanes, count, type, true);
+  if (lanes.p <= 2 || count < lanes.p || settings().reduce_ports > 0) return tree;
+  const double bytes = static_cast<double>(count) * type.size;
+  const int n = nport_allreduce_ports(lanes, bytes);
+  const std::int64_t blocks =
+      tree.kind == ReduceTree::kCirculant ? circulant_reduce_pipeline(lanes, count, type).n : 0;
+  if (n == 0 || !lane_reduce_takes_nport(cost_model(lanes), lanes.p, bytes, n, tree, blocks)) {
+    return tree;
+  }
+  return {ReduceTree::kNportScatterGather, 0};
+}
+
 }  // namespace
+
+double nport_reduce_time(const CostModel& model, int p, int n, double bytes) {
+  return nport_allreduce_time(model, p, n, bytes) / 2 + fan_time(model, p - 1, bytes / p);
+}
+
+bool lane_reduce_takes_nport(const CostModel& model, int lanes, double bytes, int n_port,
+                             const ReduceTree& tree, std::int64_t blocks) {
+  double tree_time = 0;
+  if (tree.kind == ReduceTree::kKnomial) {
+    tree_time = knomial_time(model, lanes, tree.ports, bytes);
+  } else if (tree.kind == ReduceTree::kCirculant) {
+    tree_time = pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(lanes), blocks);
+  } else {
+    return false;
+  }
+  return nport_reduce_time(model, lanes, n_port, bytes) <= kLaneNportMargin * tree_time;
+}
 
 bool node_aware_reduce_applies(const CommInfo& ci, MPI_Op op) {
   return is_commutative(op) && ci.p > 1 && node_layout(ci).hierarchical();
@@ -108,8 +155,8 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
               lane, node);
   if (layout.node_rank == lane) {
     const CommInfo lanes = comm_info(layout.lane);
-    tree_reduce(reduce_tree_for(lanes, count, type, true), nullptr, acc, count, datatype, type,
-                op, home, lanes);
+    tree_reduce(lane_reduce_tree(lanes, count, type), nullptr, acc, count, datatype, type, op, home,
+                lanes);
   }
   if (lane != k && layout.node_number == home) {
     if (layout.node_rank == lane) {

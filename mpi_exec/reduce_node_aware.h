@@ -4,10 +4,32 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/reduce_trees.h"
 
 namespace rosched::mpi {
+
+// The model's estimate of the n-port reduce-scatter + gather of `bytes` on p ranks and n ports
+// (nport_scatter_gather_reduce): the n-port reduce-scatter's (half of nport_allreduce_time),
+// then the gather's p - 1 blocks of bytes / p arriving at the root at once (fan_time).
+double nport_reduce_time(const CostModel& model, int p, int n, double bytes);
+
+// Whether the lane that carries the nodes' partial results (one rank per node, `lanes` of them)
+// reduces them into the root's node with the n-port reduce-scatter + gather on n_port ports
+// rather than `tree` (reduce_tree_for's for the lane): where nport_reduce_time is at most
+// kLaneNportMargin (allreduce_lanes.h) of the tree's estimate, knomial_time for the k-nomial
+// tree, pipeline_time of the circulant reduction's n - 1 + ceil(log2 lanes) rounds of `blocks`
+// blocks (circulant_reduce_pipeline's); never over another tree. The estimates are a few per
+// cent from SimGrid's times, as for the all-reduce's lane. On the lane model of the paper's
+// 36 x 32 cluster this takes the n-port form from 4 KiB to 16 MiB, where on 36 x 1 the trial of
+// Rosched_Reduce measured it faster up to 4 MiB and 2% slower than the circulant reduction at
+// 16 MiB (1.47 against 1.44 ms).
+bool lane_reduce_takes_nport(const CostModel& model, int lanes, double bytes, int n_port,
+                             const ReduceTree& tree, std::int64_t blocks);
 
 // Whether the node-aware reduction applies: a commutative operation, ranks on several multicore
 // nodes (the node layout is a collective at its first use on ci). The same on every rank.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -19,6 +20,7 @@
 #include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/allreduce_lanes.h"
 #include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
 #include "tests/mpi/mpi_test_util.h"
 
@@ -431,6 +433,85 @@ void test_lane_form() {
          "lane form on the 36 x 32 lane's model, 1 KiB: the n-way all-reduce");
 }
 
+// The lane of the node-aware reduction's short form (lane_reduce_takes_nport): on a linear
+// model (alpha 2 us, beta 0.1 ns/B) and on the lane's model measured among the 36 nodes' ranks 0
+// of the paper's 36 x 32 cluster, against its definition written out: the n-port reduce-scatter
+// (allgather_formula of the blocks) and the gather (fan_time of lanes - 1 blocks) at most 0.95 of
+// the k-nomial tree's estimate (knomial_time) or of the circulant reduction's,
+// (blocks + ceil(log2 lanes) - 1) time(bytes / blocks); never over the two trees. On the measured
+// model, the n-port form from 4 KiB on the rule's ports, against the tree reduce_tree_for takes
+// there (the k-nomial tree up to 60 KiB: estimates 8.99 / 11.95 us against 9.76 / 23.84 at 4 /
+// 16 KiB, where on 36 x 1 Rosched_Reduce's trial measured 8.53 against 9.66 and 11.83 against
+// 23.37; beyond, the circulant reduction), the tree at 1 KiB (estimates 8.25 against 8.34,
+// measured 8.23 against 8.17).
+void test_lane_reduce_form() {
+  using rosched::mpi::lane_reduce_takes_nport;
+  using rosched::mpi::ReduceTree;
+  const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(2e-6, 1e-10);
+  rosched::mpi::CostModel lane = measured_model(
+      {3.99e-6, 3.99e-6, 4.7e-6, 7.97e-6, 8.96e-6, 1.07e-5, 2.92e-5, 7.01e-5}, 1.3e-9, 1, 1.66);
+  lane.burst = {6.56e-8, 1.28e-7, 1.42e-7};
+  lane.stream = {2.23e-7, 3.17e-7, 9.87e-7, 1.97e-6, 3.7e-6, 5.85e-6};
+  const rosched::mpi::CostModel* const models[] = {&linear, &lane};
+  const ReduceTree trees[] = {{ReduceTree::kKnomial, 1},
+                              {ReduceTree::kKnomial, 3},
+                              {ReduceTree::kCirculant, 0},
+                              {ReduceTree::kTwoTree, 0}};
+  for (const rosched::mpi::CostModel* model : models) {
+    for (int lanes : {3, 8, 36}) {
+      int log2 = 0;
+      while ((1 << log2) < lanes) ++log2;
+      for (double bytes : {1024.0, 4096.0, 16384.0, 65536.0, 1048576.0}) {
+        for (int n_port : {2, 5, 35}) {
+          if (n_port >= lanes) continue;
+          const double mean = bytes / lanes;
+          const double nport = allgather_formula(*model, lanes, n_port, mean, mean, false) +
+                               rosched::mpi::fan_time(*model, lanes - 1, mean);
+          const std::string at = std::to_string(lanes) + " lanes, " +
+                                 std::to_string(static_cast<int>(bytes)) + " B, n-port " +
+                                 std::to_string(n_port);
+          expect(std::abs(rosched::mpi::nport_reduce_time(*model, lanes, n_port, bytes) - nport) <=
+                     1e-9 * nport,
+                 "n-port reduction's estimate, " + at);
+          for (const ReduceTree& tree : trees) {
+            for (std::int64_t blocks : {1, 4}) {
+              double tree_time = -1;  // the two trees: never
+              if (tree.kind == ReduceTree::kKnomial) {
+                tree_time = rosched::mpi::knomial_time(*model, lanes, tree.ports, bytes);
+              } else if (tree.kind == ReduceTree::kCirculant) {
+                tree_time = static_cast<double>(blocks + log2 - 1) * model->time(bytes / blocks);
+              }
+              const bool want = tree_time >= 0 && nport <= 0.95 * tree_time;
+              expect(lane_reduce_takes_nport(*model, lanes, bytes, n_port, tree, blocks) == want,
+                     "lane reduction form, " + at + ", tree " + std::to_string(tree.kind) +
+                         " ports " + std::to_string(tree.ports) + " blocks " +
+                         std::to_string(blocks));
+            }
+          }
+        }
+      }
+    }
+  }
+  for (double bytes :
+       {1024.0, 4096.0, 16384.0, 65536.0, 262144.0, 1048576.0, 4194304.0, 16777216.0}) {
+    const int n_port = rosched::mpi::nway_allgather_ports_for(lane, 36, {bytes / 36, bytes / 36});
+    const bool short_vector = bytes <= rosched::mpi::kModelSizes[rosched::mpi::kEagerPoint];
+    const ReduceTree tree{short_vector ? ReduceTree::kKnomial : ReduceTree::kCirculant,
+                          short_vector ? rosched::mpi::knomial_ports_for(lane, 36, bytes) : 0};
+    const std::int64_t blocks =
+        short_vector ? 0
+                     : rosched::mpi::pipeline_blocks(lane, bytes, 5,  // ceil(log2 36) - 1
+                                                     static_cast<std::int64_t>(bytes / 4));
+    const bool takes = lane_reduce_takes_nport(lane, 36, bytes, n_port, tree, blocks);
+    expect(n_port > 1 && takes == (bytes > 1024),
+           "lane reduction form on the 36 x 32 lane's model, " +
+               std::to_string(static_cast<int>(bytes)) + " B: n-port on " + std::to_string(n_port) +
+               " ports " + (takes ? "taken" : "not taken") + " over tree " +
+               std::to_string(tree.kind) + " (ports " + std::to_string(tree.ports) + ", blocks " +
+               std::to_string(blocks) + ")");
+  }
+}
+
 // gather_blocks (allgather_nway.h) against the blocks' counts summed and compared one by one:
 // random counts with zeros (a BlockCut of their prefix sums) and even cuts of n elements.
 void test_gather_blocks() {
@@ -511,6 +592,7 @@ void test_settings_and_rule() {
   test_knomial_rule(shared);
   test_allgather_rule(shared);
   test_lane_form();
+  test_lane_reduce_form();
   test_gather_blocks();
   const char* env = std::getenv("ROSCHED_NWAY_N");
   int ports = 0;

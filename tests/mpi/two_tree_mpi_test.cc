@@ -76,8 +76,11 @@ void test_reduce_non_commutative(MPI_Datatype pair, MPI_Op op, ReduceFn reduce,
   }
 }
 
-void test_reduce_sum_and_derived(ReduceFn reduce, const std::string& name) {
-  for (int count : kCounts) {
+// MPI_SUM of these counts of ints to every root, in place and not, against MPI_Reduce; the
+// element past the root's count stays untouched.
+template <typename Counts>
+void test_reduce_sums(ReduceFn reduce, const std::string& name, const Counts& counts) {
+  for (int count : counts) {
     for (int root = 0; root < p; ++root) {
       for (bool in_place : {false, true}) {
         std::vector<int> send(count), mine(count + 1, -1), native(count);
@@ -93,6 +96,10 @@ void test_reduce_sum_and_derived(ReduceFn reduce, const std::string& name) {
       }
     }
   }
+}
+
+void test_reduce_sum_and_derived(ReduceFn reduce, const std::string& name) {
+  test_reduce_sums(reduce, name, kCounts);
   // A vector type with gaps (3 blocks of 2 ints, stride 3) and a user-defined sum over it: the
   // gaps stay untouched.
   MPI_Datatype vec;
@@ -270,6 +277,11 @@ void test_node_aware_reductions() {
   test_reduce_non_commutative(pair, op, Rosched_Reduce_node_aware, "reduce node-aware");
   test_reduce_sum_and_derived(Rosched_Reduce_node_aware, "reduce node-aware");
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
+  // Longer reductions, on equal nodes: below 192 KiB (49,152 ints) the trees in the nodes and the
+  // carrier lane's reduction (as for the counts above), from there the node-aware
+  // reduce-scatter + gather.
+  test_reduce_sums(Rosched_Reduce_node_aware, "reduce node-aware",
+                   std::vector<int>{49151, 49152, 60001});
   // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 724 KiB (185,344 ints) one lane
   // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too), but from
   // 24 KiB (6,144 ints) the multi-lane all-reduce where it goes as one chunk on n ports (also
