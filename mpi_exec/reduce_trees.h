@@ -156,7 +156,8 @@ void* accumulator(const CommInfo& ci, int root, void* recvbuf, int count, const 
 struct ReduceTree {
   // kScatterGather and kNportScatterGather (scatter_gather_reduce, nport_scatter_gather_reduce)
   // are never reduce_tree_for's answer: Rosched_Reduce's trial times them beside the tree
-  // (reduce_decision).
+  // (reduce_decision), and the node-aware reduction's lane takes the second by the cost model
+  // (lane_reduce_takes_nport, reduce_node_aware.h).
   enum Kind { kKnomial, kTwoTree, kCirculant, kScatterGather, kNportScatterGather } kind;
   int ports;  // kKnomial: 1..64
 };
