@@ -140,8 +140,8 @@ bool lanes_apply(const CommInfo& ci, bool commutative) {
 // k-nomial reduction and broadcast (7, allreduce_knomial.h), timed for p > 2 up to 64 KiB where
 // the lanes do not apply, and the n-port reduce-scatter + all-gather (8,
 // allreduce_scatter_gather.h), timed for p > 2 where the lanes do not apply and the n-port
-// all-gather's rule finds n ports at least 10% faster than one (nport_allreduce_pays). Forced or
-// by the model (answer 1 without a trial): the census where it can pay, else the lane
+// all-gather's rule finds n ports at least 10% faster than one (nport_reduce_scatter_pays). Forced
+// or by the model (answer 1 without a trial): the census where it can pay, else the lane
 // all-reduces where they apply, else the reduce-scatter/all-gather; forced with a
 // non-commutative operation, the two-tree all-reduce (5).
 AllreduceDecision allreduce_decision(const CommInfo& ci, int count, const TypeInfo& type,
@@ -236,7 +236,7 @@ int allreduce_by_choice(const char* name, const CommInfo& ci, const void* sendbu
         knomial_allreduce_on(ci, name, in, recvbuf, count, datatype, type, op);
       };
     }
-    if (ci.p > 2 && !lanes && nport_allreduce_pays(ci, bytes)) {
+    if (ci.p > 2 && !lanes && nport_reduce_scatter_pays(ci, bytes)) {
       candidates[kAllreduceNport].run = [&] {
         nport_scatter_gather_allreduce(ci, name, in, recvbuf, count, datatype, type, op);
       };

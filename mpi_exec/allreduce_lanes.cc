@@ -139,7 +139,7 @@ void leader_steps(const NodeLayout& layout, const CommInfo& ci, const char* name
   if (node.rank == 0) {
     const CommInfo lane = comm_info(layout.lane);
     // Every block of the n-port form at least one element.
-    const int n_port = count >= lane.p ? nport_allreduce_ports(lane, bytes) : 0;
+    const int n_port = count >= lane.p ? nport_reduce_scatter_ports(lane, bytes) : 0;
     const int n_way = std::min(nway_ports(lane, bytes), lane.p - 1);
     switch (lane_allreduce_form(cost_model(lane), lane.p, bytes, scatter_gather, n_port, n_way)) {
       case LaneAllreduce::kNport:

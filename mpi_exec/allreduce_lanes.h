@@ -60,8 +60,8 @@ inline constexpr double kLaneNportMargin = 0.95;
 
 // Which, for vectors of `bytes` on `lanes` nodes, over the lane's cost model: the n-port form
 // where n_port > 0 (the n-port all-gather's rule finds n ports at least 10% faster than
-// Algorithm 7 for the blocks, nport_allreduce_ports; the caller passes 0 where a block would have
-// no element) and either scatter_gather (from kLaneLeaderBelow) or its estimate
+// Algorithm 7 for the blocks, nport_reduce_scatter_ports; the caller passes 0 where a block would
+// have no element) and either scatter_gather (from kLaneLeaderBelow) or its estimate
 // (nport_allreduce_time) is at most kLaneNportMargin of the n-way all-reduce's on n_way ports
 // (nway_time); else the circulant reduce-scatter + all-gather where scatter_gather, the n-way
 // all-reduce where not. The n-port form's 2 ceil(log_(n+1) N) rounds were measured on the

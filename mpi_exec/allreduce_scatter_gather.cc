@@ -46,15 +46,15 @@ GatherBlocks even_blocks(const CommInfo& ci, double bytes) {
 
 }  // namespace
 
-bool nport_allreduce_pays(const CommInfo& ci, double bytes) {
-  return nport_allreduce_ports(ci, bytes) > 0;
+bool nport_reduce_scatter_pays(const CommInfo& ci, double bytes) {
+  return nport_reduce_scatter_ports(ci, bytes) > 0;
 }
 
-int nport_allreduce_ports(const CommInfo& ci, double bytes) {
+int nport_reduce_scatter_ports(const CommInfo& ci, double bytes) {
   return nway_allgather_ports(ci, even_blocks(ci, bytes));
 }
 
-int nport_allreduce_ports_to_run(const CommInfo& ci, double bytes) {
+int nport_reduce_scatter_ports_to_run(const CommInfo& ci, double bytes) {
   return nway_allgather_ports_to_run(ci, even_blocks(ci, bytes));
 }
 
@@ -70,7 +70,7 @@ void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const 
   if (sendbuf != MPI_IN_PLACE) local_copy(sendbuf, recvbuf, count, datatype, type);
   if (ci.p == 1) return;
   const double bytes = static_cast<double>(count) * type.size;
-  const int n = nport_allreduce_ports_to_run(ci, bytes);
+  const int n = nport_reduce_scatter_ports_to_run(ci, bytes);
   if (settings().verbose) {
     tell_choice(ci, name, ("n-port reduce-scatter + all-gather, n = " + std::to_string(n)).c_str(),
                 0, 0, bytes);

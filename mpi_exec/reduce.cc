@@ -155,10 +155,11 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
   // not apply, as Rosched_Allreduce times the n-port all-reduce where its lanes do not (over all
   // ranks a node's network link would carry every one of its ranks' messages, which the lanes
   // carry once).
-  d.nport_applies = choose && commutative && ci.p > 2 &&
-                    (d.timed ? !d.node_aware_applies &&
-                                   nport_allreduce_pays(ci, static_cast<double>(count) * type.size)
-                             : answer == 5);
+  d.nport_applies =
+      choose && commutative && ci.p > 2 &&
+      (d.timed ? !d.node_aware_applies &&
+                     nport_reduce_scatter_pays(ci, static_cast<double>(count) * type.size)
+               : answer == 5);
   if (choose && trees.other) {
     if (d.timed) d.other_tree = trees.other;
     if (!d.timed && answer == 4) d.tree = *trees.other;

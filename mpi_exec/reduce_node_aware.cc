@@ -104,7 +104,7 @@ ReduceTree lane_reduce_tree(const CommInfo& lanes, int count, const TypeInfo& ty
   const ReduceTree tree = reduce_tree_for(lanes, count, type, true);
   if (lanes.p <= 2 || count < lanes.p || settings().reduce_ports > 0) return tree;
   const double bytes = static_cast<double>(count) * type.size;
-  const int n = nport_allreduce_ports(lanes, bytes);
+  const int n = nport_reduce_scatter_ports(lanes, bytes);
   const std::int64_t blocks =
       tree.kind == ReduceTree::kCirculant ? circulant_reduce_pipeline(lanes, count, type).n : 0;
   if (n == 0 || !lane_reduce_takes_nport(cost_model(lanes), lanes.p, bytes, n, tree, blocks)) {

@@ -41,7 +41,7 @@ void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, co
                                  MPI_Op op, int root, const CommInfo& comm) {
   if (comm.p == 1 || count == 0) return;
   const double bytes = static_cast<double>(count) * type.size;
-  const int n = nport_allreduce_ports_to_run(comm, bytes);
+  const int n = nport_reduce_scatter_ports_to_run(comm, bytes);
   tell_choice(comm, "reduction",
               ("n-port reduce-scatter + gather, n = " + std::to_string(n)).c_str(), 0, 0, bytes);
   const BlockCut cut{count, comm.p};

@@ -123,7 +123,7 @@ void circulant_reduce(const void* own, void* acc, int count, MPI_Datatype dataty
 // to the root. Commutative operations only (the caller's to ensure).
 void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                            MPI_Op op, int root, const CommInfo& comm);
-// The same with the n-port reduce-scatter (allgather_nway.h; n = nport_allreduce_ports_to_run,
+// The same with the n-port reduce-scatter (allgather_nway.h; n = nport_reduce_scatter_ports_to_run,
 // allreduce_scatter_gather.h): ceil(log_(n+1) p) rounds of n messages, then the gather.
 void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                                  MPI_Op op, int root, const CommInfo& comm);
