@@ -8,7 +8,7 @@
 // Commutative operations only (the two phases combine the contributions in node order, not rank
 // order); elsewhere Rosched_Reduce_node_aware runs the flat reduction of Rosched_Reduce. Where
 // some node lacks the root's node rank, lane 0 carries the partial results and the home node's
-// rank 0 sends the result to the root. On nodes of equal size, from 192 KiB and one element per
+// rank 0 sends the result to the root. On nodes of equal size, from 24 KiB and one element per
 // rank, Rabenseifner's reduce-scatter + gather instead (node_scatter_gather_reduce below).
 #include "mpi_exec/reduce_node_aware.h"
 
@@ -34,11 +34,12 @@ namespace {
 // From this many bytes (and one element per rank) the reduction on equal nodes is the
 // reduce-scatter + gather; below, the trees within the nodes and the carrier lane's reduction
 // (lane_reduce_tree: on n ports from 4 KiB). Measured on the paper's 36 x 32 simulated ranks
-// (docs/sim/reductions_1152.md, "The carrier lane on n ports"): the reduce-scatter + gather took
-// 37.2 / 42.7 / 52.5 / 56.0 us at 16 / 32 / 64 / 256 KiB, the trees with the lane on n ports
-// 15.3 / 21.4 / 27.8 / 60.5 (39.4 at 128 KiB); with the lane's trees they had lost from 12 KiB
-// (45.4 / 46.1 / 86.9 at 16 / 32 / 64 KiB).
-constexpr double kScatterGatherFrom = 192 * 1024;
+// (docs/sim/reductions_1152.md, "The carrier lane on n ports"): the trees with the lane on n
+// ports took 15.3 / 21.4 / 27.8 / 60.5 us at 16 / 32 / 64 / 256 KiB, the reduce-scatter + gather
+// (its lanes on n ports) 19.2 / 22.6 / 55.8 at 32 / 64 / 256 KiB; between 16 and 32 KiB, at the
+// multi-lane all-reduce's bound (kLaneOneChunkFrom, allreduce_lanes.h). With the lane's trees
+// the trees had lost from 12 KiB.
+constexpr double kScatterGatherFrom = 24 * 1024;
 
 // Rabenseifner's reduction (2004: a reduce-scatter, then a gather of the blocks to the root) on
 // nodes of equal size: the node-aware reduce-scatter (reduce_scatter_node_aware.h, in chunks),

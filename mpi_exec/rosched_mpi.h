@@ -287,7 +287,7 @@ int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_O
  * multicore nodes: within every node, then among one rank per node, each phase over the tree
  * Rosched_Reduce would choose for that communicator (k-nomial or circulant), the second by the
  * reduce-scatter on n ports and a gather (as Rosched_Reduce_nport) where the cost model finds
- * that faster; on nodes of equal size from 192 KiB (and one element per rank) the node-aware
+ * that faster; on nodes of equal size from 24 KiB (and one element per rank) the node-aware
  * reduce-scatter, then a gather of the blocks to the root through its node (Rabenseifner's
  * scheme); elsewhere (one node, one rank per node, a non-commutative operation) the tree
  * Rosched_Reduce takes where it does not run the library's. Same semantics as MPI_Reduce. */

@@ -277,11 +277,11 @@ void test_node_aware_reductions() {
   test_reduce_non_commutative(pair, op, Rosched_Reduce_node_aware, "reduce node-aware");
   test_reduce_sum_and_derived(Rosched_Reduce_node_aware, "reduce node-aware");
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
-  // Longer reductions, on equal nodes: below 192 KiB (49,152 ints) the trees in the nodes and the
+  // Longer reductions, on equal nodes: below 24 KiB (6,144 ints) the trees in the nodes and the
   // carrier lane's reduction (as for the counts above), from there the node-aware
   // reduce-scatter + gather.
   test_reduce_sums(Rosched_Reduce_node_aware, "reduce node-aware",
-                   std::vector<int>{49151, 49152, 60001});
+                   std::vector<int>{6143, 6144, 60001});
   // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 724 KiB (185,344 ints) one lane
   // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too), but from
   // 24 KiB (6,144 ints) the multi-lane all-reduce where it goes as one chunk on n ports (also
