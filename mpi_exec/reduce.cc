@@ -33,7 +33,6 @@
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "mpi_exec/trial_check.h"
-#include "sched/circulant/bcast_schedule.h"
 #include "sched/round.h"
 #include "sched/two_tree/two_tree_schedule.h"
 
@@ -64,8 +63,8 @@ ReduceTrees reduce_trees_for(const CommInfo& comm, int count, const TypeInfo& ty
   const CostModel& model = cost_model(comm);
   const int ports = knomial_ports_for(model, comm.p, bytes);
   const double pipelined_time =
-      commutative ? pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(comm.p),
-                                  circulant_reduce_pipeline(comm, count, type).n)
+      commutative ? circulant_reduce_time(model, comm.p, bytes,
+                                          circulant_reduce_pipeline(comm, count, type).n)
                   : pipeline_time(model, bytes, two_tree_reduce_extra(comm.p),
                                   two_tree_pipeline(comm, count, type).n);
   const ReduceTree knomial{ReduceTree::kKnomial, ports};

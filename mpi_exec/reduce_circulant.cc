@@ -17,6 +17,10 @@ Pipeline circulant_reduce_pipeline(const CommInfo& comm, int count, const TypeIn
                       extra_rounds<rosched::BcastSchedule>(comm.p), false);
 }
 
+double circulant_reduce_time(const CostModel& model, int p, double bytes, std::int64_t blocks) {
+  return pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(p), blocks);
+}
+
 void circulant_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
                       const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm) {
   if (comm.p == 1 || count == 0) return;  // p = 1: tree_reduce copies own

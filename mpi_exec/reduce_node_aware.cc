@@ -25,7 +25,6 @@
 #include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
-#include "sched/circulant/bcast_schedule.h"
 
 namespace rosched::mpi {
 
@@ -106,19 +105,15 @@ ReduceTree lane_reduce_tree(const CommInfo& lanes, int count, const TypeInfo& ty
   if (lanes.p <= 2 || count < lanes.p || settings().reduce_ports > 0) return tree;
   const double bytes = static_cast<double>(count) * type.size;
   const int n = nport_reduce_scatter_ports(lanes, bytes);
+  if (n == 0) return tree;
   const std::int64_t blocks =
       tree.kind == ReduceTree::kCirculant ? circulant_reduce_pipeline(lanes, count, type).n : 0;
-  if (n == 0 || !lane_reduce_takes_nport(cost_model(lanes), lanes.p, bytes, n, tree, blocks)) {
-    return tree;
-  }
-  return {ReduceTree::kNportScatterGather, 0};
+  return lane_reduce_takes_nport(cost_model(lanes), lanes.p, bytes, n, tree, blocks)
+             ? ReduceTree{ReduceTree::kNportScatterGather, 0}
+             : tree;
 }
 
 }  // namespace
-
-double nport_reduce_time(const CostModel& model, int p, int n, double bytes) {
-  return nport_allreduce_time(model, p, n, bytes) / 2 + fan_time(model, p - 1, bytes / p);
-}
 
 bool lane_reduce_takes_nport(const CostModel& model, int lanes, double bytes, int n_port,
                              const ReduceTree& tree, std::int64_t blocks) {
@@ -126,7 +121,7 @@ bool lane_reduce_takes_nport(const CostModel& model, int lanes, double bytes, in
   if (tree.kind == ReduceTree::kKnomial) {
     tree_time = knomial_time(model, lanes, tree.ports, bytes);
   } else if (tree.kind == ReduceTree::kCirculant) {
-    tree_time = pipeline_time(model, bytes, extra_rounds<rosched::BcastSchedule>(lanes), blocks);
+    tree_time = circulant_reduce_time(model, lanes, bytes, blocks);
   } else {
     return false;
   }

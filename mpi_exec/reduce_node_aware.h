@@ -13,17 +13,12 @@
 
 namespace rosched::mpi {
 
-// The model's estimate of the n-port reduce-scatter + gather of `bytes` on p ranks and n ports
-// (nport_scatter_gather_reduce): the n-port reduce-scatter's (half of nport_allreduce_time),
-// then the gather's p - 1 blocks of bytes / p arriving at the root at once (fan_time).
-double nport_reduce_time(const CostModel& model, int p, int n, double bytes);
-
 // Whether the lane that carries the nodes' partial results (one rank per node, `lanes` of them)
 // reduces them into the root's node with the n-port reduce-scatter + gather on n_port ports
-// rather than `tree` (reduce_tree_for's for the lane): where nport_reduce_time is at most
-// kLaneNportMargin (allreduce_lanes.h) of the tree's estimate, knomial_time for the k-nomial
-// tree, pipeline_time of the circulant reduction's n - 1 + ceil(log2 lanes) rounds of `blocks`
-// blocks (circulant_reduce_pipeline's); never over another tree. The estimates are a few per
+// rather than `tree` (reduce_tree_for's for the lane): where nport_reduce_time (reduce_trees.h)
+// is at most kLaneNportMargin (allreduce_lanes.h) of the tree's estimate, knomial_time for the
+// k-nomial tree, circulant_reduce_time of `blocks` blocks (circulant_reduce_pipeline's) for the
+// circulant reduction; never over another tree. The estimates are a few per
 // cent from SimGrid's times, as for the all-reduce's lane. On the lane model of the paper's
 // 36 x 32 cluster this takes the n-port form from 4 KiB to 16 MiB, where on 36 x 1 the trial of
 // Rosched_Reduce measured it faster up to 4 MiB and 2% slower than the circulant reduction at

@@ -21,6 +21,7 @@
 #include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/allreduce_scatter_gather.h"
 #include "mpi_exec/circulant_rounds.h"
+#include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/root_blocks.h"
 
@@ -48,6 +49,11 @@ void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, co
   char* const base = static_cast<char*>(acc);
   nway_reduce_scatter_on(comm, base, cut, datatype, type, op, n);
   move_root_blocks(RootBlocks::kGather, comm, base, cut, datatype, type, root);
+}
+
+double nport_reduce_time(const CostModel& model, int p, int n, double bytes) {
+  const double mean = bytes / p;
+  return nway_allgather_time(model, p, n, {mean, mean}) + fan_time(model, p - 1, mean);
 }
 
 }  // namespace rosched::mpi

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mpi_exec/bcast_rounds.h"
+#include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
 #include "sched/round.h"
@@ -127,6 +128,11 @@ void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const Ty
 // allreduce_scatter_gather.h): ceil(log_(n+1) p) rounds of n messages, then the gather.
 void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                                  MPI_Op op, int root, const CommInfo& comm);
+// The model's estimate of nport_scatter_gather_reduce of `bytes` on p ranks and n ports: the
+// n-port reduce-scatter's, the n-port all-gather's of blocks of bytes / p (nway_allgather_time;
+// the same rounds run backwards), then the gather's p - 1 blocks arriving at the root at once
+// (fan_time).
+double nport_reduce_time(const CostModel& model, int p, int n, double bytes);
 
 // The same over KnomialReduceSchedule(p, ports, rank, sink): the whole vector as one block,
 // ceil(log_{ports+1} p) levels (ports = 1: the binomial tree, ceil(log2 p) rounds), a level's
@@ -253,6 +259,9 @@ std::int64_t two_tree_reduce_extra(int p);
 // The same for the circulant reduction: the cost model's optimum for its n - 1 + ceil(log2 p)
 // rounds, or the rule of block_count with ROSCHED_BCAST_F (the circulant broadcast's) if set.
 Pipeline circulant_reduce_pipeline(const CommInfo& comm, int count, const TypeInfo& type);
+// The model's estimate of the circulant reduction of `bytes` in `blocks` blocks on p ranks:
+// pipeline_time of its blocks - 1 + ceil(log2 p) rounds.
+double circulant_reduce_time(const CostModel& model, int p, double bytes, std::int64_t blocks);
 
 }  // namespace rosched::mpi
 
