@@ -85,7 +85,8 @@ MultiLanePlan multi_lane_plan(const CommInfo& ci, const char* name, const CommIn
   // Instead of the one lane, one chunk on n ports is asked for also where the pipeline's is one
   // chunk (below about 144 KiB; 36 x 32 simulated ranks, lanes on 35 ports: 25.1 us at 32 KiB,
   // 27.6 at 64 KiB, 34.8 at 128 KiB, against the one lane's 27.5, 36.5 and 56.7).
-  if (instead_of_one_lane ? one_chunk_allowed(bytes) : may_go_as_one_chunk(plan.chunks, bytes)) {
+  if (instead_of_one_lane ? one_chunk_allowed(LaneSteps::kAllreduce, bytes)
+                          : may_go_as_one_chunk(plan.chunks, LaneSteps::kAllreduce, bytes)) {
     const BlockCut parts{count, node.p};  // the one chunk's parts
     const int ports = one_chunk_ports(
         ci, name, node, lane, [&](int k) { return lane_blocks(parts, k, lane); }, type, bytes);

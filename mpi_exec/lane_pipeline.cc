@@ -171,12 +171,16 @@ int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& block
   return std::max(0, LaneAnswers().of(lanes_model(lane, node), lane, blocks, type));
 }
 
-bool one_chunk_allowed(double bytes) {
-  return settings().lane_chunks == 0 && bytes <= kOneChunkOnPortsUpTo;
+double one_chunk_on_ports_up_to(LaneSteps steps) {
+  return steps == LaneSteps::kReduceScatter ? 4 << 20 : 1 << 20;
 }
 
-bool may_go_as_one_chunk(int chunks, double bytes) {
-  return chunks > 1 && one_chunk_allowed(bytes);
+bool one_chunk_allowed(LaneSteps steps, double bytes) {
+  return settings().lane_chunks == 0 && bytes <= one_chunk_on_ports_up_to(steps);
+}
+
+bool may_go_as_one_chunk(int chunks, LaneSteps steps, double bytes) {
+  return chunks > 1 && one_chunk_allowed(steps, bytes);
 }
 
 int one_chunk_ports(const CommInfo& ci, const char* name, const CommInfo& node,

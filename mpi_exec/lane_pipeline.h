@@ -55,17 +55,20 @@ int lane_ports(const CommInfo& node, const CommInfo& lane, const BlockCut& block
                const TypeInfo& type);
 
 // The largest vector (bytes) that goes as one chunk instead of the pipeline's several where
-// the lanes take n ports (one_chunk_ports): the largest measured (36 x 32 simulated ranks,
-// the node-aware reduce-scatter at 1 MiB; a run at 4 MiB did not end in 78 minutes).
-inline constexpr double kOneChunkOnPortsUpTo = 1 << 20;
+// the lanes take n ports (one_chunk_ports), the largest measured for each kind of steps (36 x
+// 32 simulated ranks): the reduce-scatter's 4 MiB (the node-aware reduction's reduce-scatter of
+// 4 MiB: 180 us in one chunk, lanes on 17 ports, against 588 in the pipeline's five chunks;
+// docs/sim/reductions_1152.md, "Rabenseifner's reduction of 4 MiB in one chunk"), the
+// all-reduce's 1 MiB.
+double one_chunk_on_ports_up_to(LaneSteps steps);
 
 // Whether a vector of `bytes` may go as one chunk on n ports at all: ROSCHED_LANE_CHUNKS not
-// set, at most kOneChunkOnPortsUpTo bytes. The same on every rank.
-bool one_chunk_allowed(double bytes);
+// set, at most one_chunk_on_ports_up_to(steps) bytes. The same on every rank.
+bool one_chunk_allowed(LaneSteps steps, double bytes);
 
 // Whether a vector of `bytes` that lane_chunks cuts into `chunks` may go as one chunk instead:
 // more than one chunk, and one_chunk_allowed. The same on every rank.
-bool may_go_as_one_chunk(int chunks, double bytes);
+bool may_go_as_one_chunk(int chunks, LaneSteps steps, double bytes);
 
 // The ports every lane takes for a vector that lane_chunks would pipeline, sent as one chunk
 // instead; 0 to keep the pipeline. One chunk's lane steps are ceil(log_(n+1) N) rounds each where

@@ -17,7 +17,7 @@
 // reduce-scatter, ceil(log_(n+1) N) rounds: the lane's blocks of a short vector are small, so
 // its rounds cost their latency. A vector that would be pipelined goes as one chunk where the
 // lanes take n ports for their blocks of the whole vector (one_chunk_ports of lane_pipeline.h: the
-// lanes' median n, up to 1 MiB), every lane on that n.
+// lanes' median n, up to 4 MiB), every lane on that n.
 #include "mpi_exec/reduce_scatter_node_aware.h"
 
 #include <cstddef>
@@ -88,7 +88,7 @@ void node_aware_reduce_scatter_on(const CommInfo& ci, const char* name, const vo
   int chunks = lane_chunks(LaneSteps::kReduceScatter, bytes, cut.n / cut.p);
   std::vector<Cuts> cuts;
   int ports = -1;  // one chunk's lanes: each on its blocks' lane_ports (lane_pipeline.h)
-  if (may_go_as_one_chunk(chunks, bytes)) {
+  if (may_go_as_one_chunk(chunks, LaneSteps::kReduceScatter, bytes)) {
     cuts = cuts_of(1);
     std::vector<std::int64_t> blocks;
     const auto lane_blocks = [&](int q) {

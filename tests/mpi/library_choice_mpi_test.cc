@@ -329,15 +329,16 @@ void test_reduce_scatter_block() {
   MPI_Op_create(sum_every_other, 0, &noncommutative);
   // Also with n = 2 set (Rosched_Set_nway): the n-port reduce-scatter among the trial's
   // candidates, and the node-aware one's lane step on 2 ports (one chunk, on equal nodes). The
-  // last block size makes a vector of about 640 KB, which the node-aware one would pipeline in
-  // two chunks and with n = 2 sends as one (its lanes on ports for the whole vector); the
-  // node-aware one only (the others' trials and walks under the sanitizers took minutes).
-  const int large = 160000 / p + 1;
+  // last block sizes make vectors of about 640 KB and 2 MB, which the node-aware one would
+  // pipeline in two and three chunks and with n = 2 sends as one (its lanes on ports for the
+  // whole vector, up to 4 MiB; the second above the all-reduce's 1 MiB bound); the node-aware one
+  // only (the others' trials and walks under the sanitizers took minutes).
+  const int large = 160000 / p + 1, larger = 500000 / p + 1;
   for (const int ports : {0, 2}) {
     Rosched_Set_nway(ports, nullptr);
     for (const auto& e : entries) {
-      for (int block : {0, 1, 17, 1000 / p + 1, large}) {
-        if (block == large && e.run != Rosched_Reduce_scatter_block_node_aware) continue;
+      for (int block : {0, 1, 17, 1000 / p + 1, large, larger}) {
+        if (block >= large && e.run != Rosched_Reduce_scatter_block_node_aware) continue;
         for (bool in_place : {false, true}) {
           const int total = block * p;
           std::vector<int> send(total), recv((in_place ? total : block) + 1, -7);
