@@ -58,9 +58,13 @@ int nport_reduce_scatter_ports_to_run(const CommInfo& ci, double bytes) {
   return nway_allgather_ports_to_run(ci, even_blocks(ci, bytes));
 }
 
-double nport_allreduce_time(const CostModel& model, int p, int n, double bytes) {
+double nport_reduce_scatter_time(const CostModel& model, int p, int n, double bytes) {
   const double mean = bytes / p;
-  return 2 * nway_allgather_time(model, p, n, {mean, mean});
+  return nway_allgather_time(model, p, n, {mean, mean});
+}
+
+double nport_allreduce_time(const CostModel& model, int p, int n, double bytes) {
+  return 2 * nport_reduce_scatter_time(model, p, n, bytes);
 }
 
 void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const void* sendbuf,

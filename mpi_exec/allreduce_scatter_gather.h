@@ -38,9 +38,11 @@ int nport_reduce_scatter_ports(const CommInfo& ci, double bytes);
 // (nway_allgather_ports_to_run for blocks of `bytes` / p: at least 2). Collective as
 // nport_reduce_scatter_pays.
 int nport_reduce_scatter_ports_to_run(const CommInfo& ci, double bytes);
-// The rule's estimate for the n-port reduce-scatter + all-gather of `bytes` on p ranks and n
-// ports: twice the n-port all-gather's of blocks of bytes / p (nway_allgather_time; n = 1 is the
-// circulant reduce-scatter + all-gather).
+// The rule's estimate for the n-port reduce-scatter of `bytes` on p ranks and n ports: the n-port
+// all-gather's of blocks of bytes / p (nway_allgather_time; the same rounds run backwards).
+double nport_reduce_scatter_time(const CostModel& model, int p, int n, double bytes);
+// The same for the n-port reduce-scatter + all-gather: twice nport_reduce_scatter_time (n = 1 is
+// the circulant reduce-scatter + all-gather).
 double nport_allreduce_time(const CostModel& model, int p, int n, double bytes);
 
 }  // namespace rosched::mpi

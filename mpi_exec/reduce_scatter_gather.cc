@@ -52,8 +52,7 @@ void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, co
 }
 
 double nport_reduce_time(const CostModel& model, int p, int n, double bytes) {
-  const double mean = bytes / p;
-  return nway_allgather_time(model, p, n, {mean, mean}) + fan_time(model, p - 1, mean);
+  return nport_reduce_scatter_time(model, p, n, bytes) + fan_time(model, p - 1, bytes / p);
 }
 
 }  // namespace rosched::mpi

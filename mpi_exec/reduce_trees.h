@@ -129,9 +129,8 @@ void scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const Ty
 void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, const TypeInfo& type,
                                  MPI_Op op, int root, const CommInfo& comm);
 // The model's estimate of nport_scatter_gather_reduce of `bytes` on p ranks and n ports: the
-// n-port reduce-scatter's, the n-port all-gather's of blocks of bytes / p (nway_allgather_time;
-// the same rounds run backwards), then the gather's p - 1 blocks arriving at the root at once
-// (fan_time).
+// n-port reduce-scatter's (nport_reduce_scatter_time, allreduce_scatter_gather.h), then the
+// gather's p - 1 blocks of bytes / p arriving at the root at once (fan_time).
 double nport_reduce_time(const CostModel& model, int p, int n, double bytes);
 
 // The same over KnomialReduceSchedule(p, ports, rank, sink): the whole vector as one block,
