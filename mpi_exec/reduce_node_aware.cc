@@ -9,7 +9,8 @@
 // order); elsewhere Rosched_Reduce_node_aware runs the flat reduction of Rosched_Reduce. Where
 // some node lacks the root's node rank, lane 0 carries the partial results and the home node's
 // rank 0 sends the result to the root. On nodes of equal size, from 24 KiB and one element per
-// rank, Rabenseifner's reduce-scatter + gather instead (node_scatter_gather_reduce below).
+// rank, Rabenseifner's reduce-scatter + gather instead (node_scatter_gather_reduce below), and
+// from 512 KiB the multi-lane reduction (reduce_lanes.h: every lane reduces its part).
 #include "mpi_exec/reduce_node_aware.h"
 
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/reduce_lanes.h"
 #include "mpi_exec/reduce_scatter_node_aware.h"
 #include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/settings.h"
@@ -95,6 +97,21 @@ void node_scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvb
   }
 }
 
+// From this many bytes the reduction on equal nodes is the multi-lane reduction (reduce_lanes.h)
+// rather than the reduce-scatter + gather. Measured on the paper's 36 x 32 simulated ranks
+// (docs/sim/reductions_1152.md, "The multi-lane reduction"): the multi-lane reduction took
+// 72.21 / 112.85 / 141.55 us at 256 / 512 KiB / 1 MiB, the reduce-scatter + gather 55.96 /
+// 123.03 / 198.58; between 256 and 512 KiB, at the smaller size it won.
+constexpr double kLanesFrom = 512 * 1024;
+
+// Whether a reduction of `bytes` on equal nodes (from kScatterGatherFrom) takes the multi-lane
+// reduction: as ROSCHED_NODE_REDUCE says, else from kLanesFrom. The same on every rank.
+bool takes_lanes(double bytes) {
+  const Settings::NodeReduce form = settings().node_reduce;
+  if (form != Settings::NodeReduce::kBySize) return form == Settings::NodeReduce::kLanes;
+  return bytes >= kLanesFrom;
+}
+
 // The reduction of the carrier lane into the root's node: the n-port reduce-scatter + gather
 // (nport_scatter_gather_reduce) where every block holds an element, the n-port rule finds ports
 // worth it for the lane's blocks and lane_reduce_takes_nport prefers it to the tree of
@@ -139,7 +156,11 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
   const NodeLayout& layout = node_layout(ci);
   if (layout.equal_nodes() && count >= ci.p &&
       static_cast<double>(count) * type.size >= kScatterGatherFrom) {
-    node_scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);
+    if (takes_lanes(static_cast<double>(count) * type.size)) {
+      lanes_reduce(ci, own, recvbuf, count, datatype, type, op, root);
+    } else {
+      node_scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);
+    }
     return true;
   }
   std::optional<ScratchBuffer> scratch;

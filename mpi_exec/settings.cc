@@ -81,6 +81,17 @@ Settings from_environment() {
   read_whole("ROSCHED_BCAST_PORTS", 1, 64, s.bcast_ports);
   read_whole("ROSCHED_REDUCE_PORTS", 1, 64, s.reduce_ports);
   read_whole("ROSCHED_LANE_CHUNKS", 1, 64, s.lane_chunks);
+  if (const char* form = std::getenv("ROSCHED_NODE_REDUCE"); form && *form) {
+    if (std::strcmp(form, "lanes") == 0) {
+      s.node_reduce = Settings::NodeReduce::kLanes;
+    } else if (std::strcmp(form, "gather") == 0) {
+      s.node_reduce = Settings::NodeReduce::kGather;
+    } else if (std::strcmp(form, "auto") != 0) {
+      std::fprintf(stderr,
+                   "rosched: ROSCHED_NODE_REDUCE=%s is not auto, lanes or gather; using auto\n",
+                   form);
+    }
+  }
   const char* rule = std::getenv("ROSCHED_NWAY_RULE");
   for (const char* known : {"paper", "digits", "circulant"}) {
     if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;

@@ -53,6 +53,11 @@ struct Settings {
   int lane_chunks = 0;         // ROSCHED_LANE_CHUNKS: chunks of the pipelined multi-lane
                                // all-reduce and node-aware reduce-scatter, 1..64 (0: from the
                                // vector's size, allreduce_lanes.cc, reduce_scatter_node_aware.cc)
+  // ROSCHED_NODE_REDUCE: the form of Rosched_Reduce_node_aware on equal nodes from 24 KiB,
+  // "lanes" (every lane reduces its part: reduce_lanes.h) or "gather" (Rabenseifner's
+  // reduce-scatter + gather); unset or "auto": by the vector's size (reduce_node_aware.cc).
+  enum class NodeReduce { kBySize, kLanes, kGather };
+  NodeReduce node_reduce = NodeReduce::kBySize;
   // ROSCHED_ALLTOALL_VARIANT: the algorithm of Rosched_Alltoall(v) ("" or "auto": the cost
   // rule; else a Bruck variant name or "linear"), checked at the call.
   std::string alltoall_variant;

@@ -2,7 +2,7 @@
 // builds the text from a number and a suffix, and the bound it sets on the scratch buffers a
 // thread keeps (datatype.h, ScratchBuffer): this binary runs with ROSCHED_SCRATCH_KEEP=3M, set
 // before anything reads the settings, so buffers up to 1 MiB share 3 MiB and larger ones are
-// never kept.
+// never kept. (It also sets ROSCHED_NODE_REDUCE, the one other setting it reads.)
 #include "mpi_exec/settings.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +21,8 @@ namespace {
 
 const bool kKeepSet = setenv("ROSCHED_SCRATCH_KEEP", "3M", 1) == 0;
 constexpr std::size_t kKeep = std::size_t{3} << 20;
+// And ROSCHED_NODE_REDUCE=lanes, the node-aware reduction's form forced.
+const bool kFormSet = setenv("ROSCHED_NODE_REDUCE", "lanes", 1) == 0;
 
 TEST(ParseBytes, Examples) {
   std::size_t b = 7;
@@ -64,6 +66,12 @@ RC_GTEST_PROP(ParseBytes, NumberAndSuffix, ()) {
 TEST(ScratchKeep, IsReadFromTheEnvironment) {
   ASSERT_TRUE(kKeepSet);
   EXPECT_EQ(settings().scratch_keep, kKeep);
+}
+
+TEST(NodeReduce, IsReadFromTheEnvironment) {
+  ASSERT_TRUE(kFormSet);
+  EXPECT_EQ(settings().node_reduce, Settings::NodeReduce::kLanes);
+  EXPECT_NE(Settings().node_reduce, Settings::NodeReduce::kLanes);  // not the default
 }
 
 // Buffers of random sizes made and dropped in random order: what the thread keeps never exceeds

@@ -3,7 +3,8 @@
 # than the 2 cores here: oversubscribed), once with the default block sizes and once with many
 # blocks (--many-blocks), and from p = 4 the broadcasts on nodes of 2 and 3 ranks (--nodes=K);
 # at p = 6 and 9 (nodes of 3) also with the multi-lane all-reduce pipelined in 3 chunks (p = 6)
-# and in one, its lanes on n ports where their rule says so (p = 9); at
+# and in one, its lanes on n ports where their rule says so (p = 9), and the node-aware
+# reduction's long vectors in the multi-lane form (ROSCHED_NODE_REDUCE=lanes); at
 # p = 3 and 8 the allgathervs with one block per contribution, rounds streamed (--one-block);
 # then the C interface at p = 1 and 3 and four threads per process at p = 2 and 3. At p = 5 and 7
 # with many blocks, scratch buffers are never kept / kept in at most 1536 KiB
@@ -24,21 +25,22 @@ for np in ${ROSCHED_MPI_TEST_P:-1 2 3 4 5 6 7 8 9}; do
   [ $((np % 3)) -eq 0 ] && [ "$np" -ge 6 ] && modes+=(chunks)
   [ "$np" -eq 3 ] || [ "$np" -eq 8 ] && modes+=(--one-block)
   for mode in "${modes[@]}"; do
-    chunks=
+    chunks=; form=
     case $mode in
       "") name="p=$np" ;;
       --many-blocks) name="p=$np many blocks" ;;
       --one-block) name="p=$np one block" ;;
       --nodes=*) name="p=$np nodes of ${mode#--nodes=}" ;;
-      chunks) name="p=$np nodes of 3"; mode=--nodes=3; chunks=$((np == 9 ? 1 : 3)) ;;
+      chunks) name="p=$np nodes of 3"; mode=--nodes=3; chunks=$((np == 9 ? 1 : 3)); form=lanes ;;
     esac
     keep=
     [ "$mode" = --many-blocks ] && [ "$np" -eq 5 ] && keep=0
     [ "$mode" = --many-blocks ] && [ "$np" -eq 7 ] && keep=1536K
-    [ -z "$chunks" ] || echo "(ROSCHED_LANE_CHUNKS=$chunks)"
+    [ -z "$chunks" ] || echo "(ROSCHED_LANE_CHUNKS=$chunks ROSCHED_NODE_REDUCE=$form)"
     [ -z "$keep" ] || echo "(ROSCHED_SCRATCH_KEEP=$keep)"
-    out=$(ROSCHED_LANE_CHUNKS=$chunks ROSCHED_SCRATCH_KEEP=$keep timeout 300 mpirun \
-          -x ROSCHED_LANE_CHUNKS -x ROSCHED_SCRATCH_KEEP -np "$np" --oversubscribe "$bin" $mode 2>&1)
+    out=$(ROSCHED_LANE_CHUNKS=$chunks ROSCHED_NODE_REDUCE=$form ROSCHED_SCRATCH_KEEP=$keep \
+          timeout 300 mpirun -x ROSCHED_LANE_CHUNKS -x ROSCHED_NODE_REDUCE -x ROSCHED_SCRATCH_KEEP \
+          -np "$np" --oversubscribe "$bin" $mode 2>&1)
     rc=$?
     line=$(echo "$out" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed$")
     echo "${line:-$name: no result (exit $rc)}"

@@ -101,13 +101,14 @@ void test_reduce_sums(ReduceFn reduce, const std::string& name, const Counts& co
 void test_reduce_sum_and_derived(ReduceFn reduce, const std::string& name) {
   test_reduce_sums(reduce, name, kCounts);
   // A vector type with gaps (3 blocks of 2 ints, stride 3) and a user-defined sum over it: the
-  // gaps stay untouched.
+  // gaps stay untouched. 1,100 of them (26,400 bytes) take the node-aware reduction's forms for
+  // long vectors on equal nodes (from 24 KiB).
   MPI_Datatype vec;
   MPI_Type_vector(3, 2, 3, MPI_INT, &vec);
   MPI_Type_commit(&vec);
   MPI_Op vec_sum;
   MPI_Op_create(sum_vector, 1, &vec_sum);
-  for (int count : {1, 9, 300}) {
+  for (int count : {1, 9, 300, 1100}) {
     const int root = p / 2;
     std::vector<int> send(count * 8, 1), recv(count * 8 + 1, -1);
     for (int i = 0; i < count * 8; ++i) send[i] = (rank + 1) * (i % 5);
@@ -279,9 +280,10 @@ void test_node_aware_reductions() {
   test_allreduce(pair, op, Rosched_Allreduce_node_aware, "allreduce node-aware");
   // Longer reductions, on equal nodes: below 24 KiB (6,144 ints) the trees in the nodes and the
   // carrier lane's reduction (as for the counts above), from there the node-aware
-  // reduce-scatter + gather.
+  // reduce-scatter + gather, from 512 KiB (131,072 ints) the multi-lane reduction (every count
+  // with ROSCHED_NODE_REDUCE=lanes, run_mpi_tests.sh).
   test_reduce_sums(Rosched_Reduce_node_aware, "reduce node-aware",
-                   std::vector<int>{6143, 6144, 60001});
+                   std::vector<int>{6143, 6144, 60001, 131071, 131072});
   // Longer vectors, on equal nodes: from 48 KiB (12,288 ints) to 724 KiB (185,344 ints) one lane
   // with the reduce-scatter + all-gather among the nodes' ranks 0 (in place too), but from
   // 24 KiB (6,144 ints) the multi-lane all-reduce where it goes as one chunk on n ports (also
