@@ -10,7 +10,8 @@
 // some node lacks the root's node rank, lane 0 carries the partial results and the home node's
 // rank 0 sends the result to the root. On nodes of equal size, from 24 KiB and one element per
 // rank, Rabenseifner's reduce-scatter + gather instead (node_scatter_gather_reduce below), and
-// from 512 KiB the multi-lane reduction (reduce_lanes.h: every lane reduces its part).
+// from 512 KiB below 4 MiB the multi-lane reduction (reduce_lanes.h: every lane reduces its
+// part).
 #include "mpi_exec/reduce_node_aware.h"
 
 #include <cstdint>
@@ -97,19 +98,23 @@ void node_scatter_gather_reduce(const CommInfo& ci, const void* own, void* recvb
   }
 }
 
-// From this many bytes the reduction on equal nodes is the multi-lane reduction (reduce_lanes.h)
-// rather than the reduce-scatter + gather. Measured on the paper's 36 x 32 simulated ranks
-// (docs/sim/reductions_1152.md, "The multi-lane reduction"): the multi-lane reduction took
-// 72.21 / 112.85 / 141.55 us at 256 / 512 KiB / 1 MiB, the reduce-scatter + gather 55.96 /
-// 123.03 / 198.58; between 256 and 512 KiB, at the smaller size it won.
+// From kLanesFrom and below kLanesBelow bytes the reduction on equal nodes is the multi-lane
+// reduction (reduce_lanes.h) rather than the reduce-scatter + gather. Measured on the paper's
+// 36 x 32 simulated ranks (docs/sim/reductions_1152.md, "The multi-lane reduction"): the
+// multi-lane reduction took 72.21 / 112.85 / 141.55 us at 256 / 512 KiB / 1 MiB, the
+// reduce-scatter + gather 55.96 / 123.03 / 198.58 and 413.16 at 4 MiB (its reduce-scatter in one
+// chunk on n ports), where the multi-lane reduction's run had not ended: the sizes where it won,
+// up to the one it was not measured at.
 constexpr double kLanesFrom = 512 * 1024;
+constexpr double kLanesBelow = 4 * 1024 * 1024;
 
 // Whether a reduction of `bytes` on equal nodes (from kScatterGatherFrom) takes the multi-lane
-// reduction: as ROSCHED_NODE_REDUCE says, else from kLanesFrom. The same on every rank.
+// reduction: as ROSCHED_NODE_REDUCE says, else from kLanesFrom and below kLanesBelow. The same
+// on every rank.
 bool takes_lanes(double bytes) {
   const Settings::NodeReduce form = settings().node_reduce;
   if (form != Settings::NodeReduce::kBySize) return form == Settings::NodeReduce::kLanes;
-  return bytes >= kLanesFrom;
+  return bytes >= kLanesFrom && bytes < kLanesBelow;
 }
 
 // The reduction of the carrier lane into the root's node: the n-port reduce-scatter + gather

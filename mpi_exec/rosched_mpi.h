@@ -289,11 +289,11 @@ int Rosched_Reduce_choice(MPI_Comm comm, int count, MPI_Datatype datatype, MPI_O
  * reduce-scatter on n ports and a gather (as Rosched_Reduce_nport) where the cost model finds
  * that faster; on nodes of equal size from 24 KiB (and one element per rank) the node-aware
  * reduce-scatter, then a gather of the blocks to the root through its node (Rabenseifner's
- * scheme), and from 512 KiB the multi-lane reduction (Träff 2020's full-lane decomposition: the
- * reduce-scatter within every node, every lane reducing its part into the root's node at once,
- * the parts gathered at the root; ROSCHED_NODE_REDUCE=lanes|gather forces either); elsewhere (one
- * node, one rank per node, a non-commutative operation) the tree Rosched_Reduce takes where it does
- * not run the library's. Same semantics as MPI_Reduce. */
+ * scheme), and from 512 KiB below 4 MiB the multi-lane reduction (Träff 2020's full-lane
+ * decomposition: the reduce-scatter within every node, every lane reducing its part into the root's
+ * node at once, the parts gathered at the root; ROSCHED_NODE_REDUCE=lanes|gather forces either);
+ * elsewhere (one node, one rank per node, a non-commutative operation) the tree Rosched_Reduce
+ * takes where it does not run the library's. Same semantics as MPI_Reduce. */
 int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 
