@@ -159,9 +159,9 @@ bool node_aware_reduce_on(const CommInfo& ci, const void* own, void* recvbuf, in
   if (!node_aware_reduce_applies(ci, op)) return false;
   if (count == 0) return true;
   const NodeLayout& layout = node_layout(ci);
-  if (layout.equal_nodes() && count >= ci.p &&
-      static_cast<double>(count) * type.size >= kScatterGatherFrom) {
-    if (takes_lanes(static_cast<double>(count) * type.size)) {
+  const double bytes = static_cast<double>(count) * type.size;
+  if (layout.equal_nodes() && count >= ci.p && bytes >= kScatterGatherFrom) {
+    if (takes_lanes(bytes)) {
       lanes_reduce(ci, own, recvbuf, count, datatype, type, op, root);
     } else {
       node_scatter_gather_reduce(ci, own, recvbuf, count, datatype, type, op, root);

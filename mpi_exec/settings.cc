@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <utility>
 
 #include "mpi_exec/rosched_mpi.h"
 
@@ -28,17 +29,31 @@ void read_whole(const char* name, int lo, int hi, int& value) {
   if (read >= lo && read <= hi && read == static_cast<int>(read)) value = static_cast<int>(read);
 }
 
-Settings::Choice read_choice(const char* name) {
+// One of the values `names` names into `value`; unset, empty or "auto" leaves it as it is,
+// any other text a warning on stderr (`listing`: the names taken, for the warning).
+template <typename Value>
+void read_named(const char* name, std::initializer_list<std::pair<const char*, Value>> names,
+                const char* listing, Value& value) {
   const char* text = std::getenv(name);
-  if (!text || !*text || std::strcmp(text, "auto") == 0) return Settings::Choice::kAuto;
-  if (std::strcmp(text, "model") == 0) return Settings::Choice::kModel;
-  if (std::strcmp(text, "rosched") == 0 || std::strcmp(text, "circulant") == 0) {
-    return Settings::Choice::kRosched;
+  if (!text || !*text || std::strcmp(text, "auto") == 0) return;
+  for (const auto& [known, named] : names) {
+    if (std::strcmp(text, known) == 0) {
+      value = named;
+      return;
+    }
   }
-  if (std::strcmp(text, "native") == 0) return Settings::Choice::kNative;
-  std::fprintf(stderr, "rosched: %s=%s is not auto, model, rosched (circulant) or native; using auto\n",
-               name, text);
-  return Settings::Choice::kAuto;
+  std::fprintf(stderr, "rosched: %s=%s is not %s; using auto\n", name, text, listing);
+}
+
+Settings::Choice read_choice(const char* name) {
+  Settings::Choice choice = Settings::Choice::kAuto;
+  read_named(name,
+             {{"model", Settings::Choice::kModel},
+              {"rosched", Settings::Choice::kRosched},
+              {"circulant", Settings::Choice::kRosched},
+              {"native", Settings::Choice::kNative}},
+             "auto, model, rosched (circulant) or native", choice);
+  return choice;
 }
 
 Settings from_environment() {
@@ -60,16 +75,9 @@ Settings from_environment() {
   double window = 0;
   read_factor("ROSCHED_WINDOW", window);
   s.window = window >= 1 && window <= 64 ? static_cast<int>(window) : 0;
-  if (const char* sends = std::getenv("ROSCHED_SENDS"); sends && *sends) {
-    if (std::strcmp(sends, "sync") == 0) {
-      s.sends = Settings::Sends::kSynchronous;
-    } else if (std::strcmp(sends, "eager") == 0) {
-      s.sends = Settings::Sends::kEager;
-    } else if (std::strcmp(sends, "auto") != 0) {
-      std::fprintf(stderr, "rosched: ROSCHED_SENDS=%s is not auto, sync or eager; using auto\n",
-                   sends);
-    }
-  }
+  read_named("ROSCHED_SENDS",
+             {{"sync", Settings::Sends::kSynchronous}, {"eager", Settings::Sends::kEager}},
+             "auto, sync or eager", s.sends);
   read_whole("ROSCHED_NODE_SIZE", 1, 1 << 30, s.node_size);
   read_factor("ROSCHED_TWOTREE_F", s.twotree_f);
   read_factor("ROSCHED_HYPERCUBE_F", s.hypercube_f);
@@ -81,17 +89,9 @@ Settings from_environment() {
   read_whole("ROSCHED_BCAST_PORTS", 1, 64, s.bcast_ports);
   read_whole("ROSCHED_REDUCE_PORTS", 1, 64, s.reduce_ports);
   read_whole("ROSCHED_LANE_CHUNKS", 1, 64, s.lane_chunks);
-  if (const char* form = std::getenv("ROSCHED_NODE_REDUCE"); form && *form) {
-    if (std::strcmp(form, "lanes") == 0) {
-      s.node_reduce = Settings::NodeReduce::kLanes;
-    } else if (std::strcmp(form, "gather") == 0) {
-      s.node_reduce = Settings::NodeReduce::kGather;
-    } else if (std::strcmp(form, "auto") != 0) {
-      std::fprintf(stderr,
-                   "rosched: ROSCHED_NODE_REDUCE=%s is not auto, lanes or gather; using auto\n",
-                   form);
-    }
-  }
+  read_named("ROSCHED_NODE_REDUCE",
+             {{"lanes", Settings::NodeReduce::kLanes}, {"gather", Settings::NodeReduce::kGather}},
+             "auto, lanes or gather", s.node_reduce);
   const char* rule = std::getenv("ROSCHED_NWAY_RULE");
   for (const char* known : {"paper", "digits", "circulant"}) {
     if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;

@@ -2,7 +2,8 @@
 // builds the text from a number and a suffix, and the bound it sets on the scratch buffers a
 // thread keeps (datatype.h, ScratchBuffer): this binary runs with ROSCHED_SCRATCH_KEEP=3M, set
 // before anything reads the settings, so buffers up to 1 MiB share 3 MiB and larger ones are
-// never kept. (It also sets ROSCHED_NODE_REDUCE, the one other setting it reads.)
+// never kept. It also sets the named settings it reads (ROSCHED_NODE_REDUCE, ROSCHED_SENDS and
+// three of the ROSCHED_<COLLECTIVE> choices, one of them not a name it takes).
 #include "mpi_exec/settings.h"
 
 #include <gtest/gtest.h>
@@ -23,6 +24,10 @@ const bool kKeepSet = setenv("ROSCHED_SCRATCH_KEEP", "3M", 1) == 0;
 constexpr std::size_t kKeep = std::size_t{3} << 20;
 // And ROSCHED_NODE_REDUCE=lanes, the node-aware reduction's form forced.
 const bool kFormSet = setenv("ROSCHED_NODE_REDUCE", "lanes", 1) == 0;
+// Named settings: a name, a synonym ("circulant" for rosched), a name that is not taken.
+const bool kNamesSet =
+    setenv("ROSCHED_SENDS", "eager", 1) == 0 && setenv("ROSCHED_BCAST", "native", 1) == 0 &&
+    setenv("ROSCHED_REDUCE", "circulant", 1) == 0 && setenv("ROSCHED_ALLREDUCE", "fastest", 1) == 0;
 
 TEST(ParseBytes, Examples) {
   std::size_t b = 7;
@@ -72,6 +77,16 @@ TEST(NodeReduce, IsReadFromTheEnvironment) {
   ASSERT_TRUE(kFormSet);
   EXPECT_EQ(settings().node_reduce, Settings::NodeReduce::kLanes);
   EXPECT_NE(Settings().node_reduce, Settings::NodeReduce::kLanes);  // not the default
+}
+
+TEST(NamedSettings, AreReadFromTheEnvironment) {
+  ASSERT_TRUE(kNamesSet);
+  EXPECT_EQ(settings().sends, Settings::Sends::kEager);
+  EXPECT_EQ(settings().bcast, Settings::Choice::kNative);
+  EXPECT_EQ(settings().reduce, Settings::Choice::kRosched);
+  EXPECT_EQ(settings().allreduce, Settings::Choice::kAuto);  // "fastest": a warning, then auto
+  EXPECT_EQ(settings().allgather, Settings::Choice::kAuto);  // unset
+  EXPECT_NE(Settings().sends, Settings::Sends::kEager);      // not the default
 }
 
 // Buffers of random sizes made and dropped in random order: what the thread keeps never exceeds

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the differential test program (tests/mpi/differential) under Open MPI's mpirun at
-# p = 1..5 (oversubscribed from p = 3: two cores) in three configurations, with fixed seeds:
+# p = 1..5 (oversubscribed from p = 3: two cores; D also at p = 6, two equal nodes of 3, where the
+# node-aware collectives take their equal-node forms) in three configurations, with fixed seeds:
 #   A  the defaults: the library's own choices, timed trials and all;
 #   B  every choosing collective forced to rosched's algorithms (ROSCHED_<COLLECTIVE>=rosched,
 #      the all-to-alls and the merge-allreduce's AUTO included);
@@ -12,7 +13,7 @@
 # large cases the slowest).
 # Usage: run_differential.sh PROGRAM [SEED [CASES [CONFIGS]]]   (defaults 20261201, 1200 and
 # "A B D"; a configuration's seeds do not depend on which others run)
-# Each mpirun has its own timeout. Prints a line per run, the FAIL lines of a failed run with
+# Each mpirun has its own timeout (240 s; 480 at p = 6, six processes on two cores). Prints a line per run, the FAIL lines of a failed run with
 # the command that reproduces it, and last the summed "N passed, M failed"; exits 1 if a case
 # failed or a run ended without its result line (a crash, a hang, a timeout).
 set -u
@@ -36,15 +37,16 @@ tiny+=" ROSCHED_KARY_DEGREE=3 ROSCHED_ALLGATHERV_G=1"
 passed=0; failed=0; status=0
 for config in $configs; do
   case $config in
-    A) settings=""; n=$cases; config_seed=$seed ;;
-    B) settings=$forced; n=$cases; config_seed=$((seed + 100)) ;;
-    D) settings=$tiny; n=$((cases / 3)); config_seed=$((seed + 200)) ;;
+    A) settings=""; n=$cases; config_seed=$seed; nps="1 2 3 4 5" ;;
+    B) settings=$forced; n=$cases; config_seed=$((seed + 100)); nps="1 2 3 4 5" ;;
+    D) settings=$tiny; n=$((cases / 3)); config_seed=$((seed + 200)); nps="1 2 3 4 5 6" ;;
   esac
-  for np in 1 2 3 4 5; do
+  for np in $nps; do
     run_seed=$((config_seed + np))
     start=$SECONDS
+    limit=$((np >= 6 ? 480 : 240))
     # shellcheck disable=SC2086  # settings is a list of NAME=value words
-    out=$(env $settings timeout 240 mpirun -np "$np" --oversubscribe "$bin" "$run_seed" 0 "$n" \
+    out=$(env $settings timeout "$limit" mpirun -np "$np" --oversubscribe "$bin" "$run_seed" 0 "$n" \
           2>&1)
     rc=$?
     line=$(echo "$out" |
