@@ -27,7 +27,8 @@
 // largest (the largest block's broadcast, then Algorithm 9 for the rest), both also auto
 // (Rosched_Allgather(v): node-aware or flat, for allgatherv also largest where one block is at
 // least half of the data, or MPI_Allgather(v), whichever a timed first call found fastest),
-// reduce native|binomial|twotree|circulant (Alg. 6 backwards)|rsag (reduce-scatter + gather,
+// reduce native|binomial|twotree|circulant (Alg. 6 backwards)|kary (the k-ary tree broadcast
+// backwards)|rsag (reduce-scatter + gather,
 // circulant)|nport (the same on n ports)|node (node-aware, each phase's tree by the cost
 // model)|auto (Rosched_Reduce: k-nomial, circulant or two trees by the cost
 // model, or MPI_Reduce where that is faster), allreduce native|circulant (census)|twotree|node
@@ -140,7 +141,7 @@ int run(int argc, char** argv) {
       "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
       "bcast also kary, knomial, rsag; allreduce also knomial, rsag, nport; "
       "allreduce, allgather and allgatherv also nway; reduce: native, binomial, twotree, "
-      "circulant, rsag, nport, node, auto; allmerge: "
+      "circulant, kary, rsag, nport, node, auto; allmerge: "
       "native, alg0, alg1, alg2, auto; alltoall(v): basic, modified, zerorot, zerocopy, padded, "
       "twophase, linear), all, or both "
       "(native and circulant); -NAME takes one out again (all,-auto)")(

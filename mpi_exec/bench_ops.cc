@@ -103,7 +103,7 @@ std::vector<Impl> impls_of(const std::string& op) {
     return {kNative, kCirculant, kRsag, kNport, kTwoTree, kNway, kKnomial, kNodeAware, kAuto};
   }
   if (op == "reduce") {
-    return {kNative, kBinomial, kTwoTree, kCirculant, kRsag, kNport, kNodeAware, kAuto};
+    return {kNative, kBinomial, kTwoTree, kCirculant, kKary, kRsag, kNport, kNodeAware, kAuto};
   }
   if (op == "alltoall") {
     return {kNative, kBasic, kModified, kZeroRot, kZeroCopy, kPadded, kTwoPhase, kLinear, kAuto};
@@ -288,6 +288,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
                           : impl == kCirculant ? Rosched_Reduce_circulant
                           : impl == kRsag      ? Rosched_Reduce_scatter_gather
                           : impl == kNport     ? Rosched_Reduce_nport
+                          : impl == kKary      ? Rosched_Reduce_kary_tree
                           : impl == kBinomial  ? Rosched_Reduce_binomial
                           : impl == kNodeAware ? Rosched_Reduce_node_aware
                           : impl == kAuto      ? Rosched_Reduce

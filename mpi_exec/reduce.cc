@@ -5,14 +5,15 @@
 // class found that faster: library_choice.h), Rosched_Reduce_binomial, Rosched_Reduce_two_tree
 // and Rosched_Reduce_circulant (one of them, always), Rosched_Reduce_scatter_gather and
 // Rosched_Reduce_nport (the reduce-scatter + gather, circulant or on n ports, always),
+// Rosched_Reduce_kary_tree (the k-ary tree broadcast backwards, always),
 // Rosched_Reduce_node_aware (the node-aware reduction, reduce_node_aware.cc, where it applies,
 // else as Rosched_Reduce). The reductions are in reduce_knomial.cc, reduce_two_tree.cc,
-// reduce_circulant.cc and reduce_scatter_gather.cc.
+// reduce_circulant.cc, reduce_kary_tree.cc and reduce_scatter_gather.cc.
 //
 // A non-commutative operation keeps rank order only with the sink 0 (the k-nomial and the two
 // trees) or p - 1 (the two trees): for another root the reduction goes to rank 0 and the result
-// is then sent to the root (as MPICH does for non-commutative reductions). The circulant
-// reduction is for commutative operations only.
+// is then sent to the root (as MPICH does for non-commutative reductions). The circulant and
+// the k-ary tree reductions are for commutative operations only.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -84,6 +85,8 @@ int tree_answer(const ReduceTree& tree) {
       return kReduceScatterGather;
     case ReduceTree::kNportScatterGather:
       return kReduceNportScatterGather;
+    case ReduceTree::kKaryTree:
+      return kReduceKaryTree;
   }
   return kReduceKnomial;
 }
@@ -105,6 +108,8 @@ void tree_reduce(const ReduceTree& tree, const void* own, void* acc, int count,
     knomial_reduce(own, acc, count, datatype, type, op, tree.ports, sink, comm);
   } else if (tree.kind == ReduceTree::kCirculant) {
     circulant_reduce(own, acc, count, datatype, type, op, sink, comm);
+  } else if (tree.kind == ReduceTree::kKaryTree) {
+    kary_tree_reduce(own, acc, count, datatype, type, op, sink, comm);
   } else if (tree.kind == ReduceTree::kScatterGather) {
     if (own != nullptr) local_copy(own, acc, count, datatype);
     scatter_gather_reduce(acc, count, datatype, type, op, sink, comm);
@@ -126,7 +131,7 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
                                MPI_Op op, bool commutative) {
   ReduceDecision d;
   // the trial's: 1 rosched's tree, 2 node-aware, 3 reduce-scatter + gather, 4 the other tree,
-  // 5 the n-port reduce-scatter + gather
+  // 5 the n-port reduce-scatter + gather, 6 the k-ary tree reduction
   int answer = 1;
   if (choose && ci.p > 1) {
     const Verdict verdict = library_verdict(ci, Decided::kReduce, settings().reduce, count,
@@ -159,6 +164,12 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
       (d.timed ? !d.node_aware_applies &&
                      nport_reduce_scatter_pays(ci, static_cast<double>(count) * type.size)
                : answer == 5);
+  // The k-ary tree reduction: timed beside the pipelined circulant one (long vectors,
+  // commutative operations, p > 2), where the node-aware reduction does not apply (it keeps a
+  // node's ranks off the network link), as the k-ary tree broadcast is timed beside the
+  // circulant broadcast.
+  d.kary_applies = choose && d.tree.kind == ReduceTree::kCirculant && ci.p > 2 &&
+                   (d.timed ? !d.node_aware_applies : answer == 6);
   if (choose && trees.other) {
     if (d.timed) d.other_tree = trees.other;
     if (!d.timed && answer == 4) d.tree = *trees.other;
@@ -171,6 +182,10 @@ ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const
   if (!d.timed && answer == 5 && d.nport_applies) {
     d.answer = kReduceNportScatterGather;
     d.tree = {ReduceTree::kNportScatterGather, 0};
+  }
+  if (!d.timed && answer == 6 && d.kary_applies) {
+    d.answer = kReduceKaryTree;
+    d.tree = {ReduceTree::kKaryTree, 0};
   }
   return d;
 }
@@ -192,6 +207,7 @@ enum class Algorithm {
   kCirculant,
   kScatterGather,
   kNport,
+  kKaryTree,
   kNodeAware
 };
 
@@ -209,6 +225,8 @@ const char* tree_name(const rosched::mpi::ReduceTree& tree) {
       return "reduce-scatter + gather";
     case ReduceTree::kNportScatterGather:
       return "n-port reduce-scatter + gather";
+    case ReduceTree::kKaryTree:
+      return "k-ary tree reduction";
   }
   return "tree";
 }
@@ -232,7 +250,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       const TypeInfo checked = check_reduction(count, datatype, op);
       commutative = is_commutative(op);
       if ((algorithm == Algorithm::kCirculant || algorithm == Algorithm::kScatterGather ||
-           algorithm == Algorithm::kNport) &&
+           algorithm == Algorithm::kNport || algorithm == Algorithm::kKaryTree) &&
           !commutative) {
         throw Error(MPI_ERR_OP, std::string(name) + " needs a commutative operation");
       }
@@ -280,6 +298,7 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       return by_tree({ReduceTree::kScatterGather, 0}, own);
     }
     if (algorithm == Algorithm::kNport) return by_tree({ReduceTree::kNportScatterGather, 0}, own);
+    if (algorithm == Algorithm::kKaryTree) return by_tree({ReduceTree::kKaryTree, 0}, own);
     // Rosched_Reduce (and _node_aware where that does not apply): the library's MPI_Reduce, or
     // the node-aware reduction, where a trial found them faster (library_choice.h).
     const ReduceDecision decision =
@@ -306,7 +325,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
           {"node-aware", nullptr},
           {"reduce-scatter + gather", nullptr},
           {decision.other_tree ? tree_name(*decision.other_tree) : "other tree", nullptr},
-          {"n-port reduce-scatter + gather", nullptr}};
+          {"n-port reduce-scatter + gather", nullptr},
+          {"k-ary tree reduction", nullptr}};
       if (decision.node_aware_applies) {  // answer 2
         candidates[2].run = [&] {
           node_aware_reduce_on(ci, in, recvbuf, count, datatype, type, op, root);
@@ -321,6 +341,9 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       if (decision.nport_applies) {  // answer 5
         candidates[5].run = [&] { by_tree({ReduceTree::kNportScatterGather, 0}, in); };
       }
+      if (decision.kary_applies) {  // answer 6
+        candidates[6].run = [&] { by_tree({ReduceTree::kKaryTree, 0}, in); };
+      }
       // ROSCHED_DEBUG: every candidate's result at the root checked where it is exact.
       std::vector<ResultPart> result;
       if (ci.rank == root && exact_reduction(datatype, op)) {
@@ -328,7 +351,8 @@ int reduce(const char* name, Algorithm algorithm, const void* sendbuf, void* rec
       }
       // The winner in Rosched_Reduce_choice's numbers (answers 1 and 4 are the trees').
       static constexpr int kTrialAnswer[] = {kReduceLibrary,       0, kReduceNodeAware,
-                                             kReduceScatterGather, 0, kReduceNportScatterGather};
+                                             kReduceScatterGather, 0, kReduceNportScatterGather,
+                                             kReduceKaryTree};
       const int winner = time_checked_choices(ci, name, Decided::kReduce, count, type.size,
                                               std::move(candidates), result);
       ran = winner == 1   ? decision.answer
@@ -393,6 +417,12 @@ extern "C" int Rosched_Reduce_nport(const void* sendbuf, void* recvbuf, int coun
                                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   return reduce("Rosched_Reduce_nport", Algorithm::kNport, sendbuf, recvbuf, count, datatype, op,
                 root, comm);
+}
+
+extern "C" int Rosched_Reduce_kary_tree(const void* sendbuf, void* recvbuf, int count,
+                                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  return reduce("Rosched_Reduce_kary_tree", Algorithm::kKaryTree, sendbuf, recvbuf, count, datatype,
+                op, root, comm);
 }
 
 extern "C" int Rosched_Reduce_node_aware(const void* sendbuf, void* recvbuf, int count,

@@ -119,6 +119,13 @@ void two_tree_reduce(const void* own, void* acc, int count, MPI_Datatype datatyp
 void circulant_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
                       const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
 
+// The pipelined reduction over a complete k-ary tree (sched/kary/kary_tree_reduce.h: the k-ary
+// tree broadcast run backwards; reduce_kary_tree.cc) into the sink's acc, the same way, with the
+// broadcast's degree, blocks and window (kary_tree_plan.h). Commutative operations only (the
+// caller's to ensure): a rank's subtree is not a range of ranks.
+void kary_tree_reduce(const void* own, void* acc, int count, MPI_Datatype datatype,
+                      const TypeInfo& type, MPI_Op op, int sink, const CommInfo& comm);
+
 // The reduce-scatter + gather reduction (reduce_scatter_gather.cc) into the root's acc: the
 // circulant reduce-scatter of p blocks (circulant_rounds.h), then each rank's reduced block sent
 // to the root. Commutative operations only (the caller's to ensure).
@@ -163,7 +170,8 @@ struct ReduceTree {
   // are never reduce_tree_for's answer: Rosched_Reduce's trial times them beside the tree
   // (reduce_decision), and the node-aware reduction's lane takes the second by the cost model
   // (lane_reduce_takes_nport, reduce_node_aware.h).
-  enum Kind { kKnomial, kTwoTree, kCirculant, kScatterGather, kNportScatterGather } kind;
+  // kKaryTree (kary_tree_reduce) is never its answer either: Rosched_Reduce's trial times it.
+  enum Kind { kKnomial, kTwoTree, kCirculant, kScatterGather, kNportScatterGather, kKaryTree } kind;
   int ports;  // kKnomial: 1..64
 };
 ReduceTree reduce_tree_for(const CommInfo& comm, int count, const TypeInfo& type,
@@ -182,13 +190,15 @@ ReduceTrees reduce_trees_for(const CommInfo& comm, int count, const TypeInfo& ty
 // Rosched_Reduce's decision for a call (reduce.cc; library_choice.h), the answers of
 // Rosched_Reduce_choice. With `choose` (Rosched_Reduce, p > 1): the library's MPI_Reduce where a
 // trial found it faster (or ROSCHED_REDUCE=native), the node-aware reduction, the
-// reduce-scatter + gather reduction (circulant or on n ports) or the tree reduce_trees_for passed
-// over where a trial found that faster, else rosched's tree; timed: this call times those that
-// apply (answer and tree are then the tree's, what runs without a trial). Without it: the tree.
+// reduce-scatter + gather reduction (circulant or on n ports), the k-ary tree reduction or the
+// tree reduce_trees_for passed over where a trial found that faster, else rosched's tree; timed:
+// this call times those that apply (answer and tree are then the tree's, what runs without a
+// trial). Without it: the tree.
 // clang-format off
 enum ReduceAnswer {
   kReduceLibrary = 0, kReduceKnomial = 1, kReduceTwoTree = 2, kReduceNodeAware = 3,
-  kReduceCirculant = 4, kReduceScatterGather = 5, kReduceNportScatterGather = 6
+  kReduceCirculant = 4, kReduceScatterGather = 5, kReduceNportScatterGather = 6,
+  kReduceKaryTree = 7
 };
 // clang-format on
 struct ReduceDecision {
@@ -197,11 +207,12 @@ struct ReduceDecision {
   bool node_aware_applies = false;  // asked where timed or where a trial chose it
   bool scatter_gather_applies = false;  // with `choose`: timed, or chosen by a trial
   bool nport_applies = false;           // the same for the n-port reduce-scatter + gather
-  ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1, 2, 4, 5 and 6
+  bool kary_applies = false;            // the same for the k-ary tree reduction
+  ReduceTree tree{ReduceTree::kKnomial, 1};  // answers 1, 2, 4, 5, 6 and 7
   std::optional<ReduceTree> other_tree;      // timed: reduce_trees_for's other tree, if any
 };
 // The answer (kReduceKnomial, kReduceTwoTree, kReduceCirculant, kReduceScatterGather,
-// kReduceNportScatterGather) of a tree.
+// kReduceNportScatterGather, kReduceKaryTree) of a tree.
 int tree_answer(const ReduceTree& tree);
 ReduceDecision reduce_decision(const CommInfo& ci, bool choose, int count, const TypeInfo& type,
                                MPI_Op op, bool commutative);
@@ -225,12 +236,12 @@ enum AllreduceAnswer {
 };
 // clang-format on
 
-// knomial_reduce, two_tree_reduce, circulant_reduce, scatter_gather_reduce or
-// nport_scatter_gather_reduce, as the tree says, with own holding this rank's contribution
-// (nullptr: acc holds it; the scatter + gathers copy own into acc first, the trees do not);
-// commutative operations unless sink is 0 and the tree is the k-nomial or the two trees (which keep
-// rank order then). On return the sink's acc holds the reduction; another rank's acc holds nothing
-// of use.
+// knomial_reduce, two_tree_reduce, circulant_reduce, scatter_gather_reduce,
+// nport_scatter_gather_reduce or kary_tree_reduce, as the tree says, with own holding this rank's
+// contribution (nullptr: acc holds it; the scatter + gathers copy own into acc first, the trees do
+// not); commutative operations unless sink is 0 and the tree is the k-nomial or the two trees
+// (which keep rank order then). On return the sink's acc holds the reduction; another rank's acc
+// holds nothing of use.
 void tree_reduce(const ReduceTree& tree, const void* own, void* acc, int count,
                  MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int sink,
                  const CommInfo& comm);

@@ -242,6 +242,17 @@ int Rosched_Reduce_scatter_gather(const void* sendbuf, void* recvbuf, int count,
 int Rosched_Reduce_nport(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, int root, MPI_Comm comm);
 
+/* The pipelined reduction over a complete k-ary tree: Rosched_Bcast_kary_tree's broadcast run
+ * backwards (Träff's lecture notes, fixed-degree trees), with its degree, blocks and rounds in
+ * flight from the communicator's cost model (ROSCHED_KARY_DEGREE, ROSCHED_KARY_F and
+ * ROSCHED_WINDOW set them, as for the broadcast): a rank combines the partial results of its k
+ * children, which arrive at once, and forwards each block as soon as it holds them. For long
+ * vectors on a network whose shared part limits each flow below a rank's link. Partial results
+ * are combined out of rank order: commutative operations only (MPI_ERR_OP otherwise). Same
+ * semantics as MPI_Reduce. */
+int Rosched_Reduce_kary_tree(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, int root, MPI_Comm comm);
+
 /* The binomial-tree reduction (Träff's lecture notes, "Binomial tree reduction"): the whole
  * vector in ceil(log2 p) rounds, the fewest any reduction of an unsplit vector can take, and
  * the right tree for short vectors, where the two trees' 2 log2 p rounds cost twice the
@@ -253,7 +264,8 @@ int Rosched_Reduce_binomial(const void* sendbuf, void* recvbuf, int count,
 /* The reduction of this library, or the MPI library's MPI_Reduce where that is faster (the
  * first call of each size class on a communicator times both, as Rosched_Bcast does, and on
  * several multicore nodes, for a commutative operation, Rosched_Reduce_node_aware's reduction
- * as well, and where the circulant reduction is the tree, Rosched_Reduce_scatter_gather's, and
+ * as well, and where the circulant reduction is the tree, Rosched_Reduce_scatter_gather's and
+ * (off several multicore nodes) Rosched_Reduce_kary_tree's, and
  * for short vectors the tree the model passed over, of the two below, and for a commutative
  * operation, where the n-port all-gather's rule finds ports worth it for the blocks (p > 2) and
  * the node-aware reduction does not apply, Rosched_Reduce_nport's;
@@ -274,7 +286,8 @@ int Rosched_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
  * root): *algorithm = 0 the MPI library's MPI_Reduce, 1 the k-nomial tree, 2 the two trees, 3 the
  * node-aware reduction, 4 the circulant reduction, 5 the reduce-scatter + gather
  * (Rosched_Reduce_scatter_gather, for a commutative operation where a trial found it faster), 6
- * the n-port reduce-scatter + gather (Rosched_Reduce_nport, the same).
+ * the n-port reduce-scatter + gather (Rosched_Reduce_nport, the same), 7 the k-ary tree reduction
+ * (Rosched_Reduce_kary_tree, the same).
  * Before a trial of the size class on comm, the answer is what runs without one (the next call
  * times the library's collective against it and its other candidates and keeps the fastest);
  * after it, the size class's decision. The same answer on every rank; collective over comm the

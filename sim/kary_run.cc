@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "sched/kary/kary_tree_reduce.h"
 #include "sched/kary/kary_tree_schedule.h"
 #include "sim/round_run.h"
 
@@ -60,6 +61,25 @@ std::optional<Counterexample> run_kary_tree(std::int64_t p, std::int64_t n, std:
   if (result.counterexample) return result.counterexample;
   if (result.rounds_used != rounds) {
     return run.fail("round-count", -1, rounds, rounds, result.rounds_used);
+  }
+  return std::nullopt;
+}
+
+std::optional<Counterexample> run_kary_tree_reduce(std::int64_t p, std::int64_t n,
+                                                   std::int64_t root, std::int64_t k) {
+  std::vector<KaryTreeReduceSchedule> ranks;  // indexed by real rank
+  ranks.reserve(static_cast<std::size_t>(p));
+  for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, n, r, root, k);
+  const std::string detail =
+      "n=" + std::to_string(n) + " root=" + std::to_string(root) + " k=" + std::to_string(k);
+  const std::int64_t rounds = ranks[0].rounds();
+  const RunResult result = run_reduce_rounds(
+      "kary-reduction-run", detail, p, n, root, rounds,
+      [&](std::int64_t r, std::int64_t i) { return ranks[r].round(i); }, nullptr);
+  if (result.counterexample) return result.counterexample;
+  if (p > 1 && result.rounds_used != rounds) {
+    return Counterexample{"kary-reduction-run", "round-count", p, -1, result.rounds_used, rounds,
+                          result.rounds_used,   detail};
   }
   return std::nullopt;
 }

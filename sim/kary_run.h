@@ -1,6 +1,6 @@
-// Round-by-round run of the pipelined k-ary tree broadcast (Träff's lecture notes, fixed-degree
+// Round-by-round runs of the pipelined k-ary tree broadcast (Träff's lecture notes, fixed-degree
 // trees; sched/kary/) over every rank's KaryTreeBcastSchedule, against references that walk the
-// tree rank by rank.
+// tree rank by rank, and of the reduction that runs it backwards (KaryTreeReduceSchedule).
 #ifndef ROSCHED_SIM_KARY_RUN_H_
 #define ROSCHED_SIM_KARY_RUN_H_
 
@@ -26,6 +26,14 @@ std::int64_t kary_max_start_reference(std::int64_t p, std::int64_t k);
 // transfer in round rounds() - 1 (kind "round-count"). O(p (n / 64 + rounds)).
 std::optional<Counterexample> run_kary_tree(std::int64_t p, std::int64_t n, std::int64_t root,
                                             std::int64_t k);
+
+// run_reduce_rounds (sim/round_run.h, check "kary-reduction-run", the commutative check) over
+// KaryTreeReduceSchedule of every rank for n blocks into root with degree k: every rank's
+// contribution to every block combined exactly once at the root, each partial result sent after
+// the rank holds all of its subtree, in the broadcast's rounds (kind "round-count" otherwise).
+// O(p (n + rounds)).
+std::optional<Counterexample> run_kary_tree_reduce(std::int64_t p, std::int64_t n,
+                                                   std::int64_t root, std::int64_t k);
 
 }  // namespace rosched::sim
 

@@ -2,7 +2,9 @@
 // notes, fixed-degree trees; sched/kary/): for every p the closed form of the round count
 // (kary_max_start, O(log^2 p)) against the rank-by-rank reference, degrees 2, 3, 4, 7 and 64;
 // for p <= --run-to round-by-round broadcasts (sim/kary_run.h) with degrees 2, 3, 4 and 7,
-// n = 1, 2, k + 1 and roots 0, p / 2, p - 1, checking every rank's place in the tree too; and
+// n = 1, 2, k + 1 and roots 0, p / 2, p - 1, checking every rank's place in the tree too, and
+// the reductions that run them backwards (sched/kary/kary_tree_reduce.h) with the same p, n,
+// roots and degrees; and
 // the one-block trees of the node-aware broadcast (n = 1, degrees 5..64: every one up to
 // p = 130; above, every degree that is the least of its depth, and those met on the simulated
 // clusters).
@@ -26,13 +28,15 @@ class KaryFamily : public Family {
            "for every p the round count's closed form against a rank-by-rank reference, degrees "
            "2, 3, 4, 7, 64; for p <= --run-to round-by-round broadcasts with degrees 2, 3, 4, 7, "
            "n = 1, 2, k+1 and roots 0, p/2, p-1, checking every rank's parent, children and "
-           "first round; one-block runs (n = 1) with degrees 5..64 (all up to p = 130; above, "
+           "first round, and the reductions that run them backwards; one-block runs (n = 1) with "
+           "degrees 5..64 (all up to p = 130; above, "
            "each depth's least degree and 5, 8, 16, 31, 33, 34, 35, 64)";
   }
   std::vector<std::string> check_groups() const override { return {"rounds", "runs"}; }
   std::int64_t default_run_to() const override { return 1000; }
-  // Twelve broadcasts of up to 8 (n - 1 + depth) rounds against one O(p) pass.
-  double deep_cost_factor() const override { return 100; }
+  // Twelve broadcasts and twelve reductions of up to 8 (n - 1 + depth) rounds against one O(p)
+  // pass.
+  double deep_cost_factor() const override { return 200; }
   // The runs' schedules and blocks held: about 100 bytes per rank; the reference's two levels.
   std::int64_t bytes_for(std::int64_t p) const override { return 128 * p; }
   void configure(const FamilyOptions& o) override { options_ = o; }
@@ -57,6 +61,7 @@ class KaryFamily : public Family {
         for (const std::int64_t n : {std::int64_t{1}, std::int64_t{2}, k + 1}) {
           for (const std::int64_t root : roots(p)) {
             if (!ce) ce = sim::run_kary_tree(p, n, root, k);
+            if (!ce) ce = sim::run_kary_tree_reduce(p, n, root, k);
           }
         }
       }
@@ -90,11 +95,11 @@ class KaryFamily : public Family {
   std::string label() const override { return "family=kary"; }
   std::vector<Timer> timers() const override {
     return {{"round counts", "round_count_thread_seconds"},
-            {"broadcast runs", "broadcast_run_thread_seconds"}};
+            {"broadcast and reduction runs", "broadcast_run_thread_seconds"}};
   }
   std::string statistic_summary(std::int64_t, std::int64_t, bool all_ok) const override {
     return all_ok && options_.checks.count("runs")
-               ? "; every broadcast took (n - 1) k + max start(v) rounds"
+               ? "; every broadcast and reduction took (n - 1) k + max start(v) rounds"
                : "";
   }
 

@@ -8,7 +8,7 @@ fail=0
 # op and its TSV rows for 4 sizes: per size one row per implementation and one ratio row per
 # non-native implementation (allmerge, with auto: also one merge-work row per non-native
 # implementation).
-for case in bcast:68 allgather:36 allgatherv:44 reduce:60 allreduce:68 reduce_scatter_block:28 reduce_scatter:28 allmerge:52 alltoall:68 alltoallv:36; do
+for case in bcast:68 allgather:36 allgatherv:44 reduce:68 allreduce:68 reduce_scatter_block:28 reduce_scatter:28 allmerge:52 alltoall:68 alltoallv:36; do
   op=${case%%:*}; want=${case##*:}
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --sizes 0,1,7,1000 --reps 2 --check 2>&1)
   rc=$?
@@ -18,7 +18,7 @@ for case in bcast:68 allgather:36 allgatherv:44 reduce:60 allreduce:68 reduce_sc
 done
 # --buffers reuse: the buffers kept from call to call, sizes falling and rising (a kept buffer
 # larger than the call needs; regrown), every result checked (overwritten before each call).
-for case in bcast:68 allgather:36 allgatherv:44 reduce:60 allreduce:68 reduce_scatter:28 alltoallv:36; do
+for case in bcast:68 allgather:36 allgatherv:44 reduce:68 allreduce:68 reduce_scatter:28 alltoallv:36; do
   op=${case%%:*}; want=${case##*:}
   out=$(timeout 120 mpirun -np 3 --oversubscribe "$bin" --op "$op" --buffers reuse --sizes 1000,7,0,1500 --reps 2 --check 2>&1)
   rc=$?
@@ -155,15 +155,19 @@ for sends in sync eager; do
     echo "$out"; fail=1
   fi
 done
-# The k-ary tree in many blocks of a few elements (ROSCHED_KARY_F small), degree 2 and 3, with
-# its receives posted ahead and a window of 2 or 5 rounds; results verified.
-for kw in 2:2 3:5; do
-  out=$(ROSCHED_VERBOSE=1 ROSCHED_KARY_F=2 ROSCHED_KARY_DEGREE=${kw%%:*} ROSCHED_WINDOW=${kw##*:} \
-        timeout 120 mpirun -np 7 --oversubscribe "$bin" --op bcast --impl kary --sizes 1,1000,100000 \
-        --reps 2 --check 2>&1); rc=$?
-  lines=$(echo "$out" | grep -c "^rosched Rosched_Bcast_kary_tree: p = 7, .*: pipelined ${kw%%:*}-ary tree, [0-9]* blocks, window ${kw##*:} ")
-  if [ $rc -eq 0 ] && [ "$lines" -ge 2 ]; then echo "ok   bcast k-ary tree degree ${kw%%:*} window ${kw##*:}"
-  else echo "FAIL bcast k-ary tree $kw (exit $rc, $lines lines)"; echo "$out"; fail=1; fi
+# The k-ary tree broadcast and the k-ary tree reduction (the broadcast backwards) in many
+# blocks of a few elements (ROSCHED_KARY_F small), degree 2 and 3, with the broadcast's receives
+# posted ahead and a window of 2 or 5 rounds; results verified (the reduction's of MPI_SUM).
+for case in "bcast:Rosched_Bcast_kary_tree:" "reduce:reduction:(the broadcast backwards)"; do
+  op=${case%%:*}; rest=${case#*:}; who=${rest%%:*}; what=${rest#*:}
+  for kw in 2:2 3:5; do
+    out=$(ROSCHED_VERBOSE=1 ROSCHED_KARY_F=2 ROSCHED_KARY_DEGREE=${kw%%:*} ROSCHED_WINDOW=${kw##*:} \
+          timeout 120 mpirun -np 7 --oversubscribe "$bin" --op $op --impl kary --sizes 1,1000,100000 \
+          --reps 2 --check 2>&1); rc=$?
+    named=$(echo "$out" | grep -c "^rosched $who: p = 7, .*: pipelined ${kw%%:*}-ary tree${what:+ $what}, [0-9]* blocks, window ${kw##*:} ")
+    if [ $rc -eq 0 ] && [ "$named" -ge 2 ]; then echo "ok   $op k-ary tree degree ${kw%%:*} window ${kw##*:}"
+    else echo "FAIL $op k-ary tree $kw (exit $rc, $named lines)"; echo "$out"; fail=1; fi
+  done
 done
 # The k-nomial tree of one message with 1, 2 and 6 ports (binomial, 3-nomial, one level at
 # p = 7), eager and synchronous (the default) sends; results verified.

@@ -95,7 +95,7 @@ void scatter_call(MPI_Comm comm, int count, MPI_Op op, const std::string& what) 
 }
 
 const Queried kQueried[] = {
-    {"reduce", 7, reduce_query, reduce_call, Decided::kReduce},
+    {"reduce", 8, reduce_query, reduce_call, Decided::kReduce},
     {"allreduce", 9, allreduce_query, allreduce_call, Decided::kAllreduce},
     {"reduce_scatter_block", 5, scatter_block_query, scatter_block_call, Decided::kReduceScatter},
     {"reduce_scatter", 5, scatter_query, scatter_call, Decided::kReduceScatterV}};

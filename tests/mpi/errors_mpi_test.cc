@@ -256,7 +256,8 @@ void test_aliased_buffers(MPI_Comm comm) {
       {Rosched_Reduce_circulant, "reduce circulant"},
       {Rosched_Reduce_node_aware, "reduce node-aware"},
       {Rosched_Reduce_scatter_gather, "reduce scatter-gather"},
-      {Rosched_Reduce_nport, "reduce n-port scatter-gather"}};
+      {Rosched_Reduce_nport, "reduce n-port scatter-gather"},
+      {Rosched_Reduce_kary_tree, "reduce k-ary tree"}};
   Rosched_Set_debug(1);
   for (const auto& [reduce, name] : reduces) {
     for (const int root : {0, p - 1}) {

@@ -337,6 +337,7 @@ std::vector<std::pair<const char*, ReduceFn>> named_reduces() {
           {"Rosched_Reduce_binomial", Rosched_Reduce_binomial},
           {"Rosched_Reduce_scatter_gather", Rosched_Reduce_scatter_gather},
           {"Rosched_Reduce_nport", Rosched_Reduce_nport},
+          {"Rosched_Reduce_kary_tree", Rosched_Reduce_kary_tree},
           {"Rosched_Reduce_node_aware", Rosched_Reduce_node_aware}};
 }
 

@@ -237,12 +237,14 @@ void test_two_tree_reductions() {
   test_reduce_sum_and_derived(Rosched_Reduce_circulant, "reduce circulant");
   test_reduce_sum_and_derived(Rosched_Reduce_scatter_gather, "reduce scatter-gather");
   test_reduce_sum_and_derived(Rosched_Reduce_nport, "reduce n-port scatter-gather");
-  // The circulant and the reduce-scatter + gather reductions combine out of rank order: a
-  // non-commutative operation is an error.
+  test_reduce_sum_and_derived(Rosched_Reduce_kary_tree, "reduce k-ary tree");
+  // The circulant, the k-ary tree and the reduce-scatter + gather reductions combine out of rank
+  // order: a non-commutative operation is an error.
   const std::pair<ReduceFn, const char*> unordered[] = {
       {Rosched_Reduce_circulant, "reduce circulant"},
       {Rosched_Reduce_scatter_gather, "reduce scatter-gather"},
-      {Rosched_Reduce_nport, "reduce n-port scatter-gather"}};
+      {Rosched_Reduce_nport, "reduce n-port scatter-gather"},
+      {Rosched_Reduce_kary_tree, "reduce k-ary tree"}};
   for (const auto& [reduce, name] : unordered) {
     MPI_Comm comm = errors_return_comm();
     std::vector<Affine> send(3, Affine{1, 0}), recv(3);

@@ -37,6 +37,7 @@ const Algorithm<ReduceFn> kReduces[] = {
     {"Rosched_Reduce_circulant", Rosched_Reduce_circulant, true},
     {"Rosched_Reduce_scatter_gather", Rosched_Reduce_scatter_gather, true},
     {"Rosched_Reduce_nport", Rosched_Reduce_nport, true},
+    {"Rosched_Reduce_kary_tree", Rosched_Reduce_kary_tree, true},
     {"Rosched_Reduce_binomial", Rosched_Reduce_binomial},
     {"Rosched_Reduce_node_aware", Rosched_Reduce_node_aware},
 };
