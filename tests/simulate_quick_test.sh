@@ -23,11 +23,11 @@ else bad "--quick exit status"; tail -20 "$tmp/quick.err"; fi
 # Rows per op for 3 sizes: our implementations under the first selector (bcast: circulant,
 # twotree, hypercube, kary, knomial, auto, not node, which is the circulant broadcast with one rank per host,
 # nor on flat the scatter + all-gather, rsag; allgather: circulant, nway, node, auto; allgatherv, each of
-# its three distributions: circulant, nway, node, largest, auto; reduce: binomial, twotree, circulant,
+# its three distributions: circulant, nway, node, largest, auto; reduce: binomial, twotree, circulant, kary,
 # rsag, nport, node, auto; allreduce: circulant, rsag, nport, twotree, nway, knomial, node, auto),
 # native under all 4 (once each, though auto runs apart from the others), one ratio row per
 # implementation of ours.
-for want in bcast:48 allgather:36 allgatherv:42 allgatherv_uniform:42 allgatherv_one:42 reduce:54 allreduce:60; do
+for want in bcast:48 allgather:36 allgatherv:42 allgatherv_uniform:42 allgatherv_one:42 reduce:60 allreduce:60; do
   o=${want%%:*} n=${want##*:}
   got=$(awk -F'\t' -v o="$o" '$1 == o' "$tsv" | wc -l)
   [ "$got" = "$n" ] && ok "$o: $n rows" || bad "$o: $got rows, want $n"
