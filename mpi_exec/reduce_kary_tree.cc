@@ -4,8 +4,10 @@
 // (ReduceWindow, reduce_trees.h). Its plan is the broadcast's (kary_tree_plan.h): degree, blocks
 // and window from the cost model, so that on a network whose shared part gives each flow less
 // than a rank's link, a rank's k children's partial results arrive at once and every edge keeps
-// several blocks on their way. For commutative operations: the MPI entry points (argument
-// checks, the trial) are in reduce.cc.
+// several blocks on their way. It receives ahead, as the broadcast does (walk_reduce): a rank
+// waiting for its children's partial results of one block has the receives of the blocks after
+// it posted, so that they travel meanwhile. For commutative operations: the MPI entry points
+// (argument checks, the trial) are in reduce.cc.
 #include <cstdio>
 
 #include "mpi_exec/kary_tree_plan.h"
@@ -22,7 +24,8 @@ void kary_tree_reduce(const void* own, void* acc, int count, MPI_Datatype dataty
   char what[64];
   std::snprintf(what, sizeof what, "pipelined %d-ary tree (the broadcast backwards)", plan.degree);
   walk_reduce(rosched::KaryTreeReduceSchedule(comm.p, plan.n, comm.rank, sink, plan.degree), what,
-              Pipeline{plan.n, plan.window, false}, own, acc, count, datatype, type, op, comm);
+              Pipeline{plan.n, plan.window, false, true}, own, acc, count, datatype, type, op,
+              comm);
 }
 
 }  // namespace rosched::mpi

@@ -41,8 +41,17 @@ class ReduceWindow {
   ReduceWindow(void* acc, int count, std::int64_t n, MPI_Datatype datatype, const TypeInfo& type,
                MPI_Op op, int window, std::int64_t rounds, MPI_Comm c,
                const void* own = nullptr);
-  // The next round with a transfer.
+  // The next round (of those the walk counts): post(r), then send_next().
   void round(const rosched::ReduceRound& r);
+  // Receiving ahead: posts the next round's receive (after completing the round `window`
+  // before it, whose send must have been posted: not while full()) and keeps its send for
+  // send_next.
+  void post(const rosched::ReduceRound& r);
+  // Receiving ahead: the send of the oldest round posted and not yet sent, after combining every
+  // receive of its block in the rounds before it. Receives of later rounds already posted stay
+  // in flight meanwhile, so the blocks after the one a rank waits for are on their way.
+  void send_next();
+  bool full() const { return posted_ - sent_ >= static_cast<std::int64_t>(slots_.size()); }
   // Completes and combines every receive of `block` posted so far (and the receives before
   // them): at the sink, the block is then reduced once its last receive has been posted.
   void combine_block(std::int64_t block) { combine_block(block, posted_); }
@@ -58,6 +67,7 @@ class ReduceWindow {
     BlockSpan mine{nullptr, 0};
     bool recv_before_own = false;
     const char* own_at = nullptr;  // received into mine itself: mine = own_at op mine
+    std::optional<rosched::Transfer> to_send;  // this slot's round's send, if any
   };
   Slot& slot_of(std::int64_t k);
   void combine_block(std::int64_t block, std::int64_t before);  // receives of rounds < before
@@ -73,6 +83,7 @@ class ReduceWindow {
   MPI_Comm c_;
   std::vector<Slot> slots_;
   std::int64_t posted_ = 0;    // rounds with a transfer posted so far
+  std::int64_t sent_ = 0;      // of those, the rounds whose send (if any) has been posted
   std::int64_t combined_ = 0;  // receives of rounds < combined_ are combined into acc
   const void* own_;
   // With own_, per block: whether own's block is still to be used (not yet folded into acc, or
@@ -85,7 +96,12 @@ class ReduceWindow {
 
 // Walks every round of `schedule` (a reduction schedule of pipe.n blocks: rounds(), round(i)
 // giving a ReduceRound) over acc with pipe.window rounds in flight (ReduceWindow, own as there),
-// telling ROSCHED_VERBOSE `what` was run.
+// telling ROSCHED_VERBOSE `what` was run. With pipe.receive_ahead the receives of the window's
+// rounds are posted before the oldest round's send waits for its block (ReduceWindow::post and
+// send_next), and the window counts every round of the schedule, as the broadcasts' does: a leaf
+// of a k-ary tree, sending every k-th round, keeps window / k blocks in flight, not window.
+// Else each round with a transfer posts its receive and send together (ReduceWindow::round),
+// and the window counts those rounds only.
 template <typename Schedule>
 void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pipe,
                  const void* own, void* acc, int count, MPI_Datatype datatype,
@@ -96,7 +112,12 @@ void walk_reduce(const Schedule& schedule, const char* what, const Pipeline& pip
                       comm.c, own);
   for (std::int64_t i = 0; i < schedule.rounds(); ++i) {
     const rosched::ReduceRound round = schedule.round(i);
-    if (round.send || round.recv) window.round(round);
+    if (!pipe.receive_ahead) {
+      if (round.send || round.recv) window.round(round);
+      continue;
+    }
+    if (window.full()) window.send_next();
+    window.post(round);
   }
   window.finish();
 }

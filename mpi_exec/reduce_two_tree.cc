@@ -50,6 +50,11 @@ ReduceWindow::Slot& ReduceWindow::slot_of(std::int64_t k) {
 }
 
 void ReduceWindow::round(const ReduceRound& r) {
+  post(r);
+  send_next();
+}
+
+void ReduceWindow::post(const ReduceRound& r) {
   const std::int64_t k = posted_++;
   Slot& slot = slot_of(k);
   if (k >= static_cast<std::int64_t>(slots_.size())) {  // the slot's previous round
@@ -57,39 +62,43 @@ void ReduceWindow::round(const ReduceRound& r) {
     check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
   }
   slot.block = -1;
-  if (r.recv) {
-    const std::int64_t b = r.recv->block;
-    slot.block = b;
-    slot.mine = block_span(acc_, b, count_, n_, type_.extent);
-    slot.recv_before_own = r.recv_before_own;
-    slot.own_at = nullptr;
-    void* into = slot.in.data();
-    if (own_ != nullptr && own_pending_[static_cast<std::size_t>(b)]) {
-      own_pending_[static_cast<std::size_t>(b)] = false;
-      if (commutative_ || !r.recv_before_own) {  // own op received: lands in acc itself
-        slot.own_at = own_block(b);
-        into = slot.mine.at;
-      } else {  // received op own: own's block in acc first
-        local_copy(own_block(b), slot.mine.at, slot.mine.count, datatype_);
-      }
+  slot.to_send = r.send;
+  if (!r.recv) return;
+  const std::int64_t b = r.recv->block;
+  slot.block = b;
+  slot.mine = block_span(acc_, b, count_, n_, type_.extent);
+  slot.recv_before_own = r.recv_before_own;
+  slot.own_at = nullptr;
+  void* into = slot.in.data();
+  if (own_ != nullptr && own_pending_[static_cast<std::size_t>(b)]) {
+    own_pending_[static_cast<std::size_t>(b)] = false;
+    if (commutative_ || !r.recv_before_own) {  // own op received: lands in acc itself
+      slot.own_at = own_block(b);
+      into = slot.mine.at;
+    } else {  // received op own: own's block in acc first
+      local_copy(own_block(b), slot.mine.at, slot.mine.count, datatype_);
     }
-    check(PMPI_Irecv(into, slot.mine.count, datatype_, static_cast<int>(r.recv->peer),
-                     tag::kReduceRound, c_, &slot.recv),
-          "MPI_Irecv");
   }
-  if (r.send) {
-    const std::int64_t b = r.send->block;
-    combine_block(b, k);  // every earlier receive of it, before it leaves
-    const BlockSpan send = block_span(acc_, b, count_, n_, type_.extent);
-    const char* from = send.at;
-    if (own_ != nullptr && own_pending_[static_cast<std::size_t>(b)]) {
-      own_pending_[static_cast<std::size_t>(b)] = false;  // nothing received: own as it is
-      from = own_block(b);
-    }
-    check(PMPI_Isend(from, send.count, datatype_, static_cast<int>(r.send->peer),
-                     tag::kReduceRound, c_, &slot.send),
-          "MPI_Isend");
+  check(PMPI_Irecv(into, slot.mine.count, datatype_, static_cast<int>(r.recv->peer),
+                   tag::kReduceRound, c_, &slot.recv),
+        "MPI_Irecv");
+}
+
+void ReduceWindow::send_next() {
+  const std::int64_t k = sent_++;
+  Slot& slot = slot_of(k);
+  if (!slot.to_send) return;
+  const std::int64_t b = slot.to_send->block;
+  combine_block(b, k);  // every earlier receive of it, before it leaves
+  const BlockSpan send = block_span(acc_, b, count_, n_, type_.extent);
+  const char* from = send.at;
+  if (own_ != nullptr && own_pending_[static_cast<std::size_t>(b)]) {
+    own_pending_[static_cast<std::size_t>(b)] = false;  // nothing received: own as it is
+    from = own_block(b);
   }
+  check(PMPI_Isend(from, send.count, datatype_, static_cast<int>(slot.to_send->peer),
+                   tag::kReduceRound, c_, &slot.send),
+        "MPI_Isend");
 }
 
 void ReduceWindow::combine_block(std::int64_t block, std::int64_t before) {
@@ -102,6 +111,7 @@ void ReduceWindow::combine_block(std::int64_t block, std::int64_t before) {
 }
 
 void ReduceWindow::finish() {
+  while (sent_ < posted_) send_next();
   combine_through(posted_ - 1);
   for (Slot& slot : slots_) check(PMPI_Wait(&slot.send, MPI_STATUS_IGNORE), "MPI_Wait");
   for (std::size_t b = 0; b < own_pending_.size(); ++b) {  // blocks neither received nor sent

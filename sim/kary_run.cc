@@ -8,6 +8,14 @@
 #include "sim/round_run.h"
 
 namespace rosched::sim {
+namespace {
+
+// What a counterexample of either run names besides p.
+std::string kary_detail(std::int64_t n, std::int64_t root, std::int64_t k) {
+  return "n=" + std::to_string(n) + " root=" + std::to_string(root) + " k=" + std::to_string(k);
+}
+
+}  // namespace
 
 std::vector<std::int64_t> kary_starts_reference(std::int64_t p, std::int64_t k) {
   std::vector<std::int64_t> start(static_cast<std::size_t>(p), 0);
@@ -38,8 +46,7 @@ std::optional<Counterexample> run_kary_tree(std::int64_t p, std::int64_t n, std:
   std::vector<KaryTreeBcastSchedule> ranks;  // indexed by real rank
   ranks.reserve(static_cast<std::size_t>(p));
   for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, n, r, root, k);
-  const std::string detail =
-      "n=" + std::to_string(n) + " root=" + std::to_string(root) + " k=" + std::to_string(k);
+  const std::string detail = kary_detail(n, root, k);
   BcastRun run("kary-run", detail, p, n, root);
   const std::vector<std::int64_t> start = kary_starts_reference(p, k);
   for (std::int64_t r = 0; r < p; ++r) {
@@ -70,8 +77,7 @@ std::optional<Counterexample> run_kary_tree_reduce(std::int64_t p, std::int64_t 
   std::vector<KaryTreeReduceSchedule> ranks;  // indexed by real rank
   ranks.reserve(static_cast<std::size_t>(p));
   for (std::int64_t r = 0; r < p; ++r) ranks.emplace_back(p, n, r, root, k);
-  const std::string detail =
-      "n=" + std::to_string(n) + " root=" + std::to_string(root) + " k=" + std::to_string(k);
+  const std::string detail = kary_detail(n, root, k);
   const std::int64_t rounds = ranks[0].rounds();
   const RunResult result = run_reduce_rounds(
       "kary-reduction-run", detail, p, n, root, rounds,
