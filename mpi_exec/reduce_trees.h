@@ -82,7 +82,7 @@ class ReduceWindow {
   bool commutative_;  // then every receive is combined as in op mine: no copy back
   MPI_Comm c_;
   std::vector<Slot> slots_;
-  std::int64_t posted_ = 0;    // rounds with a transfer posted so far
+  std::int64_t posted_ = 0;    // rounds posted so far (those the walk counts: walk_reduce)
   std::int64_t sent_ = 0;      // of those, the rounds whose send (if any) has been posted
   std::int64_t combined_ = 0;  // receives of rounds < combined_ are combined into acc
   const void* own_;
