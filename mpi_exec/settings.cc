@@ -13,20 +13,33 @@
 namespace rosched::mpi {
 namespace {
 
+// A positive number into `factor`; unset or empty leaves it as it is, anything else too, with a
+// warning on stderr.
 void read_factor(const char* name, double& factor) {
   const char* text = std::getenv(name);
-  if (!text) return;
+  if (!text || !*text) return;
   char* end = nullptr;
   const double value = std::strtod(text, &end);
-  if (end != text && value > 0) factor = value;
+  if (end != text && *end == '\0' && value > 0) {
+    factor = value;
+    return;
+  }
+  std::fprintf(stderr, "rosched: %s=%s is not a positive number; ignored\n", name, text);
 }
 
-// A whole number in [lo, hi] into `value`; anything else (unset, not a number, a fraction, out
-// of range) leaves it as it is.
+// A whole number in [lo, hi] into `value`; unset or empty leaves it as it is, anything else (not
+// a number, a fraction, out of range) too, with a warning on stderr.
 void read_whole(const char* name, int lo, int hi, int& value) {
-  double read = 0;
-  read_factor(name, read);
-  if (read >= lo && read <= hi && read == static_cast<int>(read)) value = static_cast<int>(read);
+  const char* text = std::getenv(name);
+  if (!text || !*text) return;
+  char* end = nullptr;
+  const double read = std::strtod(text, &end);
+  if (end != text && *end == '\0' && read >= lo && read <= hi && read == static_cast<int>(read)) {
+    value = static_cast<int>(read);
+    return;
+  }
+  std::fprintf(stderr, "rosched: %s=%s is not a whole number from %d to %d; ignored\n", name, text,
+               lo, hi);
 }
 
 // One of the values `names` names into `value`; unset, empty or "auto" leaves it as it is,
@@ -72,9 +85,7 @@ Settings from_environment() {
   read_factor("ROSCHED_BCAST_F", s.bcast_f);
   read_factor("ROSCHED_ALPHA", s.alpha);
   read_factor("ROSCHED_BETA", s.beta);
-  double window = 0;
-  read_factor("ROSCHED_WINDOW", window);
-  s.window = window >= 1 && window <= 64 ? static_cast<int>(window) : 0;
+  read_whole("ROSCHED_WINDOW", 1, 64, s.window);
   read_named("ROSCHED_SENDS",
              {{"sync", Settings::Sends::kSynchronous}, {"eager", Settings::Sends::kEager}},
              "auto, sync or eager", s.sends);

@@ -3,7 +3,8 @@
 // thread keeps (datatype.h, ScratchBuffer): this binary runs with ROSCHED_SCRATCH_KEEP=3M, set
 // before anything reads the settings, so buffers up to 1 MiB share 3 MiB and larger ones are
 // never kept. It also sets the named settings it reads (ROSCHED_NODE_REDUCE, ROSCHED_SENDS and
-// three of the ROSCHED_<COLLECTIVE> choices, one of them not a name it takes).
+// three of the ROSCHED_<COLLECTIVE> choices, one of them not a name it takes) and numeric ones,
+// some of them out of their range or not numbers at all.
 #include "mpi_exec/settings.h"
 
 #include <gtest/gtest.h>
@@ -28,6 +29,13 @@ const bool kFormSet = setenv("ROSCHED_NODE_REDUCE", "lanes", 1) == 0;
 const bool kNamesSet =
     setenv("ROSCHED_SENDS", "eager", 1) == 0 && setenv("ROSCHED_BCAST", "native", 1) == 0 &&
     setenv("ROSCHED_REDUCE", "circulant", 1) == 0 && setenv("ROSCHED_ALLREDUCE", "fastest", 1) == 0;
+// Numeric settings: taken (a whole number in range, a positive number), and not taken (above the
+// range, a fraction, trailing text, not positive, empty): each of those keeps the default.
+const bool kNumbersSet =
+    setenv("ROSCHED_KARY_DEGREE", "5", 1) == 0 && setenv("ROSCHED_BCAST_F", "2.5", 1) == 0 &&
+    setenv("ROSCHED_WINDOW", "160", 1) == 0 && setenv("ROSCHED_NWAY_N", "2.5", 1) == 0 &&
+    setenv("ROSCHED_BCAST_PORTS", "3x", 1) == 0 && setenv("ROSCHED_ALPHA", "-1", 1) == 0 &&
+    setenv("ROSCHED_BETA", "", 1) == 0;
 
 TEST(ParseBytes, Examples) {
   std::size_t b = 7;
@@ -87,6 +95,20 @@ TEST(NamedSettings, AreReadFromTheEnvironment) {
   EXPECT_EQ(settings().allreduce, Settings::Choice::kAuto);  // "fastest": a warning, then auto
   EXPECT_EQ(settings().allgather, Settings::Choice::kAuto);  // unset
   EXPECT_NE(Settings().sends, Settings::Sends::kEager);      // not the default
+}
+
+TEST(NumericSettings, AreReadFromTheEnvironment) {
+  ASSERT_TRUE(kNumbersSet);
+  const Settings defaults;
+  EXPECT_EQ(settings().kary_degree, 5);
+  EXPECT_EQ(settings().bcast_f, 2.5);
+  EXPECT_EQ(settings().window, defaults.window);            // 160: above 64, a warning
+  EXPECT_EQ(settings().nway_n, defaults.nway_n);            // a fraction
+  EXPECT_EQ(settings().bcast_ports, defaults.bcast_ports);  // trailing text
+  EXPECT_EQ(settings().alpha, defaults.alpha);              // not positive
+  EXPECT_EQ(settings().beta, defaults.beta);                // empty: unset
+  EXPECT_NE(defaults.kary_degree, 5);
+  EXPECT_NE(defaults.bcast_f, 2.5);
 }
 
 // Buffers of random sizes made and dropped in random order: what the thread keeps never exceeds
