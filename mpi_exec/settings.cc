@@ -1,11 +1,13 @@
 #include "mpi_exec/settings.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <utility>
 
 #include "mpi_exec/rosched_mpi.h"
@@ -13,15 +15,24 @@
 namespace rosched::mpi {
 namespace {
 
+// The number in environment variable `name`, its text in `text`: nullopt where it is unset or
+// empty, NaN where the text is not a number from its start to its end.
+std::optional<double> env_number(const char* name, const char*& text) {
+  text = std::getenv(name);
+  if (!text || !*text) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  return end != text && *end == '\0' ? value : std::nan("");
+}
+
 // A positive number into `factor`; unset or empty leaves it as it is, anything else too, with a
 // warning on stderr.
 void read_factor(const char* name, double& factor) {
-  const char* text = std::getenv(name);
-  if (!text || !*text) return;
-  char* end = nullptr;
-  const double value = std::strtod(text, &end);
-  if (end != text && *end == '\0' && value > 0) {
-    factor = value;
+  const char* text = nullptr;
+  const std::optional<double> value = env_number(name, text);
+  if (!value) return;
+  if (*value > 0) {
+    factor = *value;
     return;
   }
   std::fprintf(stderr, "rosched: %s=%s is not a positive number; ignored\n", name, text);
@@ -30,12 +41,11 @@ void read_factor(const char* name, double& factor) {
 // A whole number in [lo, hi] into `value`; unset or empty leaves it as it is, anything else (not
 // a number, a fraction, out of range) too, with a warning on stderr.
 void read_whole(const char* name, int lo, int hi, int& value) {
-  const char* text = std::getenv(name);
-  if (!text || !*text) return;
-  char* end = nullptr;
-  const double read = std::strtod(text, &end);
-  if (end != text && *end == '\0' && read >= lo && read <= hi && read == static_cast<int>(read)) {
-    value = static_cast<int>(read);
+  const char* text = nullptr;
+  const std::optional<double> read = env_number(name, text);
+  if (!read) return;
+  if (*read >= lo && *read <= hi && *read == static_cast<int>(*read)) {
+    value = static_cast<int>(*read);
     return;
   }
   std::fprintf(stderr, "rosched: %s=%s is not a whole number from %d to %d; ignored\n", name, text,
