@@ -53,10 +53,11 @@ void read_whole(const char* name, int lo, int hi, int& value) {
 }
 
 // One of the values `names` names into `value`; unset, empty or "auto" leaves it as it is,
-// any other text a warning on stderr (`listing`: the names taken, for the warning).
+// any other text too, with a warning on stderr (`listing`: the names taken; `kept`: what the
+// default is called, for the warning).
 template <typename Value>
 void read_named(const char* name, std::initializer_list<std::pair<const char*, Value>> names,
-                const char* listing, Value& value) {
+                const char* listing, Value& value, const char* kept = "auto") {
   const char* text = std::getenv(name);
   if (!text || !*text || std::strcmp(text, "auto") == 0) return;
   for (const auto& [known, named] : names) {
@@ -65,7 +66,7 @@ void read_named(const char* name, std::initializer_list<std::pair<const char*, V
       return;
     }
   }
-  std::fprintf(stderr, "rosched: %s=%s is not %s; using auto\n", name, text, listing);
+  std::fprintf(stderr, "rosched: %s=%s is not %s; using %s\n", name, text, listing, kept);
 }
 
 Settings::Choice read_choice(const char* name) {
@@ -79,7 +80,9 @@ Settings::Choice read_choice(const char* name) {
   return choice;
 }
 
-Settings from_environment() {
+}  // namespace
+
+Settings settings_from_environment() {
   Settings s;
   s.debug = env_flag("ROSCHED_DEBUG");
   s.verbose = env_flag("ROSCHED_VERBOSE");
@@ -113,10 +116,9 @@ Settings from_environment() {
   read_named("ROSCHED_NODE_REDUCE",
              {{"lanes", Settings::NodeReduce::kLanes}, {"gather", Settings::NodeReduce::kGather}},
              "auto, lanes or gather", s.node_reduce);
-  const char* rule = std::getenv("ROSCHED_NWAY_RULE");
-  for (const char* known : {"paper", "digits", "circulant"}) {
-    if (rule && std::strcmp(rule, known) == 0) s.nway_rule = known;
-  }
+  read_named<const char*>("ROSCHED_NWAY_RULE",
+                          {{"paper", "paper"}, {"digits", "digits"}, {"circulant", "circulant"}},
+                          "paper, digits or circulant", s.nway_rule, s.nway_rule);
   if (const char* v = std::getenv("ROSCHED_ALLTOALL_VARIANT")) s.alltoall_variant = v;
   if (const char* keep = std::getenv("ROSCHED_SCRATCH_KEEP"); keep && *keep) {
     if (!parse_bytes(keep, &s.scratch_keep)) {
@@ -128,8 +130,6 @@ Settings from_environment() {
   }
   return s;
 }
-
-}  // namespace
 
 bool parse_bytes(const char* text, std::size_t* bytes) {
   constexpr std::uint64_t kMost = std::uint64_t{1} << 60;
@@ -156,7 +156,7 @@ bool env_flag(const char* name) {
 }
 
 const Settings& settings() {
-  static const Settings cached = from_environment();  // thread-safe, once
+  static const Settings cached = settings_from_environment();  // thread-safe, once
   return cached;
 }
 

@@ -73,6 +73,10 @@ struct Settings {
 // does an n outside 1..64 or an unknown rule.
 const Settings& settings();
 
+// The environment read afresh, as settings() reads it once: each value that cannot be read keeps
+// its default, with a line on stderr that names the variable, its text and what it takes.
+Settings settings_from_environment();
+
 // A byte count as ROSCHED_SCRATCH_KEEP takes it: digits, then optionally K, M or G (powers of
 // 1024); false for anything else (empty, a sign, a fraction, another suffix, or more than 2^60).
 bool parse_bytes(const char* text, std::size_t* bytes);

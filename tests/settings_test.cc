@@ -2,9 +2,10 @@
 // builds the text from a number and a suffix, and the bound it sets on the scratch buffers a
 // thread keeps (datatype.h, ScratchBuffer): this binary runs with ROSCHED_SCRATCH_KEEP=3M, set
 // before anything reads the settings, so buffers up to 1 MiB share 3 MiB and larger ones are
-// never kept. It also sets the named settings it reads (ROSCHED_NODE_REDUCE, ROSCHED_SENDS and
-// three of the ROSCHED_<COLLECTIVE> choices, one of them not a name it takes) and numeric ones,
-// some of them out of their range or not numbers at all.
+// never kept. It also sets the named settings it reads (ROSCHED_NODE_REDUCE, ROSCHED_SENDS,
+// three of the ROSCHED_<COLLECTIVE> choices, one of them not a name it takes, and
+// ROSCHED_NWAY_RULE, not a rule it takes) and numeric ones, some of them out of their range or
+// not numbers at all, and checks the warnings each of those not taken gives.
 #include "mpi_exec/settings.h"
 
 #include <gtest/gtest.h>
@@ -28,7 +29,8 @@ const bool kFormSet = setenv("ROSCHED_NODE_REDUCE", "lanes", 1) == 0;
 // Named settings: a name, a synonym ("circulant" for rosched), a name that is not taken.
 const bool kNamesSet =
     setenv("ROSCHED_SENDS", "eager", 1) == 0 && setenv("ROSCHED_BCAST", "native", 1) == 0 &&
-    setenv("ROSCHED_REDUCE", "circulant", 1) == 0 && setenv("ROSCHED_ALLREDUCE", "fastest", 1) == 0;
+    setenv("ROSCHED_REDUCE", "circulant", 1) == 0 &&
+    setenv("ROSCHED_ALLREDUCE", "fastest", 1) == 0 && setenv("ROSCHED_NWAY_RULE", "Digits", 1) == 0;
 // Numeric settings: taken (a whole number in range, a positive number), and not taken (above the
 // range, a fraction, trailing text, not positive, empty): each of those keeps the default.
 const bool kNumbersSet =
@@ -95,6 +97,35 @@ TEST(NamedSettings, AreReadFromTheEnvironment) {
   EXPECT_EQ(settings().allreduce, Settings::Choice::kAuto);  // "fastest": a warning, then auto
   EXPECT_EQ(settings().allgather, Settings::Choice::kAuto);  // unset
   EXPECT_NE(Settings().sends, Settings::Sends::kEager);      // not the default
+  EXPECT_STREQ(settings().nway_rule, "circulant");           // "Digits": a warning, the default
+}
+
+// Every value that is not taken says so on stderr, naming the variable, its text and what it
+// takes; one that is taken says nothing.
+TEST(Settings, WarnOfEachValueNotTaken) {
+  ASSERT_TRUE(kNamesSet && kNumbersSet);
+  testing::internal::CaptureStderr();
+  const Settings read = settings_from_environment();
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_STREQ(read.nway_rule, "circulant");
+  for (const char* line :
+       {"rosched: ROSCHED_ALLREDUCE=fastest is not auto, model, rosched (circulant) or native; "
+        "using auto\n",
+        "rosched: ROSCHED_NWAY_RULE=Digits is not paper, digits or circulant; using circulant\n",
+        "rosched: ROSCHED_WINDOW=160 is not a whole number from 1 to 64; ignored\n",
+        "rosched: ROSCHED_NWAY_N=2.5 is not a whole number from 1 to 64; ignored\n",
+        "rosched: ROSCHED_BCAST_PORTS=3x is not a whole number from 1 to 64; ignored\n",
+        "rosched: ROSCHED_ALPHA=-1 is not a positive number; ignored\n"}) {
+    EXPECT_NE(said.find(line), std::string::npos) << line << " not in:\n" << said;
+  }
+  for (const char* taken : {"ROSCHED_SENDS", "ROSCHED_BCAST=", "ROSCHED_REDUCE=", "ROSCHED_BETA",
+                            "ROSCHED_KARY_DEGREE", "ROSCHED_SCRATCH_KEEP", "ROSCHED_NODE_REDUCE"}) {
+    EXPECT_EQ(said.find(taken), std::string::npos) << taken << " in:\n" << said;
+  }
+  // A rule that is taken.
+  ASSERT_EQ(setenv("ROSCHED_NWAY_RULE", "digits", 1), 0);
+  EXPECT_STREQ(settings_from_environment().nway_rule, "digits");
+  ASSERT_EQ(setenv("ROSCHED_NWAY_RULE", "Digits", 1), 0);
 }
 
 TEST(NumericSettings, AreReadFromTheEnvironment) {
