@@ -68,6 +68,7 @@
 #include "mpi_exec/compute_charge.h"
 #include "mpi_exec/payload.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "sched/nway/nway_plan.h"
 
 namespace po = boost::program_options;
 using namespace rosched::mpi::bench;
@@ -173,7 +174,7 @@ int run(int argc, char** argv) {
       "nway-n", po::value(&o.nway_n)->default_value(0),
       "allreduce, allgather(v) nway (and their auto's trials): ports per round, 1..64 (0: the "
       "cost rules)")("nway-rule", po::value(&o.nway_rule)->default_value(o.nway_rule),
-                     "allreduce nway: last-round rule, circulant, digits or paper")(
+                     ("allreduce nway: last-round rule, " + rosched::nway_rule_listing()).c_str())(
       "measure", po::value(&o.measure)->default_value(o.measure),
       "slowest (the slowest rank's own time, as Träff 2022), span (max end - min start over "
       "ranks) or sync (span with every rank started at one agreed instant); span and sync need "
@@ -206,8 +207,12 @@ int run(int argc, char** argv) {
       throw std::invalid_argument("--batch must be in 1..1000000, not " + std::to_string(o.batch));
     if (o.nway_n < 0 || o.nway_n > 64)
       throw std::invalid_argument("--nway-n must be in 0..64, not " + std::to_string(o.nway_n));
-    if (o.nway_rule != "circulant" && o.nway_rule != "digits" && o.nway_rule != "paper")
-      throw std::invalid_argument("--nway-rule must be circulant, digits or paper, not " + o.nway_rule);
+    try {
+      rosched::parse_nway_rule(o.nway_rule);
+    } catch (const std::invalid_argument&) {
+      throw std::invalid_argument("--nway-rule must be " + rosched::nway_rule_listing() + ", not " +
+                                  o.nway_rule);
+    }
     if (o.measure != "slowest" && o.measure != "span" && o.measure != "sync")
       throw std::invalid_argument("--measure must be slowest, span or sync, not " + o.measure);
     if (o.measure == "sync" && !rosched::mpi::global_clock())

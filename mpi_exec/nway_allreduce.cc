@@ -99,8 +99,7 @@ int nway_ports(const CommInfo& ci, double bytes) {
 NwayRule nway_rule() {
   const int rule = rule_override.load(std::memory_order_relaxed);
   if (rule >= 0) return static_cast<NwayRule>(rule);
-  static const NwayRule from_settings = parse_nway_rule(settings().nway_rule);  // a known name
-  return from_settings;
+  return settings().nway_rule;
 }
 
 std::shared_ptr<const NwayRounds> rounds_of(std::int64_t p, std::int64_t n, NwayRule rule,

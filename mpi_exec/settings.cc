@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "mpi_exec/rosched_mpi.h"
@@ -53,11 +54,10 @@ void read_whole(const char* name, int lo, int hi, int& value) {
 }
 
 // One of the values `names` names into `value`; unset, empty or "auto" leaves it as it is,
-// any other text too, with a warning on stderr (`listing`: the names taken; `kept`: what the
-// default is called, for the warning).
+// any other text too, with a warning on stderr (`listing`: the names taken).
 template <typename Value>
 void read_named(const char* name, std::initializer_list<std::pair<const char*, Value>> names,
-                const char* listing, Value& value, const char* kept = "auto") {
+                const char* listing, Value& value) {
   const char* text = std::getenv(name);
   if (!text || !*text || std::strcmp(text, "auto") == 0) return;
   for (const auto& [known, named] : names) {
@@ -66,7 +66,7 @@ void read_named(const char* name, std::initializer_list<std::pair<const char*, V
       return;
     }
   }
-  std::fprintf(stderr, "rosched: %s=%s is not %s; using %s\n", name, text, listing, kept);
+  std::fprintf(stderr, "rosched: %s=%s is not %s; using auto\n", name, text, listing);
 }
 
 Settings::Choice read_choice(const char* name) {
@@ -78,6 +78,19 @@ Settings::Choice read_choice(const char* name) {
               {"native", Settings::Choice::kNative}},
              "auto, model, rosched (circulant) or native", choice);
   return choice;
+}
+
+// ROSCHED_NWAY_RULE into `rule` by the names the schedule takes (parse_nway_rule); unset, empty
+// or "auto" leaves it as it is, any other text too, with a warning on stderr.
+void read_nway_rule(NwayRule& rule) {
+  const char* text = std::getenv("ROSCHED_NWAY_RULE");
+  if (!text || !*text || std::strcmp(text, "auto") == 0) return;
+  try {
+    rule = parse_nway_rule(text);
+  } catch (const std::invalid_argument&) {
+    std::fprintf(stderr, "rosched: ROSCHED_NWAY_RULE=%s is not %s; using %s\n", text,
+                 nway_rule_listing().c_str(), nway_rule_name(rule));
+  }
 }
 
 }  // namespace
@@ -116,9 +129,7 @@ Settings settings_from_environment() {
   read_named("ROSCHED_NODE_REDUCE",
              {{"lanes", Settings::NodeReduce::kLanes}, {"gather", Settings::NodeReduce::kGather}},
              "auto, lanes or gather", s.node_reduce);
-  read_named<const char*>("ROSCHED_NWAY_RULE",
-                          {{"paper", "paper"}, {"digits", "digits"}, {"circulant", "circulant"}},
-                          "paper, digits or circulant", s.nway_rule, s.nway_rule);
+  read_nway_rule(s.nway_rule);
   if (const char* v = std::getenv("ROSCHED_ALLTOALL_VARIANT")) s.alltoall_variant = v;
   if (const char* keep = std::getenv("ROSCHED_SCRATCH_KEEP"); keep && *keep) {
     if (!parse_bytes(keep, &s.scratch_keep)) {

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string>
 
+#include "sched/nway/nway_plan.h"
+
 namespace rosched::mpi {
 
 struct Settings {
@@ -45,7 +47,7 @@ struct Settings {
                                // stream_parts of cost_model.h; a round of at most this many is one
                                // message, so 1e18 sends every round whole)
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
-  const char* nway_rule = "circulant";  // ROSCHED_NWAY_RULE: paper, digits or circulant
+  NwayRule nway_rule = NwayRule::kCirculant;  // ROSCHED_NWAY_RULE: nway_rule_listing()
   int bcast_ports = 0;         // ROSCHED_BCAST_PORTS: ports of the k-nomial broadcast, 1..64
                                // (0: its cost rule, bcast_knomial.h)
   int reduce_ports = 0;        // ROSCHED_REDUCE_PORTS: ports of Rosched_Reduce's k-nomial tree,

@@ -125,7 +125,7 @@ class NwayTables : public TableFamily {
   }
   std::vector<TableParam> params() const override {
     return {{"n", "N", "ports per round, 1..64 (default 2)"},
-            {"rule", "RULE", "last-round rule: paper, digits or circulant (default circulant)"}};
+            {"rule", "RULE", "last-round rule: " + nway_rule_listing() + " (default circulant)"}};
   }
   void check_args(std::int64_t p, const TableOptions& o) const override {
     if (o.root != 0) throw std::invalid_argument("--root does not apply to --family nway");

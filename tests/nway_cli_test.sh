@@ -31,7 +31,7 @@ for bad in 0 65 x 1,,2 3-1 -2; do
   need "verify-bad-n-$bad" err.txt "^verify: --n"
 done
 expect verify-bad-rule 2 "$verify" --family nway --to 5 --rule Paper
-need verify-bad-rule err.txt "'Paper' is not one of paper, digits, circulant"
+need verify-bad-rule err.txt "'Paper' is not paper, digits or circulant"
 expect verify-n-elsewhere 2 "$verify" --family hypercube --to 5 --n 2
 # Tables: every format, the summary, paper where no tuple exists, bad values.
 expect tables-text 0 "$tables" --family nway --p 10 --n 2 --rule digits

@@ -97,7 +97,7 @@ TEST(NamedSettings, AreReadFromTheEnvironment) {
   EXPECT_EQ(settings().allreduce, Settings::Choice::kAuto);  // "fastest": a warning, then auto
   EXPECT_EQ(settings().allgather, Settings::Choice::kAuto);  // unset
   EXPECT_NE(Settings().sends, Settings::Sends::kEager);      // not the default
-  EXPECT_STREQ(settings().nway_rule, "circulant");           // "Digits": a warning, the default
+  EXPECT_EQ(settings().nway_rule, NwayRule::kCirculant);     // "Digits": a warning, the default
 }
 
 // Every value that is not taken says so on stderr, naming the variable, its text and what it
@@ -107,7 +107,7 @@ TEST(Settings, WarnOfEachValueNotTaken) {
   testing::internal::CaptureStderr();
   const Settings read = settings_from_environment();
   const std::string said = testing::internal::GetCapturedStderr();
-  EXPECT_STREQ(read.nway_rule, "circulant");
+  EXPECT_EQ(read.nway_rule, NwayRule::kCirculant);
   for (const char* line :
        {"rosched: ROSCHED_ALLREDUCE=fastest is not auto, model, rosched (circulant) or native; "
         "using auto\n",
@@ -124,7 +124,7 @@ TEST(Settings, WarnOfEachValueNotTaken) {
   }
   // A rule that is taken.
   ASSERT_EQ(setenv("ROSCHED_NWAY_RULE", "digits", 1), 0);
-  EXPECT_STREQ(settings_from_environment().nway_rule, "digits");
+  EXPECT_EQ(settings_from_environment().nway_rule, NwayRule::kDigits);
   ASSERT_EQ(setenv("ROSCHED_NWAY_RULE", "Digits", 1), 0);
 }
 

@@ -1,5 +1,6 @@
 #include "sched/nway/nway_plan.h"
 
+#include <cstddef>
 #include <stdexcept>
 
 namespace rosched {
@@ -13,11 +14,25 @@ const char* nway_rule_name(NwayRule rule) {
   return "?";
 }
 
+namespace {
+constexpr NwayRule kRules[] = {NwayRule::kPaper, NwayRule::kDigits, NwayRule::kCirculant};
+}  // namespace
+
+std::string nway_rule_listing() {
+  std::string listing;
+  constexpr std::size_t kCount = sizeof(kRules) / sizeof(kRules[0]);
+  for (std::size_t i = 0; i < kCount; ++i) {
+    listing += i == 0 ? "" : i + 1 == kCount ? " or " : ", ";
+    listing += nway_rule_name(kRules[i]);
+  }
+  return listing;
+}
+
 NwayRule parse_nway_rule(const std::string& name) {
-  for (NwayRule r : {NwayRule::kPaper, NwayRule::kDigits, NwayRule::kCirculant}) {
+  for (NwayRule r : kRules) {
     if (name == nway_rule_name(r)) return r;
   }
-  throw std::invalid_argument("n-way rule '" + name + "' is not one of paper, digits, circulant");
+  throw std::invalid_argument("n-way rule '" + name + "' is not " + nway_rule_listing());
 }
 
 void check_nway_ports(std::int64_t n, const char* who) {

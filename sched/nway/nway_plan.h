@@ -28,7 +28,9 @@ inline constexpr std::int64_t kNwayMaxPorts = 64;
 
 // "paper", "digits", "circulant".
 const char* nway_rule_name(NwayRule rule);
-// The rule named `name`; throws std::invalid_argument naming it otherwise.
+// Every rule's name, for messages and help: "paper, digits or circulant".
+std::string nway_rule_listing();
+// The rule named `name`; throws std::invalid_argument naming it and the names taken otherwise.
 NwayRule parse_nway_rule(const std::string& name);
 
 // Throws std::invalid_argument naming the value unless 1 <= n <= 64.

@@ -66,7 +66,7 @@ out=$(timeout 60 mpirun -np 2 --oversubscribe "$bin" --op bcast --impl all,-nway
   { echo "FAIL --impl all,-nway (exit $rc)"; echo "$out"; fail=1; }
 # Bad sizes, distributions and stray words are errors naming what is wrong.
 for bad in "--sizes abc:bad item 'abc'" "--sizes 10,-5:bad item '-5'" "--dist weird:--dist must be" \
-           "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be" \
+           "--nway-n 65:--nway-n must be in 0..64" "--nway-rule ring:--nway-rule must be paper, digits or circulant, not ring" \
            "extra:too many positional" "--measure fast:--measure must be slowest, span or sync" \
            "--measure sync:needs a global clock" "--dist half:--dist must be irregular or uniform, not half" \
            "--op allgatherv --dist rank0=1:--dist must be irregular, uniform, one, half or rank0=F" \
