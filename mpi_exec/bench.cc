@@ -36,7 +36,8 @@
 // census, the reduce-scatter + all-gather or MPI_Allreduce)|nway (n-way
 // dissemination, End et al. 2015; --nway-n and
 // --nway-rule, default: the cost rule's n and circulant), reduce_scatter_block and
-// reduce_scatter native|circulant|node (node-aware where it applies)|auto
+// reduce_scatter native|circulant|nport (the n-port reduce-scatter)|node (node-aware where it
+// applies)|auto
 // (Rosched_Reduce_scatter(_block); --sizes: the whole
 // vector; reduce_scatter's blocks cut by --dist as allgatherv's), allmerge native (MPI_Allgatherv +
 // std::sort)|alg0|alg1|alg2|auto (Lang 2025; auto: ROSCHED_ALLMERGE_AUTO; --sizes: elements per
@@ -141,6 +142,7 @@ int run(int argc, char** argv) {
       "impl", po::value(&o.impl)->default_value(o.impl),
       "comma-separated implementations (native, circulant, twotree, hypercube, node, auto; "
       "bcast also kary, knomial, rsag; allreduce also knomial, rsag, nport; "
+      "reduce_scatter(_block) also nport; "
       "allreduce, allgather and allgatherv also nway; reduce: native, binomial, twotree, "
       "circulant, kary, rsag, nport, node, auto; allmerge: "
       "native, alg0, alg1, alg2, auto; alltoall(v): basic, modified, zerorot, zerocopy, padded, "

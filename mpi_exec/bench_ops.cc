@@ -111,7 +111,7 @@ std::vector<Impl> impls_of(const std::string& op) {
   if (op == "alltoallv") return {kNative, kPadded, kTwoPhase, kLinear, kAuto};
   if (op == "allmerge") return {kNative, kAlg0, kAlg1, kAlg2, kAuto};
   if (op == "reduce_scatter_block" || op == "reduce_scatter") {
-    return {kNative, kCirculant, kNodeAware, kAuto};
+    return {kNative, kCirculant, kNport, kNodeAware, kAuto};
   }
   if (op == "allgather") return {kNative, kCirculant, kNway, kNodeAware, kAuto};
   if (op == "allgatherv") return {kNative, kCirculant, kNway, kNodeAware, kLargest, kAuto};
@@ -244,6 +244,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
       CallBuffer send(0, c * p, check, rank + 1), recv(1, c, check);
       if (check) for (long i = 0; i < c * p; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
       const auto reduce_scatter = impl == kCirculant   ? Rosched_Reduce_scatter_block_circulant
+                                  : impl == kNport     ? Rosched_Reduce_scatter_block_nport
                                   : impl == kNodeAware ? Rosched_Reduce_scatter_block_node_aware
                                   : impl == kAuto      ? Rosched_Reduce_scatter_block
                                                        : MPI_Reduce_scatter_block;
@@ -270,6 +271,7 @@ Op make_op(const std::string& op_name, const std::string& dist_name) {
           recv(1, std::max(1, counts[rank]), check);
       if (check) for (long i = 0; i < total; ++i) send[i] = rank + 1 + static_cast<int>(i % 13);
       const auto reduce_scatter = impl == kCirculant   ? Rosched_Reduce_scatter_circulant
+                                  : impl == kNport     ? Rosched_Reduce_scatter_nport
                                   : impl == kNodeAware ? Rosched_Reduce_scatter_node_aware
                                   : impl == kAuto      ? Rosched_Reduce_scatter
                                                        : MPI_Reduce_scatter;

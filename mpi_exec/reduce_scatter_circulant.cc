@@ -12,7 +12,9 @@
 // library_choice.h; the library's for a non-commutative operation). At p = 2, where either is
 // one exchange, the trial decides too: Open MPI 4.1's MPI_Reduce_scatter took 6-7x the circulant
 // one's time at 1-4 MiB there (its scratch made per call; docs/perf.md, "Scratch kept from call
-// to call"). Rosched_Reduce_scatter(_block)_circulant always runs it.
+// to call"). Rosched_Reduce_scatter(_block)_circulant always runs it, and
+// Rosched_Reduce_scatter(_block)_nport always the n-port reduce-scatter (the trial's candidate 4,
+// the same ports), so that it can be timed alone.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -167,8 +169,13 @@ GatherBlocks scatter_blocks(const CommInfo& ci, const Blocks& blocks, int total,
 
 // The entry points: Rosched_Reduce_scatter(_block) (kChoose: the library's or rosched's, by
 // library_choice.h), their _node_aware forms (kNodeAware: node-aware where it applies, else
-// circulant) and _circulant forms (kFlat).
-enum class Entry { kChoose, kNodeAware, kFlat };
+// circulant), _circulant forms (kFlat) and _nport forms (kNport: the n-port reduce-scatter).
+enum class Entry { kChoose, kNodeAware, kFlat, kNport };
+
+// The algorithm an entry point that does not choose runs, for its messages.
+const char* forced_algorithm(Entry entry) {
+  return entry == Entry::kNport ? "the n-port reduce-scatter" : kReduceScatter;
+}
 
 // The memo of a reduce-scatter's decision (library_choice.h): one for each entry point, keyed by
 // the block's count, or by the whole vector's (`total` elements, checked: at most INT_MAX) for
@@ -203,11 +210,11 @@ struct ReduceScatterDecision {
 // the n-port all-gather's rule expects n ports at least 10% faster than one (p > 2, not where the
 // node-aware one applies). The library's collective for a
 // non-commutative operation; _circulant: the circulant one; _node_aware: the node-aware one
-// where it applies, else the circulant one.
+// where it applies, else the circulant one; _nport: the n-port one.
 // `which` and `count`: the memo and its key (decided, memo_count).
 ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry, Decided which,
                                               int count, const TypeInfo& type, bool commutative) {
-  int answer = 1;
+  int answer = entry == Entry::kNport ? kScatterNport : kScatterCirculant;
   const Verdict verdict =
       entry != Entry::kChoose ? Verdict::kRosched
       : !commutative          ? Verdict::kLibrary
@@ -216,7 +223,8 @@ ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry, D
   ReduceScatterDecision d;
   if (verdict == Verdict::kLibrary) return d;
   d.timed = verdict == Verdict::kTimeBoth;
-  d.nodes = entry != Entry::kFlat && node_aware_reduce_scatter_applies(ci);
+  d.nodes = (entry == Entry::kChoose || entry == Entry::kNodeAware) &&
+            node_aware_reduce_scatter_applies(ci);
   d.answer = answer == kScatterNport  ? kScatterNport
              : answer == 3            ? kScatterNway
              : d.nodes && answer == 1 ? kScatterNodeAware
@@ -231,7 +239,8 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
     int commutative = 0;
     check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
     if (entry != Entry::kChoose && !commutative) {
-      throw Error(MPI_ERR_OP, std::string(kReduceScatter) + " needs a commutative operation");
+      throw Error(MPI_ERR_OP,
+                  std::string(forced_algorithm(entry)) + " needs a commutative operation");
     }
     std::vector<std::int64_t> starts;  // the irregular blocks' prefix sums
     if (blocks.irregular) starts = block_starts(blocks.recvcounts, ci.p);
@@ -412,6 +421,21 @@ extern "C" int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvb
                                                 MPI_Op op, MPI_Comm comm) {
   return rosched::mpi::reduce_scatter_entry(
       "Rosched_Reduce_scatter_circulant", rosched::mpi::Entry::kFlat, sendbuf, recvbuf,
+      rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op, comm);
+}
+
+extern "C" int Rosched_Reduce_scatter_block_nport(const void* sendbuf, void* recvbuf, int recvcount,
+                                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_entry(
+      "Rosched_Reduce_scatter_block_nport", rosched::mpi::Entry::kNport, sendbuf, recvbuf,
+      rosched::mpi::Blocks{false, nullptr, recvcount}, datatype, op, comm);
+}
+
+extern "C" int Rosched_Reduce_scatter_nport(const void* sendbuf, void* recvbuf,
+                                            const int recvcounts[], MPI_Datatype datatype,
+                                            MPI_Op op, MPI_Comm comm) {
+  return rosched::mpi::reduce_scatter_entry(
+      "Rosched_Reduce_scatter_nport", rosched::mpi::Entry::kNport, sendbuf, recvbuf,
       rosched::mpi::Blocks{true, recvcounts, 0}, datatype, op, comm);
 }
 

@@ -157,6 +157,17 @@ int Rosched_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcou
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int Rosched_Reduce_scatter_circulant(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* The n-port reduce-scatter, always: Träff 2022's Alg. 7 on the skips of n ports (Bruck et al.
+ * 1997's k-port dissemination) run backwards, ceil(log_(n+1) p) rounds of n messages, each rank
+ * sending (p - 1) / p of the vector in all; n by the n-port all-gather's cost rule for the
+ * blocks, at least 2 (ROSCHED_NWAY_N or Rosched_Set_nway to set it). Candidate 4 of
+ * Rosched_Reduce_scatter(_block)'s trial, with the same n, here to be run or timed alone.
+ * Commutative operations (MPI_ERR_OP otherwise). Same semantics as MPI_Reduce_scatter_block and
+ * MPI_Reduce_scatter, MPI_IN_PLACE too. */
+int Rosched_Reduce_scatter_block_nport(const void* sendbuf, void* recvbuf, int recvcount,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int Rosched_Reduce_scatter_nport(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 /* What Rosched_Reduce_scatter_block(..., recvcount, datatype, op, comm) and
  * Rosched_Reduce_scatter(..., recvcounts, datatype, op, comm) would run: *algorithm = 0 the MPI
  * library's collective, 1 the circulant reduce-scatter, 2 the node-aware reduce-scatter, 3 the

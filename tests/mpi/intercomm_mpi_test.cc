@@ -243,6 +243,11 @@ void test_named(const Groups& g) {
          return Rosched_Reduce_scatter_block_circulant(buf.data(), out.data(), 1, MPI_INT, MPI_SUM,
                                                        g.inter);
        }},
+      {"Rosched_Reduce_scatter_block_nport",
+       [&] {
+         return Rosched_Reduce_scatter_block_nport(buf.data(), out.data(), 1, MPI_INT, MPI_SUM,
+                                                   g.inter);
+       }},
       {"Rosched_Allmerge",
        [&] {
          return Rosched_Allmerge(buf.data(), 1, out.data(), counts.data(), MPI_INT, no_merge,

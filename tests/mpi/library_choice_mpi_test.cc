@@ -310,11 +310,12 @@ void test_fixed_allreduces() {
 }
 
 // Rosched_Reduce_scatter_block (the library's or the circulant reduce-scatter, timed at the
-// first call of a size class) and _circulant: blocks of 0, 1, 17 elements, about 1,000 / p and
-// 160,000 / p, in place or not, what lies past the block untouched; _circulant also on a datatype
-// with gaps (one int in every two, a user-defined sum), which must stay untouched; a
-// non-commutative operation (MPI_ERR_OP for _circulant, the library's result for the choosing
-// entry), a negative count and p * recvcount beyond INT_MAX (MPI_ERR_COUNT).
+// first call of a size class), _circulant, _nport and _node_aware: blocks of 0, 1, 17 elements,
+// about 1,000 / p and 160,000 / p, in place or not, what lies past the block untouched;
+// _circulant and _nport also on a datatype with gaps (one int in every two, a user-defined sum),
+// which must stay untouched; a non-commutative operation (MPI_ERR_OP for _circulant and _nport,
+// the library's result for the choosing entry), a negative count and p * recvcount beyond INT_MAX
+// (MPI_ERR_COUNT).
 void test_reduce_scatter_block() {
   MPI_Comm comm = errors_return_comm();
   using ReduceScatter = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
@@ -323,6 +324,7 @@ void test_reduce_scatter_block() {
     ReduceScatter run;
   } entries[] = {{"reduce_scatter_block", Rosched_Reduce_scatter_block},
                  {"reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant},
+                 {"reduce_scatter_block_nport", Rosched_Reduce_scatter_block_nport},
                  {"reduce_scatter_block_node_aware", Rosched_Reduce_scatter_block_node_aware}};
   MPI_Op sum_op, noncommutative;
   MPI_Op_create(sum_every_other, 1, &sum_op);
@@ -358,27 +360,28 @@ void test_reduce_scatter_block() {
   MPI_Datatype every_other;
   MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every_other);
   MPI_Type_commit(&every_other);
-  for (int block : {1, 5}) {
-    const int total = block * p;
-    std::vector<int> send(2 * total, -3), recv(2 * block, -7);
-    for (int i = 0; i < total; ++i) send[2 * i] = value(rank, i);
-    const int rc = Rosched_Reduce_scatter_block_circulant(send.data(), recv.data(), block,
-                                                          every_other, sum_op, comm);
-    bool ok = rc == MPI_SUCCESS;
-    for (int i = 0; i < block && ok; ++i) {
-      ok = recv[2 * i] == sum_of(rank * block + i) && recv[2 * i + 1] == -7;
+  for (const auto& e : {entries[1], entries[2]}) {  // _circulant and _nport
+    for (int block : {1, 5}) {
+      const int total = block * p;
+      std::vector<int> send(2 * total, -3), recv(2 * block, -7);
+      for (int i = 0; i < total; ++i) send[2 * i] = value(rank, i);
+      const int rc = e.run(send.data(), recv.data(), block, every_other, sum_op, comm);
+      bool ok = rc == MPI_SUCCESS;
+      for (int i = 0; i < block && ok; ++i) {
+        ok = recv[2 * i] == sum_of(rank * block + i) && recv[2 * i + 1] == -7;
+      }
+      expect(ok, std::string(e.name) + ", every other int, block=" + std::to_string(block));
     }
-    expect(ok, "reduce_scatter_block_circulant, every other int, block=" + std::to_string(block));
   }
   {
     std::vector<int> send(2 * p, 0), recv(2, -7);
     for (int i = 0; i < p; ++i) send[2 * i] = value(rank, i);
     int cls = 0;
-    MPI_Error_class(Rosched_Reduce_scatter_block_circulant(send.data(), recv.data(), 1, every_other,
-                                                           noncommutative, comm),
-                    &cls);
-    expect(cls == MPI_ERR_OP,
-           "reduce_scatter_block_circulant: non-commutative op gives MPI_ERR_OP");
+    for (const auto& e : {entries[1], entries[2]}) {
+      cls = 0;
+      MPI_Error_class(e.run(send.data(), recv.data(), 1, every_other, noncommutative, comm), &cls);
+      expect(cls == MPI_ERR_OP, std::string(e.name) + ": non-commutative op gives MPI_ERR_OP");
+    }
     const int rc = Rosched_Reduce_scatter_block(send.data(), recv.data(), 1, every_other,
                                                 noncommutative, comm);
     expect(rc == MPI_SUCCESS && recv[0] == sum_of(rank),
@@ -400,10 +403,10 @@ void test_reduce_scatter_block() {
   MPI_Comm_free(&comm);
 }
 
-// Rosched_Reduce_scatter and _circulant: blocks of (b mod 3) * k elements (zeros among them,
-// k = 0, 1, 7, 400 / p + 1, 160,000 / p + 1) and a last block of 5, in place or not, what lies
-// past the block untouched; a NULL recvcounts (MPI_ERR_ARG), a negative entry and a sum beyond
-// INT_MAX (MPI_ERR_COUNT).
+// Rosched_Reduce_scatter, _circulant, _nport and _node_aware: blocks of (b mod 3) * k elements
+// (zeros among them, k = 0, 1, 7, 400 / p + 1, 160,000 / p + 1) and a last block of 5, in place or
+// not, what lies past the block untouched; a NULL recvcounts (MPI_ERR_ARG), a negative entry and a
+// sum beyond INT_MAX (MPI_ERR_COUNT).
 void test_reduce_scatter() {
   MPI_Comm comm = errors_return_comm();
   using ReduceScatter = int (*)(const void*, void*, const int[], MPI_Datatype, MPI_Op, MPI_Comm);
@@ -412,6 +415,7 @@ void test_reduce_scatter() {
     ReduceScatter run;
   } entries[] = {{"reduce_scatter", Rosched_Reduce_scatter},
                  {"reduce_scatter_circulant", Rosched_Reduce_scatter_circulant},
+                 {"reduce_scatter_nport", Rosched_Reduce_scatter_nport},
                  {"reduce_scatter_node_aware", Rosched_Reduce_scatter_node_aware}};
   // Also with n = 2 set, as for the block form: the node-aware lane step on 2 ports in the lanes
   // whose blocks all hold an element, the circulant one in the others (on nodes of 3 ranks, k >=

@@ -141,6 +141,7 @@ void test_reductions(MPI_Datatype type, MPI_Op sum, int n) {
   for (const auto& [name, fn] : std::vector<std::pair<const char*, ReduceScatter>>{
            {"Rosched_Reduce_scatter", Rosched_Reduce_scatter},
            {"Rosched_Reduce_scatter_circulant", Rosched_Reduce_scatter_circulant},
+           {"Rosched_Reduce_scatter_nport", Rosched_Reduce_scatter_nport},
            {"Rosched_Reduce_scatter_node_aware", Rosched_Reduce_scatter_node_aware}}) {
     compare(
         std::string(name) + ", odd ranks' counts 0",
@@ -344,6 +345,7 @@ std::vector<std::pair<const char*, ReduceFn>> named_reduces() {
 std::vector<std::pair<const char*, ReduceScatterBlockFn>> named_reduce_scatter_blocks() {
   return {{"Rosched_Reduce_scatter_block", Rosched_Reduce_scatter_block},
           {"Rosched_Reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant},
+          {"Rosched_Reduce_scatter_block_nport", Rosched_Reduce_scatter_block_nport},
           {"Rosched_Reduce_scatter_block_node_aware", Rosched_Reduce_scatter_block_node_aware}};
 }
 

@@ -44,11 +44,13 @@ const Algorithm<ReduceFn> kReduces[] = {
 const Algorithm<ReduceScatterBlockFn> kReduceScatterBlocks[] = {
     {"Rosched_Reduce_scatter_block", Rosched_Reduce_scatter_block},
     {"Rosched_Reduce_scatter_block_circulant", Rosched_Reduce_scatter_block_circulant, true},
+    {"Rosched_Reduce_scatter_block_nport", Rosched_Reduce_scatter_block_nport, true},
     {"Rosched_Reduce_scatter_block_node_aware", Rosched_Reduce_scatter_block_node_aware, true},
 };
 const Algorithm<ReduceScatterFn> kReduceScatters[] = {
     {"Rosched_Reduce_scatter", Rosched_Reduce_scatter},
     {"Rosched_Reduce_scatter_circulant", Rosched_Reduce_scatter_circulant, true},
+    {"Rosched_Reduce_scatter_nport", Rosched_Reduce_scatter_nport, true},
     {"Rosched_Reduce_scatter_node_aware", Rosched_Reduce_scatter_node_aware, true},
 };
 
