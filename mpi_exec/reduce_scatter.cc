@@ -1,20 +1,23 @@
-// The reduce-scatter over the circulant graph: Träff 2022's regular all-gather (Alg. 7, Sec. 2.3)
-// run backwards, sched/circulant/reduce_scatter_schedule.h, walked by circulant_rounds.h
-// (ceil(log2 p) rounds; a rank sends p - 1 blocks in all and combines what it receives by
-// MPI_Reduce_local), and
-// Rosched_Reduce_scatter_block and Rosched_Reduce_scatter over it: the semantics of
-// MPI_Reduce_scatter_block and MPI_Reduce_scatter (blocks of recvcounts[b] elements), for
-// commutative operations (the blocks are combined in the schedule's order, not in rank order).
-// Rosched_Reduce_scatter(_block) runs it (or, for a short vector, the n-way all-reduce of all of
-// it, then the rank's block, or the n-port reduce-scatter: the n-port all-gather run backwards,
-// allgather_nway.h) where, timed at the first call of each size class, it beat the MPI
-// library's collective, else that (ROSCHED_REDUCE_SCATTER, as ROSCHED_BCAST;
-// library_choice.h; the library's for a non-commutative operation). At p = 2, where either is
-// one exchange, the trial decides too: Open MPI 4.1's MPI_Reduce_scatter took 6-7x the circulant
-// one's time at 1-4 MiB there (its scratch made per call; docs/perf.md, "Scratch kept from call
-// to call"). Rosched_Reduce_scatter(_block)_circulant always runs it, and
-// Rosched_Reduce_scatter(_block)_nport always the n-port reduce-scatter (the trial's candidate 4,
-// the same ports), so that it can be timed alone.
+// Rosched_Reduce_scatter_block and Rosched_Reduce_scatter, with the semantics of
+// MPI_Reduce_scatter_block and MPI_Reduce_scatter (blocks of recvcounts[b] elements), and their
+// forced forms. The algorithms, all for commutative operations (blocks are combined in the
+// schedule's order, not in rank order):
+//   - the circulant reduce-scatter: Träff 2022's regular all-gather (Alg. 7, Sec. 2.3) run
+//     backwards, sched/circulant/reduce_scatter_schedule.h, walked by circulant_rounds.h
+//     (ceil(log2 p) rounds; a rank sends p - 1 blocks in all and combines what it receives by
+//     MPI_Reduce_local);
+//   - for a short vector, the n-way all-reduce of all of it (End et al. 2015), then the rank's
+//     block;
+//   - the n-port reduce-scatter: the n-port all-gather run backwards (allgather_nway.h);
+//   - on several multicore nodes, the node-aware one (reduce_scatter_node_aware.h).
+// Rosched_Reduce_scatter(_block) runs one of them where, timed at the first call of each size
+// class, it beat the MPI library's collective, else that (ROSCHED_REDUCE_SCATTER, as
+// ROSCHED_BCAST; library_choice.h; the library's for a non-commutative operation). At p = 2,
+// where either is one exchange, the trial decides too: Open MPI 4.1's MPI_Reduce_scatter took
+// 6-7x the circulant one's time at 1-4 MiB there (its scratch made per call; docs/perf.md,
+// "Scratch kept from call to call"). The forced forms always run theirs: _circulant the
+// circulant one, _nport the n-port one (the trial's candidate 4, the same ports, so that it can
+// be timed alone), _node_aware the node-aware one where it applies, else the circulant one.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -215,11 +218,11 @@ struct ReduceScatterDecision {
 ReduceScatterDecision reduce_scatter_decision(const CommInfo& ci, Entry entry, Decided which,
                                               int count, const TypeInfo& type, bool commutative) {
   int answer = entry == Entry::kNport ? kScatterNport : kScatterCirculant;
-  const Verdict verdict =
-      entry != Entry::kChoose ? Verdict::kRosched
-      : !commutative          ? Verdict::kLibrary
-                              : library_verdict(ci, which, settings().reduce_scatter, count,
-                                                type.size, [&] { return ci.p > 1; }, &answer);
+  const Verdict verdict = entry != Entry::kChoose ? Verdict::kRosched
+                          : !commutative          ? Verdict::kLibrary
+                                                  : library_verdict(
+                                                        ci, which, settings().reduce_scatter, count,
+                                                        type.size, [&] { return ci.p > 1; }, &answer);
   ReduceScatterDecision d;
   if (verdict == Verdict::kLibrary) return d;
   d.timed = verdict == Verdict::kTimeBoth;
