@@ -53,13 +53,20 @@ void read_whole(const char* name, int lo, int hi, int& value) {
                lo, hi);
 }
 
+// The text of environment variable `name` where it names a value; nullptr where it is unset,
+// empty or "auto" (the default kept).
+const char* named_text(const char* name) {
+  const char* text = std::getenv(name);
+  return !text || !*text || std::strcmp(text, "auto") == 0 ? nullptr : text;
+}
+
 // One of the values `names` names into `value`; unset, empty or "auto" leaves it as it is,
 // any other text too, with a warning on stderr (`listing`: the names taken).
 template <typename Value>
 void read_named(const char* name, std::initializer_list<std::pair<const char*, Value>> names,
                 const char* listing, Value& value) {
-  const char* text = std::getenv(name);
-  if (!text || !*text || std::strcmp(text, "auto") == 0) return;
+  const char* text = named_text(name);
+  if (!text) return;
   for (const auto& [known, named] : names) {
     if (std::strcmp(text, known) == 0) {
       value = named;
@@ -83,8 +90,8 @@ Settings::Choice read_choice(const char* name) {
 // ROSCHED_NWAY_RULE into `rule` by the names the schedule takes (parse_nway_rule); unset, empty
 // or "auto" leaves it as it is, any other text too, with a warning on stderr.
 void read_nway_rule(NwayRule& rule) {
-  const char* text = std::getenv("ROSCHED_NWAY_RULE");
-  if (!text || !*text || std::strcmp(text, "auto") == 0) return;
+  const char* text = named_text("ROSCHED_NWAY_RULE");
+  if (!text) return;
   try {
     rule = parse_nway_rule(text);
   } catch (const std::invalid_argument&) {
