@@ -26,6 +26,7 @@
 #include "mpi_exec/message_bytes.h"
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/round_stream.h"
 #include "mpi_exec/trial_check.h"
 
 namespace rosched::mpi {
@@ -116,7 +117,8 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       }
       const BlockCut cut{std::int64_t{block} * p, p};
       if (n > 0) {
-        nway_allgather_on(ci, data, cut, result.type(), result.info(), n);
+        nway_allgather_on(ci, data, cut, result.type(), result.info(), n,
+                          round_stream_model(ci, static_cast<double>(cut.n) * result.info().size));
       } else if (entry == Entry::kFlat ||
                  !node_aware_allgather_on(ci, name, data, block, result.type(), result.info())) {
         circulant_allgather_on(ci, data, cut, result.type(), result.info());

@@ -16,6 +16,7 @@
 
 #include "mpi_exec/node_layout.h"
 #include "mpi_exec/nway_allreduce.h"
+#include "mpi_exec/round_stream.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/tags.h"
 #include "sched/nway/nway_allgather.h"
@@ -114,18 +115,77 @@ struct RoundRequests {
   ~RoundRequests() { cancel_requests(r.data(), static_cast<int>(r.size())); }
 };
 
+// A round's messages streamed in parts (round_stream.h), where `model` says so for the round's
+// mean message, n_blocks blocks over `messages` ports (the same figure on every rank): one
+// message as Algorithm 7's rounds (stream_plan), several by fan_stream_plan; whole (plan not
+// streamed) without a model.
+StreamPlan nway_round_plan(const CostModel* model, const BlockCut& cut, int size,
+                           std::int64_t n_blocks, std::size_t messages) {
+  if (!model || messages == 0) return StreamPlan{};
+  const GatherBlocks blocks = gather_blocks(cut, size);
+  const double mean_message = blocks.mean * static_cast<double>(n_blocks) / messages;
+  const bool differ = blocks.largest > blocks.mean;
+  return messages == 1 ? stream_plan(*model, mean_message, differ)
+                       : fan_stream_plan(*model, mean_message, differ);
+}
+
+// The elements of blocks b .. b + c - 1 (mod cut.p) of a buffer cut as `cut`, as pieces of `m`.
+void add_cyclic_blocks(RoundMessage& m, const BlockCut& cut, std::int64_t b, std::int64_t c,
+                       MPI_Aint extent) {
+  const WrappedRange r = wrapped_range(cut.first(b), cut.elements(b, c), cut.n);
+  m.add(static_cast<MPI_Aint>(r.first) * extent, r.head);
+  m.add(0, r.tail);
+}
+
+// The blocks of a round's messages in all (each message's count), for nway_round_plan.
+std::int64_t round_blocks(const std::vector<rosched::NwayAllgatherMessage>& round) {
+  std::int64_t blocks = 0;
+  for (const auto& message : round) blocks += message.count;
+  return blocks;
+}
+
+// One round's streams: the messages of each port and their StreamPorts.
+struct PortStreams {
+  std::vector<RoundMessage> sends, recvs;
+  std::vector<StreamPort> ports;
+  void reset(std::size_t m) {
+    sends.resize(m);
+    recvs.resize(m);
+    for (std::size_t j = 0; j < m; ++j) sends[j].clear(), recvs[j].clear();
+    ports.assign(m, StreamPort{});
+  }
+};
+
 }  // namespace
 
 void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype datatype,
-                       const TypeInfo& type, int n) {
+                       const TypeInfo& type, int n, const CostModel* stream_model) {
   if (ci.p == 1) return;
   const NwayPlan plan = rosched::nway_allgather_plan(ci.p, n);
   const std::int64_t rank = ci.rank;
   std::vector<CyclicBlocks> blocks;  // a round's receives, then its sends: their datatypes
   RoundRequests requests;
+  PortStreams streams;
   for (int i = 0; i < plan.rounds(); ++i) {
     const std::vector<rosched::NwayAllgatherMessage> round = rosched::nway_allgather_round(plan, i);
     const std::size_t m = round.size();
+    const StreamPlan parts = nway_round_plan(stream_model, cut, type.size, round_blocks(round), m);
+    if (parts.streamed()) {
+      // Port j receives blocks from.. of its peer and sends this rank's first blocks, in parts.
+      streams.reset(m);
+      for (std::size_t j = 0; j < m; ++j) {
+        const rosched::NwayAllgatherPeers peers =
+            rosched::nway_allgather_peers(plan, rank, round[j]);
+        add_cyclic_blocks(streams.recvs[j], cut, peers.from, round[j].count, type.extent);
+        add_cyclic_blocks(streams.sends[j], cut, rank, round[j].count, type.extent);
+        streams.ports[j] = StreamPort{&streams.sends[j],          base,
+                                      &streams.recvs[j],          base,
+                                      static_cast<int>(peers.to), static_cast<int>(peers.from)};
+      }
+      stream_ports_round(streams.ports.data(), static_cast<int>(m), datatype, type, parts,
+                         tag::kNwayAllgatherRound, ci.c);
+      continue;
+    }
     blocks.clear();
     blocks.reserve(2 * m);
     requests.r.assign(2 * m, MPI_REQUEST_NULL);
@@ -151,7 +211,8 @@ void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_
 }
 
 void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
-                            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n) {
+                            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n,
+                            const CostModel* stream_model) {
   if (ci.p == 1) return;
   const NwayPlan plan = rosched::nway_allgather_plan(ci.p, n);
   const std::int64_t rank = ci.rank;
@@ -169,36 +230,53 @@ void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
   std::vector<CyclicBlocks> sends;
   std::vector<std::int64_t> at;  // each receive's first element in scratch
   RoundRequests requests;
+  PortStreams streams;
   for (int j = 0; j < plan.rounds(); ++j) {
     const std::vector<rosched::NwayAllgatherMessage> round =
         rosched::nway_reduce_scatter_round(plan, j);
     const std::size_t m = round.size();
-    sends.clear();
-    sends.reserve(m);
+    const StreamPlan parts = nway_round_plan(stream_model, cut, type.size, round_blocks(round), m);
     at.assign(m + 1, 0);
-    requests.r.assign(2 * m, MPI_REQUEST_NULL);
-    for (std::size_t k = 0; k < m; ++k) {
-      const rosched::NwayAllgatherPeers peers =
-          rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
-      const std::int64_t elements = cut.elements(rank, round[k].count);
-      at[k + 1] = at[k] + elements;
-      check(PMPI_Irecv(in + at[k] * type.extent, static_cast<int>(elements), datatype,
-                       static_cast<int>(peers.from), tag::kNwayReduceScatterRound, ci.c,
-                       &requests.r[k]),
-            "MPI_Irecv");
+    for (std::size_t k = 0; k < m; ++k) at[k + 1] = at[k] + cut.elements(rank, round[k].count);
+    if (parts.streamed()) {
+      // Port k receives its blocks into scratch and sends offsets [distance, distance + count).
+      streams.reset(m);
+      for (std::size_t k = 0; k < m; ++k) {
+        const rosched::NwayAllgatherPeers peers =
+            rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
+        streams.recvs[k].add(static_cast<MPI_Aint>(at[k]) * type.extent, at[k + 1] - at[k]);
+        add_cyclic_blocks(streams.sends[k], cut, peers.to, round[k].count, type.extent);
+        streams.ports[k] = StreamPort{&streams.sends[k],          acc,
+                                      &streams.recvs[k],          in,
+                                      static_cast<int>(peers.to), static_cast<int>(peers.from)};
+      }
+      stream_ports_round(streams.ports.data(), static_cast<int>(m), datatype, type, parts,
+                         tag::kNwayReduceScatterRound, ci.c);
+    } else {
+      sends.clear();
+      sends.reserve(m);
+      requests.r.assign(2 * m, MPI_REQUEST_NULL);
+      for (std::size_t k = 0; k < m; ++k) {
+        const rosched::NwayAllgatherPeers peers =
+            rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
+        check(PMPI_Irecv(in + at[k] * type.extent, static_cast<int>(at[k + 1] - at[k]), datatype,
+                         static_cast<int>(peers.from), tag::kNwayReduceScatterRound, ci.c,
+                         &requests.r[k]),
+              "MPI_Irecv");
+      }
+      for (std::size_t k = 0; k < m; ++k) {
+        const rosched::NwayAllgatherPeers peers =
+            rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
+        // Offsets [distance, distance + count): blocks rank + distance ..., the receiver's own.
+        sends.push_back(cyclic_blocks(acc, cut, peers.to, round[k].count, datatype, type.extent));
+        check(PMPI_Isend(sends.back().at, sends.back().count, sends.back().type,
+                         static_cast<int>(peers.to), tag::kNwayReduceScatterRound, ci.c,
+                         &requests.r[m + k]),
+              "MPI_Isend");
+      }
+      check(PMPI_Waitall(static_cast<int>(2 * m), requests.r.data(), MPI_STATUSES_IGNORE),
+            "MPI_Waitall");
     }
-    for (std::size_t k = 0; k < m; ++k) {
-      const rosched::NwayAllgatherPeers peers =
-          rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
-      // Offsets [distance, distance + count): blocks rank + distance ..., the receiver's own.
-      sends.push_back(cyclic_blocks(acc, cut, peers.to, round[k].count, datatype, type.extent));
-      check(PMPI_Isend(sends.back().at, sends.back().count, sends.back().type,
-                       static_cast<int>(peers.to), tag::kNwayReduceScatterRound, ci.c,
-                       &requests.r[m + k]),
-            "MPI_Isend");
-    }
-    check(PMPI_Waitall(static_cast<int>(2 * m), requests.r.data(), MPI_STATUSES_IGNORE),
-          "MPI_Waitall");
     for (std::size_t k = 0; k < m; ++k) {
       // Into offsets [0, count): elements from this rank's block on, wrapping at the end.
       reduce_into_cyclic(in + at[k] * type.extent, acc, cut.first(rank), at[k + 1] - at[k], cut.n,

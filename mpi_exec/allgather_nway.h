@@ -79,17 +79,25 @@ std::string nway_allgather_name(int n);
 void tell_nway_allgather(const CommInfo& ci, const char* name, int n, double bytes);
 
 // The n-port all-gather on ci over the buffer at base cut as `cut` (p blocks, block j rank j's;
-// this rank's own block in place), n ports (1..64).
+// this rank's own block in place), n ports (1..64). With a stream_model (round_stream_model,
+// round_stream.h) a round whose mean message that model would cut (fan_stream_plan, fan_parts of
+// cost_model.h; a round of one message as Algorithm 7's, stream_plan; blocks of unequal sizes as
+// messages that differ) goes as one stream of parts on each port at once (stream_ports_round):
+// SimGrid SMPI moves messages of 5,776-9,375 B at 1.09 of a link's bandwidth and large ones at
+// 0.94, which on a shared backbone is the time of the round. Without one (the lanes of the
+// node-aware collectives, which have a model of their own) every message goes whole.
 void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_Datatype datatype,
-                       const TypeInfo& type, int n);
+                       const TypeInfo& type, int n, const CostModel* stream_model = nullptr);
 
 // The n-port reduce-scatter (sched/nway/nway_reduce_scatter.h: the n-port all-gather run
 // backwards) on ci over the buffer at acc cut as `cut`: this rank's contribution on entry; block
 // ci.rank reduced with op over all ranks on return (the other blocks hold partial results). op
 // commutative (a block's partial results are combined in the order they arrive). n ports (1..64;
-// n = 1 is the circulant reduce-scatter's rounds).
+// n = 1 is the circulant reduce-scatter's rounds). stream_model as for nway_allgather_on: a
+// round's receives then arrive in parts, and are combined once all have come.
 void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
-                            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n);
+                            MPI_Datatype datatype, const TypeInfo& type, MPI_Op op, int n,
+                            const CostModel* stream_model = nullptr);
 
 }  // namespace rosched::mpi
 

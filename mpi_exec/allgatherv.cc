@@ -35,6 +35,7 @@
 #include "mpi_exec/library_choice.h"
 #include "mpi_exec/message_bytes.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/round_stream.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/trial_check.h"
 
@@ -157,8 +158,10 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         if (ci.p > 1) {
           // The blocks one after the other in rank order (BlocksBytes).
           const std::vector<std::int64_t> starts = block_starts(blocks.counts(), ci.p);
-          nway_allgather_on(ci, data, BlockCut{starts[ci.p], ci.p, starts.data()}, blocks.type(),
-                            blocks.info(), n);
+          const BlockCut cut{starts[ci.p], ci.p, starts.data()};
+          nway_allgather_on(
+              ci, data, cut, blocks.type(), blocks.info(), n,
+              round_stream_model(ci, static_cast<double>(cut.n) * blocks.info().size));
         }
       } else if (e == Entry::kLargest) {
         largest_bcast_allgatherv_on(ci, name, data, blocks.counts(), blocks.displs(), blocks.type(),

@@ -19,6 +19,7 @@
 #include "mpi_exec/circulant_rounds.h"
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/round_stream.h"
 #include "mpi_exec/settings.h"
 
 namespace rosched::mpi {
@@ -80,8 +81,9 @@ void nport_scatter_gather_allreduce(const CommInfo& ci, const char* name, const 
                 0, 0, bytes);
   }
   const BlockCut cut{count, ci.p};
-  nway_reduce_scatter_on(ci, acc, cut, datatype, type, op, n);
-  nway_allgather_on(ci, acc, cut, datatype, type, n);
+  const CostModel* const stream_model = round_stream_model(ci, bytes);
+  nway_reduce_scatter_on(ci, acc, cut, datatype, type, op, n, stream_model);
+  nway_allgather_on(ci, acc, cut, datatype, type, n, stream_model);
 }
 
 }  // namespace rosched::mpi

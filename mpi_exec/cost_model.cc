@@ -26,6 +26,7 @@ constexpr double kWindowCover = 8;         // window_rounds: latencies covered b
 constexpr double kMaxWindow = 4;
 constexpr double kOwnPaths = 1.25;  // fanout up to which a rank's messages do not share a path
 constexpr double kSyncShare = 0.5;         // synchronous_sends: of a block's transfer time
+constexpr double kFanPartsCut = 0.9;       // fan_parts: parts at most this of one message
 constexpr double kLatencyOverTransfer = 1.1;  // synchronous_window: two rounds from this ratio
 constexpr double kMaxCrowding = 1.5;       // synchronous_sends: only where crowding is below
 
@@ -466,6 +467,21 @@ std::int64_t stream_parts(const CostModel& model, double bytes, double lead, dou
     if (t < best) best = t, best_n = n;
   }
   return best_n;
+}
+
+std::int64_t fan_parts(const CostModel& model, double bytes, std::int64_t max_parts) {
+  const std::int64_t cap = std::clamp<std::int64_t>(max_parts, 1, kMaxPipelineBlocks);
+  if (!(bytes > 0)) return 1;
+  const double whole = model.further(bytes);
+  std::int64_t best_n = 1;
+  double best = whole;
+  for (int i = 0; i < CostModel::kStreamPoints && kStreamSizes[i] < bytes; ++i) {
+    const std::int64_t n =
+        std::min<std::int64_t>(cap, static_cast<std::int64_t>(std::ceil(bytes / kStreamSizes[i])));
+    const double t = static_cast<double>(n) * model.further(bytes / static_cast<double>(n));
+    if (t < best) best = t, best_n = n;
+  }
+  return best <= kFanPartsCut * whole ? best_n : 1;
 }
 
 int stream_window(const CostModel& model, double part_bytes) {

@@ -35,6 +35,7 @@
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_scatter_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/round_stream.h"
 #include "mpi_exec/settings.h"
 #include "mpi_exec/trial_check.h"
 
@@ -158,8 +159,11 @@ void nport_reduce_scatter(const CommInfo& ci, const char* name, const void* in, 
     tell_choice(ci, name, ("n-port reduce-scatter, n = " + std::to_string(n)).c_str(), 0, 0,
                 static_cast<double>(cut.n) * type.size);
   }
-  walk_on_copy(ci, in, recvbuf, cut, datatype, type,
-               [&](char* acc) { nway_reduce_scatter_on(ci, acc, cut, datatype, type, op, n); });
+  const CostModel* const stream_model =
+      round_stream_model(ci, static_cast<double>(cut.n) * type.size);
+  walk_on_copy(ci, in, recvbuf, cut, datatype, type, [&](char* acc) {
+    nway_reduce_scatter_on(ci, acc, cut, datatype, type, op, n, stream_model);
+  });
 }
 
 // The blocks' sizes in bytes, for the n-port rule: the mean and the largest.

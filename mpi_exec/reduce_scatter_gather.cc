@@ -24,6 +24,7 @@
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_trees.h"
 #include "mpi_exec/root_blocks.h"
+#include "mpi_exec/round_stream.h"
 
 namespace rosched::mpi {
 
@@ -47,7 +48,7 @@ void nport_scatter_gather_reduce(void* acc, int count, MPI_Datatype datatype, co
               ("n-port reduce-scatter + gather, n = " + std::to_string(n)).c_str(), 0, 0, bytes);
   const BlockCut cut{count, comm.p};
   char* const base = static_cast<char*>(acc);
-  nway_reduce_scatter_on(comm, base, cut, datatype, type, op, n);
+  nway_reduce_scatter_on(comm, base, cut, datatype, type, op, n, round_stream_model(comm, bytes));
   move_root_blocks(RootBlocks::kGather, comm, base, cut, datatype, type, root);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "mpi_exec/mpi_call.h"
 #include "mpi_exec/settings.h"
@@ -77,20 +78,36 @@ void RoundMessage::describe_part(std::int64_t lo, std::int64_t hi, MPI_Aint exte
   describe_pieces(lengths, offsets, base, element, owned, at, count, type);
 }
 
-StreamPlan stream_plan(const CostModel& model, double round_bytes, bool messages_differ) {
+namespace {
+
+// The plan of a round of round_bytes in `parts` parts (ROSCHED_STREAM_PART's instead, if set):
+// whole for one part, else the window and the sends for the parts' size.
+StreamPlan plan_of_parts(const CostModel& model, double round_bytes, std::int64_t parts,
+                         bool messages_differ) {
   StreamPlan plan;
   if (settings().stream_part > 0) {
     plan.part_bytes = settings().stream_part;
-  } else if (const std::int64_t k =
-                 stream_parts(model, round_bytes, 1, 1, kMaxPipelineBlocks, true);
-             k > 1) {
-    plan.part_bytes = round_bytes / static_cast<double>(k);
+  } else if (parts > 1) {
+    plan.part_bytes = round_bytes / static_cast<double>(parts);
   }
   if (plan.streamed()) {
     plan.in_flight = stream_window(model, plan.part_bytes);
     plan.synchronous = messages_differ && synchronous_sends(model, plan.part_bytes);
   }
   return plan;
+}
+
+}  // namespace
+
+StreamPlan stream_plan(const CostModel& model, double round_bytes, bool messages_differ) {
+  return plan_of_parts(model, round_bytes,
+                       stream_parts(model, round_bytes, 1, 1, kMaxPipelineBlocks, true),
+                       messages_differ);
+}
+
+StreamPlan fan_stream_plan(const CostModel& model, double message_bytes, bool messages_differ) {
+  return plan_of_parts(model, message_bytes, fan_parts(model, message_bytes, kMaxPipelineBlocks),
+                       messages_differ);
 }
 
 const CostModel* round_stream_model(const CommInfo& comm, double bytes) {
@@ -103,87 +120,139 @@ void stream_round(const RoundMessage& send, char* send_base, const RoundMessage&
                   char* recv_base, MPI_Datatype element, const TypeInfo& type,
                   const StreamPlan& plan, int to, int from, int tag, MPI_Comm c,
                   const std::function<void(std::int64_t, std::int64_t)>& arrived) {
+  const StreamPort port{&send, send_base, &recv, recv_base, to, from};
+  stream_ports_round(&port, 1, element, type, plan, tag, c,
+                     arrived ? [&](int, std::int64_t lo, std::int64_t hi) { arrived(lo, hi); }
+                             : std::function<void(int, std::int64_t, std::int64_t)>());
+}
+
+void stream_ports_round(const StreamPort* ports, int m, MPI_Datatype element, const TypeInfo& type,
+                        const StreamPlan& plan, int tag, MPI_Comm c,
+                        const std::function<void(int, std::int64_t, std::int64_t)>& arrived) {
   struct Part {
     MPI_Request request = MPI_REQUEST_NULL;
     OwnedType type;
   };
-  const int window = std::max(plan.in_flight, 1);
-  // At least twice the receiver's window (round_stream.h), at least kStreamSendsAhead.
-  const int send_window = std::max(2 * window, kStreamSendsAhead);
+  // A port's stream: its parts, how many have arrived or gone, its windows' slots.
+  struct Stream {
+    std::int64_t recv_parts = 0, send_parts = 0, got = 0, sent = 0;
+  };
+  if (m <= 0) return;
+  // The receiver's window shared out among the ports (round_stream.h).
+  const int window = std::max((std::max(plan.in_flight, 1) + m - 1) / m, 1);
+  // At least twice the receiver's window, at least kStreamSendsAhead over all ports.
+  const int send_window = std::max(2 * window, (kStreamSendsAhead + m - 1) / m);
   thread_local std::vector<Part> sends;
   thread_local std::vector<Part> recvs;
-  recvs.resize(static_cast<std::size_t>(window));
-  sends.resize(static_cast<std::size_t>(send_window));
+  thread_local std::vector<Stream> streams;
+  thread_local std::vector<MPI_Request> oldest;
+  thread_local std::vector<std::pair<int, int>> oldest_of;  // (port, 0 receive / 1 send)
+  recvs.resize(static_cast<std::size_t>(window) * m);
+  sends.resize(static_cast<std::size_t>(send_window) * m);
+  streams.assign(static_cast<std::size_t>(m), Stream{});
   // Element j parts' of a message of e elements cut into `parts`, without overflow.
   const auto cut = [](std::int64_t e, std::int64_t j, std::int64_t parts) {
     return static_cast<std::int64_t>(static_cast<__int128>(j) * e / parts);
   };
-  const auto post = [&](const RoundMessage& m, std::int64_t k, std::int64_t parts, Part& part,
-                        bool is_send) {
-    const std::int64_t e = m.elements();
+  const auto recv_slot = [&](int j, std::int64_t k) -> Part& {
+    return recvs[static_cast<std::size_t>(j) * window + static_cast<std::size_t>(k % window)];
+  };
+  const auto send_slot = [&](int j, std::int64_t k) -> Part& {
+    return sends[static_cast<std::size_t>(j) * send_window +
+                 static_cast<std::size_t>(k % send_window)];
+  };
+  const auto post = [&](int j, std::int64_t k, bool is_send) {
+    const StreamPort& port = ports[j];
+    const RoundMessage& msg = is_send ? *port.send : *port.recv;
+    const std::int64_t parts = is_send ? streams[j].send_parts : streams[j].recv_parts;
+    Part& part = is_send ? send_slot(j, k) : recv_slot(j, k);
+    const std::int64_t e = msg.elements();
     char* at = nullptr;
     int count = 0;
     MPI_Datatype t = element;
-    m.describe_part(cut(e, k, parts), cut(e, k + 1, parts), type.extent,
-                    is_send ? send_base : recv_base, element, part.type, &at, &count, &t);
-    if (is_send) {
-      if (plan.synchronous) {
-        check(PMPI_Issend(at, count, t, to, tag, c, &part.request), "MPI_Issend");
-      } else {
-        check(PMPI_Isend(at, count, t, to, tag, c, &part.request), "MPI_Isend");
-      }
+    msg.describe_part(cut(e, k, parts), cut(e, k + 1, parts), type.extent,
+                      is_send ? port.send_base : port.recv_base, element, part.type, &at, &count,
+                      &t);
+    if (!is_send) {
+      check(PMPI_Irecv(at, count, t, port.from, tag, c, &part.request), "MPI_Irecv");
+    } else if (plan.synchronous) {
+      check(PMPI_Issend(at, count, t, port.to, tag, c, &part.request), "MPI_Issend");
     } else {
-      check(PMPI_Irecv(at, count, t, from, tag, c, &part.request), "MPI_Irecv");
+      check(PMPI_Isend(at, count, t, port.to, tag, c, &part.request), "MPI_Isend");
     }
   };
-  const std::int64_t recv_parts =
-      recv.empty() ? 0 : part_count(recv.elements(), type.size, plan.part_bytes);
-  const std::int64_t send_parts =
-      send.empty() ? 0 : part_count(send.elements(), type.size, plan.part_bytes);
-  const auto recv_slot = [&](std::int64_t k) -> Part& {
-    return recvs[static_cast<std::size_t>(k % window)];
-  };
-  const auto send_slot = [&](std::int64_t k) -> Part& {
-    return sends[static_cast<std::size_t>(k % send_window)];
-  };
+  for (int j = 0; j < m; ++j) {
+    Stream& s = streams[j];
+    if (!ports[j].recv->empty()) {
+      s.recv_parts = part_count(ports[j].recv->elements(), type.size, plan.part_bytes);
+    }
+    if (!ports[j].send->empty()) {
+      s.send_parts = part_count(ports[j].send->elements(), type.size, plan.part_bytes);
+    }
+  }
   // The receives first, so that the first parts find them posted.
-  for (std::int64_t k = 0; k < std::min<std::int64_t>(recv_parts, window); ++k) {
-    post(recv, k, recv_parts, recv_slot(k), false);
-  }
-  for (std::int64_t k = 0; k < std::min<std::int64_t>(send_parts, send_window); ++k) {
-    post(send, k, send_parts, send_slot(k), true);
-  }
-  // Parts complete in order on each side (MPI's order of messages between two ranks with one
-  // tag). While sends are still to be posted, the oldest part of each side is waited for at once,
-  // so that neither window stalls the other; once every send is posted, the receives in order,
-  // then the sends.
-  std::int64_t got = 0, sent = 0;
-  while (got < recv_parts || sent < send_parts) {
-    int which = got < recv_parts ? 0 : 1;
-    if (sent + send_window < send_parts) {
-      MPI_Request oldest[2] = {got < recv_parts ? recv_slot(got).request : MPI_REQUEST_NULL,
-                               send_slot(sent).request};
-      check(PMPI_Waitany(2, oldest, &which, MPI_STATUS_IGNORE), "MPI_Waitany");
-      if (which == MPI_UNDEFINED) throw Error(MPI_ERR_INTERN, "stream_round: no part pending");
-    } else {
-      Part& part = which == 0 ? recv_slot(got) : send_slot(sent);
-      check(PMPI_Wait(&part.request, MPI_STATUS_IGNORE), "MPI_Wait");
+  for (int j = 0; j < m; ++j) {
+    for (std::int64_t k = 0; k < std::min<std::int64_t>(streams[j].recv_parts, window); ++k) {
+      post(j, k, false);
     }
-    if (which == 0) {
-      Part& part = recv_slot(got);
-      part.request = MPI_REQUEST_NULL;
-      part.type = OwnedType();
-      if (got + window < recv_parts) post(recv, got + window, recv_parts, part, false);
-      if (arrived) {
-        arrived(cut(recv.elements(), got, recv_parts), cut(recv.elements(), got + 1, recv_parts));
+  }
+  for (int j = 0; j < m; ++j) {
+    for (std::int64_t k = 0; k < std::min<std::int64_t>(streams[j].send_parts, send_window); ++k) {
+      post(j, k, true);
+    }
+  }
+  // Parts complete in order on each side of a port (MPI's order of messages between two ranks
+  // with one tag). While sends are still to be posted, the oldest part of each side of every port
+  // is waited for at once, so that no window stalls another; once every send is posted, the
+  // oldest receive of every port, then the oldest send of every port.
+  const auto receiving = [&](int j) { return streams[j].got < streams[j].recv_parts; };
+  const auto sending = [&](int j) { return streams[j].sent < streams[j].send_parts; };
+  for (;;) {
+    bool posting = false, any_recv = false, any_send = false;
+    for (int j = 0; j < m; ++j) {
+      posting = posting || streams[j].sent + send_window < streams[j].send_parts;
+      any_recv = any_recv || receiving(j);
+      any_send = any_send || sending(j);
+    }
+    if (!any_recv && !any_send) break;
+    oldest.clear();
+    oldest_of.clear();
+    for (int j = 0; j < m; ++j) {
+      if (posting || any_recv) {
+        oldest.push_back(receiving(j) ? recv_slot(j, streams[j].got).request : MPI_REQUEST_NULL);
+        oldest_of.emplace_back(j, 0);
       }
-      ++got;
+      if ((posting || !any_recv) && sending(j)) {
+        oldest.push_back(send_slot(j, streams[j].sent).request);
+        oldest_of.emplace_back(j, 1);
+      }
+    }
+    int which = 0;
+    if (oldest.size() == 1) {
+      check(PMPI_Wait(&oldest[0], MPI_STATUS_IGNORE), "MPI_Wait");
     } else {
-      Part& part = send_slot(sent);
+      check(PMPI_Waitany(static_cast<int>(oldest.size()), oldest.data(), &which, MPI_STATUS_IGNORE),
+            "MPI_Waitany");
+      if (which == MPI_UNDEFINED) throw Error(MPI_ERR_INTERN, "stream_round: no part pending");
+    }
+    const auto [j, side] = oldest_of[static_cast<std::size_t>(which)];
+    Stream& s = streams[j];
+    if (side == 0) {
+      Part& part = recv_slot(j, s.got);
       part.request = MPI_REQUEST_NULL;
       part.type = OwnedType();
-      if (sent + send_window < send_parts) post(send, sent + send_window, send_parts, part, true);
-      ++sent;
+      if (s.got + window < s.recv_parts) post(j, s.got + window, false);
+      if (arrived) {
+        const std::int64_t e = ports[j].recv->elements();
+        arrived(j, cut(e, s.got, s.recv_parts), cut(e, s.got + 1, s.recv_parts));
+      }
+      ++s.got;
+    } else {
+      Part& part = send_slot(j, s.sent);
+      part.request = MPI_REQUEST_NULL;
+      part.type = OwnedType();
+      if (s.sent + send_window < s.send_parts) post(j, s.sent + send_window, true);
+      ++s.sent;
     }
   }
 }

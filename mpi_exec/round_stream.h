@@ -4,7 +4,9 @@
 // stream their rounds where the cost model predicts it faster (stream_parts, cost_model.h:
 // SimGrid SMPI moves 5,776-9,375 B messages at 1.09 of a link's bandwidth and large ones at
 // 0.94; a rank's next round then starts as soon as the last part of this one has arrived).
-// The rounds stay in order: each sends what earlier rounds brought.
+// The rounds stay in order: each sends what earlier rounds brought. The n-port all-gather and
+// reduce-scatter (allgather_nway.h) stream a round's messages on all its ports at once
+// (stream_ports_round).
 #ifndef ROSCHED_MPI_EXEC_ROUND_STREAM_H_
 #define ROSCHED_MPI_EXEC_ROUND_STREAM_H_
 
@@ -68,6 +70,10 @@ struct StreamPlan {
 // counts 796.0 either way; docs/sim/refinements.md, "Streamed parts sent synchronously").
 StreamPlan stream_plan(const CostModel& model, double round_bytes, bool messages_differ);
 
+// The same for a round whose rank sends several messages of about message_bytes at once (an
+// n-port round's), the parts by fan_parts (cost_model.h) instead of stream_parts.
+StreamPlan fan_stream_plan(const CostModel& model, double message_bytes, bool messages_differ);
+
 // The cost model of comm for a walk of one-block rounds over `bytes` in all (Algorithms 7 and 9
 // with one block per contribution; the largest round carries about half of them), where a
 // round could be streamed: ROSCHED_STREAM_PART set, or half of `bytes` above the smallest
@@ -94,6 +100,29 @@ void stream_round(const RoundMessage& send, char* send_base, const RoundMessage&
                   char* recv_base, MPI_Datatype element, const TypeInfo& type,
                   const StreamPlan& plan, int to, int from, int tag, MPI_Comm c,
                   const std::function<void(std::int64_t, std::int64_t)>& arrived = {});
+
+// One port of a round that a rank runs on several ports at once (the n-port all-gather's and
+// reduce-scatter's, allgather_nway.h): its send to `to`, pieces offsets from send_base, and its
+// receive from `from`, pieces offsets from recv_base; either may be empty.
+struct StreamPort {
+  const RoundMessage* send = nullptr;
+  char* send_base = nullptr;
+  const RoundMessage* recv = nullptr;
+  char* recv_base = nullptr;
+  int to = MPI_PROC_NULL, from = MPI_PROC_NULL;
+};
+
+// stream_round for the m ports ports[0 .. m - 1] at once, each port's send and receive cut into
+// parts alike (the peers must be distinct, each port's messages their own stream): the
+// receiver's window plan.in_flight shared out among the ports (ceil(in_flight / m) receives
+// posted ahead on each, at least 1), so that the round keeps about as many of a rank's parts on
+// their way as one stream does; sends max(2 that, ceil(64 / m)) ahead on each port. While sends
+// remain to be posted, the oldest part of each side of every port is waited for at once
+// (MPI_Waitany); then the oldest receive of every port, then the oldest send. arrived(j, lo, hi)
+// as stream_round's, for port j. With m = 1 it makes stream_round's calls, in its order.
+void stream_ports_round(const StreamPort* ports, int m, MPI_Datatype element, const TypeInfo& type,
+                        const StreamPlan& plan, int tag, MPI_Comm c,
+                        const std::function<void(int, std::int64_t, std::int64_t)>& arrived = {});
 
 }  // namespace rosched::mpi
 

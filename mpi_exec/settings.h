@@ -42,10 +42,10 @@ struct Settings {
   double kary_f = 0;           // ROSCHED_KARY_F: Rosched_Bcast_kary_tree (kary_tree_plan.h)
   int kary_degree = 0;         // ROSCHED_KARY_DEGREE: its degree, 2..64 (0: from the cost model)
   double allgatherv_g = 2000;  // ROSCHED_ALLGATHERV_G: Rosched_Allgatherv
-  double stream_part = 0;      // ROSCHED_STREAM_PART: bytes of the parts the all-gathers' and
-                               // the reduce-scatter's rounds go in (0: from the cost model,
-                               // stream_parts of cost_model.h; a round of at most this many is one
-                               // message, so 1e18 sends every round whole)
+  // ROSCHED_STREAM_PART: bytes of the parts the all-gathers' and the reduce-scatters' rounds
+  // go in, the n-port ones' too (0: from the cost model, stream_parts of cost_model.h; a round
+  // of at most this many is one message, so 1e18 sends every round whole).
+  double stream_part = 0;
   int nway_n = 0;              // ROSCHED_NWAY_N: ports of the n-way allreduce, 1..64 (0: cost rule)
   NwayRule nway_rule = NwayRule::kCirculant;  // ROSCHED_NWAY_RULE: nway_rule_listing()
   int bcast_ports = 0;         // ROSCHED_BCAST_PORTS: ports of the k-nomial broadcast, 1..64

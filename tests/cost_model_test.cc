@@ -345,6 +345,39 @@ TEST(StreamParts, LeastPredictedTimeOverTheStreamedSizes) {
   }
 }
 
+// fan_parts against its definition written out over every streamed size, and its limits: on a
+// linear model parts never pay (each costs the bytes it carries); with the figures SMPI measured
+// on `paper` 36 x 1, where an n-port round's messages of 7.3 KiB took longer in two parts of
+// 3.6 KiB than whole, they stay whole, and messages of 29 KiB go in 4 parts of 7.3 KiB (the
+// 1 MiB all-gather on 11 ports: 52.6 us, 76.7 whole).
+TEST(FanParts, LeastCostPerByteOverTheStreamedSizes) {
+  const CostModel linear = CostModel::linear(2e-6, 1e-10);
+  for (const double bytes : {5000.0, 1e5, 1.6e7}) EXPECT_EQ(fan_parts(linear, bytes, 1 << 30), 1);
+  CostModel paper = CostModel::linear(4e-6, 1e-10);
+  paper.seconds = {3.99e-6, 3.99e-6, 4.7e-6, 7.97e-6, 8.96e-6, 1.07e-5, 2.92e-5, 7.01e-5};
+  paper.per_message = 1.29e-9;
+  paper.stream = {2.23e-7, 3.17e-7, 9.87e-7, 1.97e-6, 3.7e-6, 5.85e-6};
+  paper.burst = {6.56e-8, 1.28e-7, 1.42e-7};
+  paper.measured = true;
+  EXPECT_EQ(fan_parts(paper, 0, 1 << 30), 1);
+  EXPECT_EQ(fan_parts(paper, 4000, 1 << 30), 1);  // below the smallest streamed size
+  EXPECT_EQ(fan_parts(paper, 7475, 1 << 30), 1);
+  EXPECT_EQ(fan_parts(paper, 29127, 1 << 30), 4);
+  EXPECT_EQ(fan_parts(paper, 29127, 3), 3);  // whole elements only
+  for (const double bytes : {5000.0, 20000.0, 70000.0, 116508.0, 1e6, 5e7}) {
+    const double whole = paper.further(bytes);
+    double best = whole;
+    std::int64_t best_n = 1;
+    for (int i = 0; i < CostModel::kStreamPoints; ++i) {
+      if (kStreamSizes[i] >= bytes) break;
+      const auto n = static_cast<std::int64_t>(std::ceil(bytes / kStreamSizes[i]));
+      const double t = n * paper.further(bytes / n);
+      if (t < best) best = t, best_n = n;
+    }
+    EXPECT_EQ(fan_parts(paper, bytes, 1 << 30), best <= 0.9 * whole ? best_n : 1) << bytes << " B";
+  }
+}
+
 // stream_window: 9 L / step parts in flight (rounded), L = time(part) - step, within [8, 64];
 // windowed stream_parts adds L / window to each step. Figures SMPI measured: `paper` 36 x 1
 // (each part's latency 14 times its step: 64) and `flat` 1,152 ranks (0.9 times: 8).

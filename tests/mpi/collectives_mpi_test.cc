@@ -309,5 +309,6 @@ int main(int argc, char** argv) {
   test_loc_pairs();
   test_matching_signatures();
   test_nway_allreduce(!many_blocks);
+  if (!many_blocks) test_round_streams();
   return finish(many_blocks ? "many blocks" : "");
 }

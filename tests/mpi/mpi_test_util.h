@@ -96,6 +96,9 @@ void test_allmerge();
 // tests/mpi/nway_mpi_test.cc: Rosched_Allreduce_nway and its split-phase form (with the error
 // cases if errors).
 void test_nway_allreduce(bool errors);
+// tests/mpi/round_stream_mpi_test.cc: rounds streamed on several ports at once, and the n-port
+// all-gather and reduce-scatter with their rounds streamed.
+void test_round_streams();
 
 // tests/mpi/library_choice_mpi_test.cc: element i of rank r's contribution to the reductions,
 // and its sum over all ranks; one Rosched_Reduce of `count` ints to `root` on comm (in place at
