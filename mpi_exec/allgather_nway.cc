@@ -115,14 +115,19 @@ struct RoundRequests {
   ~RoundRequests() { cancel_requests(r.data(), static_cast<int>(r.size())); }
 };
 
+// The block sizes a call's rounds are planned by (nway_round_plan): read once per call, since
+// gather_blocks scans every block; not needed (zero) without a stream model.
+GatherBlocks planned_blocks(const CostModel* model, const BlockCut& cut, int size) {
+  return model ? gather_blocks(cut, size) : GatherBlocks{};
+}
+
 // A round's messages streamed in parts (round_stream.h), where `model` says so for the round's
-// mean message, n_blocks blocks over `messages` ports (the same figure on every rank): one
-// message as Algorithm 7's rounds (stream_plan), several by fan_stream_plan; whole (plan not
-// streamed) without a model.
-StreamPlan nway_round_plan(const CostModel* model, const BlockCut& cut, int size,
+// mean message, n_blocks blocks of the call's `blocks` over `messages` ports (the same figure on
+// every rank): one message as Algorithm 7's rounds (stream_plan), several by fan_stream_plan;
+// whole (plan not streamed) without a model.
+StreamPlan nway_round_plan(const CostModel* model, const GatherBlocks& blocks,
                            std::int64_t n_blocks, std::size_t messages) {
   if (!model || messages == 0) return StreamPlan{};
-  const GatherBlocks blocks = gather_blocks(cut, size);
   const double mean_message = blocks.mean * static_cast<double>(n_blocks) / messages;
   const bool differ = blocks.largest > blocks.mean;
   return messages == 1 ? stream_plan(*model, mean_message, differ)
@@ -166,10 +171,11 @@ void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_
   std::vector<CyclicBlocks> blocks;  // a round's receives, then its sends: their datatypes
   RoundRequests requests;
   PortStreams streams;
+  const GatherBlocks sizes = planned_blocks(stream_model, cut, type.size);
   for (int i = 0; i < plan.rounds(); ++i) {
     const std::vector<rosched::NwayAllgatherMessage> round = rosched::nway_allgather_round(plan, i);
     const std::size_t m = round.size();
-    const StreamPlan parts = nway_round_plan(stream_model, cut, type.size, round_blocks(round), m);
+    const StreamPlan parts = nway_round_plan(stream_model, sizes, round_blocks(round), m);
     if (parts.streamed()) {
       // Port j receives blocks from.. of its peer and sends this rank's first blocks, in parts.
       streams.reset(m);
@@ -231,11 +237,12 @@ void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
   std::vector<std::int64_t> at;  // each receive's first element in scratch
   RoundRequests requests;
   PortStreams streams;
+  const GatherBlocks sizes = planned_blocks(stream_model, cut, type.size);
   for (int j = 0; j < plan.rounds(); ++j) {
     const std::vector<rosched::NwayAllgatherMessage> round =
         rosched::nway_reduce_scatter_round(plan, j);
     const std::size_t m = round.size();
-    const StreamPlan parts = nway_round_plan(stream_model, cut, type.size, round_blocks(round), m);
+    const StreamPlan parts = nway_round_plan(stream_model, sizes, round_blocks(round), m);
     at.assign(m + 1, 0);
     for (std::size_t k = 0; k < m; ++k) at[k + 1] = at[k] + cut.elements(rank, round[k].count);
     if (parts.streamed()) {
