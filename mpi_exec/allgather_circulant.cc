@@ -126,7 +126,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
       result.store();
     };
     if (entry == Entry::kNway) {
-      ours(nway_allgather_ports_to_run(ci, blocks));
+      ours(nway_allgather_ports_to_run(ci, blocks, NportRounds::kStreamed));
       return;
     }
     if (entry == Entry::kChoose) {
@@ -155,7 +155,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         }
         // The n-port all-gather only where its rule expects it at least 10% faster than
         // Algorithm 7 (short results: its rounds save latencies, not bytes).
-        const int n = nway_allgather_ports(ci, blocks);
+        const int n = nway_allgather_ports(ci, blocks, NportRounds::kStreamed);
         const std::string nway_name = nway_allgather_name(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgather", library},
                                              {"rosched's", [&] { ours(0); }},
@@ -168,7 +168,7 @@ int allgather(const char* name, Entry entry, const void* sendbuf, int sendcount,
         return;
       }
       if (answer == kAllgatherNway) {
-        ours(nway_allgather_ports_to_run(ci, blocks));
+        ours(nway_allgather_ports_to_run(ci, blocks, NportRounds::kStreamed));
         set_last_run(Decided::kAllgather, kAllgatherNway);
         return;
       }

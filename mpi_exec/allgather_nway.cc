@@ -30,21 +30,46 @@ GatherBlocks gather_blocks(const BlockCut& cut, int size) {
   return {static_cast<double>(cut.n) * size / cut.p, static_cast<double>(largest) * size};
 }
 
+StreamPlan nport_round_plan(const CostModel& model, double mean_message, bool differ,
+                            std::size_t messages) {
+  return messages == 1 ? stream_plan(model, mean_message, differ)
+                       : fan_stream_plan(model, mean_message, differ);
+}
+
+namespace {
+
+// fan_time of `messages` messages of `bytes` each at once, or where plan streams them, of their
+// parts: ceil(bytes / part) parts of each, every part one of the rank's messages.
+double round_time(const CostModel& model, int messages, double bytes, double spread,
+                  const StreamPlan& plan) {
+  if (!plan.streamed() || bytes <= plan.part_bytes) return fan_time(model, messages, bytes, spread);
+  const double parts = std::ceil(bytes / plan.part_bytes);
+  const double all = std::min(parts * messages, static_cast<double>(kMaxPipelineBlocks));
+  return fan_time(model, static_cast<int>(all), bytes / parts, spread);
+}
+
+}  // namespace
+
 double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks,
-                           bool shared_nodes) {
+                           bool shared_nodes, NportRounds rounds) {
   if (p <= 1) return 0;
   const NwayPlan plan = rosched::nway_allgather_plan(p, n);
   const double above = std::max(0.0, blocks.largest - blocks.mean), whole = blocks.mean * p;
   const double spread =
       whole > 0 && !shared_nodes ? std::pow(model.crowding, 0.5 * (1 + above / whole)) : 1;
+  const bool streams = rounds == NportRounds::kStreamed && rounds_could_stream(p, whole);
   double total = 0;
   for (int i = 0; i < plan.rounds(); ++i) {
     const std::int64_t held = plan.skip(i), next = plan.skip(i + 1);
     const auto messages = static_cast<int>((next - 1) / held);  // ceil(next / held) - 1
     const double even = static_cast<double>(next - held) / messages * blocks.mean;
-    double round = fan_time(model, messages, even);
+    const StreamPlan parts =
+        streams ? nport_round_plan(model, even, above > 0, static_cast<std::size_t>(messages))
+                : StreamPlan{};
+    double round = round_time(model, messages, even, 1, parts);
     if (above > 0) {
-      round = std::max(round, fan_time(model, messages, std::min(even + above, whole), spread));
+      round = std::max(round,
+                       round_time(model, messages, std::min(even + above, whole), spread, parts));
     }
     total += round;
   }
@@ -52,9 +77,9 @@ double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlo
 }
 
 int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks,
-                             bool shared_nodes) {
+                             bool shared_nodes, NportRounds rounds) {
   return least_cost_ports(
-      p, [&](int n) { return nway_allgather_time(model, p, n, blocks, shared_nodes); });
+      p, [&](int n) { return nway_allgather_time(model, p, n, blocks, shared_nodes, rounds); });
 }
 
 namespace {
@@ -72,31 +97,34 @@ int ports_without_model(const CommInfo& ci) {
 }
 
 // The rule's answer by `model` (nway_allgather_ports, allgather_nway.h), for p > 2 unforced.
-int ports_by_rule(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model) {
+int ports_by_rule(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model,
+                  NportRounds rounds) {
   const bool shared = shares_nodes(ci, blocks);
-  const int n = nway_allgather_ports_for(model, ci.p, blocks, shared);
-  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks, shared) <=
-                                 0.9 * nway_allgather_time(model, ci.p, 1, blocks, shared);
+  const int n = nway_allgather_ports_for(model, ci.p, blocks, shared, rounds);
+  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks, shared, rounds) <=
+                                 0.9 * nway_allgather_time(model, ci.p, 1, blocks, shared, rounds);
   return pays ? n : 0;
 }
 
 }  // namespace
 
-int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks) {
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, NportRounds rounds) {
   const int known = ports_without_model(ci);  // without measuring a model not needed
-  return known >= 0 ? known : ports_by_rule(ci, blocks, cost_model(ci));
+  return known >= 0 ? known : ports_by_rule(ci, blocks, cost_model(ci), rounds);
 }
 
-int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model) {
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model,
+                         NportRounds rounds) {
   const int known = ports_without_model(ci);
-  return known >= 0 ? known : ports_by_rule(ci, blocks, model);
+  return known >= 0 ? known : ports_by_rule(ci, blocks, model, rounds);
 }
 
-int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks) {
-  const int n = nway_allgather_ports(ci, blocks);
+int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks,
+                                NportRounds rounds) {
+  const int n = nway_allgather_ports(ci, blocks, rounds);
   return n > 0 ? n
                : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, blocks,
-                                                      shares_nodes(ci, blocks)));
+                                                      shares_nodes(ci, blocks), rounds));
 }
 
 std::string nway_allgather_name(int n) {
@@ -123,15 +151,12 @@ GatherBlocks planned_blocks(const CostModel* model, const BlockCut& cut, int siz
 
 // A round's messages streamed in parts (round_stream.h), where `model` says so for the round's
 // mean message, n_blocks blocks of the call's `blocks` over `messages` ports (the same figure on
-// every rank): one message as Algorithm 7's rounds (stream_plan), several by fan_stream_plan;
-// whole (plan not streamed) without a model.
+// every rank; nport_round_plan); whole (plan not streamed) without a model.
 StreamPlan nway_round_plan(const CostModel* model, const GatherBlocks& blocks,
                            std::int64_t n_blocks, std::size_t messages) {
   if (!model || messages == 0) return StreamPlan{};
-  const double mean_message = blocks.mean * static_cast<double>(n_blocks) / messages;
-  const bool differ = blocks.largest > blocks.mean;
-  return messages == 1 ? stream_plan(*model, mean_message, differ)
-                       : fan_stream_plan(*model, mean_message, differ);
+  return nport_round_plan(*model, blocks.mean * static_cast<double>(n_blocks) / messages,
+                          blocks.largest > blocks.mean, messages);
 }
 
 // The elements of blocks b .. b + c - 1 (mod cut.p) of a buffer cut as `cut`, as pieces of `m`.

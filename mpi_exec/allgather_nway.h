@@ -9,11 +9,13 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <string>
 
 #include "mpi_exec/cost_model.h"
 #include "mpi_exec/datatype.h"
 #include "mpi_exec/mpi_call.h"
+#include "mpi_exec/round_stream.h"
 
 namespace rosched::mpi {
 
@@ -50,26 +52,39 @@ GatherBlocks gather_blocks(const BlockCut& cut, int size);
 //    their node's link (36 x 32 ranks in SimGrid, all 4 KiB on the last rank: 33 ports took
 //    232 us, where spread 1 says 281 and the spread above 31);
 // the round takes the longer of the two. For n = 1 it is Algorithm 7's rounds one after the
-// other.
+// other. With rounds = kStreamed a round that nway_allgather_on would stream is priced as it
+// runs: its messages cut into parts (nport_round_plan on the mean message; the larger messages
+// of the second case into as many parts of that size as they need), every part one of the
+// rank's messages in fan_time. SimGrid SMPI, 36 x 1, all-gather of 1 MiB streamed: 52.6 us on
+// n = 5, 11 or 17 ports, 48.3 on 35, where whole-message prices ranked 11 first (60.2 us
+// against 68.3) and streamed ones put 35 first (46.3 against 48.6).
+enum class NportRounds { kWhole, kStreamed };
+// The plan of an n-port round of `messages` messages of about mean_message bytes (the same
+// figure on every rank), differ where messages differ between ranks: one message as Algorithm
+// 7's rounds (stream_plan, round_stream.h), several by fan_stream_plan.
+StreamPlan nport_round_plan(const CostModel& model, double mean_message, bool differ,
+                            std::size_t messages);
 double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks,
-                           bool shared_nodes = false);
+                           bool shared_nodes = false, NportRounds rounds = NportRounds::kWhole);
 // The n in [1, min(64, p - 1)] with the least nway_allgather_time (ties to the smaller n); 1
 // for p <= 2.
 int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks,
-                             bool shared_nodes = false);
+                             bool shared_nodes = false, NportRounds rounds = NportRounds::kWhole);
 // The n for Rosched_Allgather's and Rosched_Allgatherv's candidate: ROSCHED_NWAY_N (or
 // Rosched_Set_nway's n) where set, else the rule's; 0 where the rule's estimate is not at least
-// 10% below Algorithm 7's (n = 1), so that the n-port all-gather is not worth a trial.
-// Collective at the communicator's first use of the model, and (for blocks of unequal sizes) of
-// its node layout.
-int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks);
+// 10% below Algorithm 7's (n = 1), so that the n-port all-gather is not worth a trial. rounds:
+// how the caller runs them, kStreamed where it passes round_stream_model (the entry points'
+// n-port forms), kWhole where it passes none (the node-aware lanes). Collective at the
+// communicator's first use of the model, and (for blocks of unequal sizes) of its node layout.
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, NportRounds rounds);
 // The same by `model` instead of ci's own (lanes_model, cost_model.h, for the lanes of the
 // full-lane steps).
-int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model);
+int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model,
+                         NportRounds rounds);
 // The n for a call that runs the n-port all-gather without a trial (its own entry point, or a
 // trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n, at
 // least 2.
-int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks);
+int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks, NportRounds rounds);
 
 // "n-port all-gather, n = N" (without ", n = N" for n = 0, not run): its name in a trial's and a
 // choice's report.

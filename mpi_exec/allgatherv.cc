@@ -175,7 +175,9 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       blocks.store();
     };
     if (entry != Entry::kChoose) {
-      ours(entry, entry == Entry::kNway ? nway_allgather_ports_to_run(ci, sizes()) : 0);
+      ours(entry, entry == Entry::kNway
+                      ? nway_allgather_ports_to_run(ci, sizes(), NportRounds::kStreamed)
+                      : 0);
       return;
     }
     const AllgathervChoice c = allgatherv_choice(ci, recvcounts, rtype);
@@ -205,7 +207,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
         return;
       case Verdict::kTimeBoth: {
         // The candidates' places are their answers; one that does not apply is not timed.
-        const int n = nway_allgather_ports(ci, sizes());
+        const int n = nway_allgather_ports(ci, sizes(), NportRounds::kStreamed);
         const std::string nway_name = nway_allgather_name(n);
         std::vector<Candidate> candidates = {{"native MPI_Allgatherv", library},
                                              {"rosched's", [&] { ours(Entry::kNodeAware); }},
@@ -228,7 +230,7 @@ int allgatherv_entry(const char* name, Entry entry, const void* sendbuf, int sen
       }
       case Verdict::kRosched:
         if (c.candidate == kNwayBlocks) {
-          ours(Entry::kNway, nway_allgather_ports_to_run(ci, sizes()));
+          ours(Entry::kNway, nway_allgather_ports_to_run(ci, sizes(), NportRounds::kStreamed));
         } else {
           ours(c.candidate == kLargestBlock ? Entry::kLargest : Entry::kNodeAware);
         }

@@ -87,7 +87,7 @@ int leader_ports(const CommInfo& lane, const BlockCut& blocks, const std::vector
   for (std::int64_t x = 0; x < blocks.p; ++x) {
     if (starts[static_cast<std::size_t>(x)] - starts[0] != blocks.first(x)) return 0;
   }
-  return nway_allgather_ports(lane, gather_blocks(blocks, type.size));
+  return nway_allgather_ports(lane, gather_blocks(blocks, type.size), NportRounds::kWhole);
 }
 
 }  // namespace

@@ -52,11 +52,11 @@ bool nport_reduce_scatter_pays(const CommInfo& ci, double bytes) {
 }
 
 int nport_reduce_scatter_ports(const CommInfo& ci, double bytes) {
-  return nway_allgather_ports(ci, even_blocks(ci, bytes));
+  return nway_allgather_ports(ci, even_blocks(ci, bytes), NportRounds::kStreamed);
 }
 
 int nport_reduce_scatter_ports_to_run(const CommInfo& ci, double bytes) {
-  return nway_allgather_ports_to_run(ci, even_blocks(ci, bytes));
+  return nway_allgather_ports_to_run(ci, even_blocks(ci, bytes), NportRounds::kStreamed);
 }
 
 double nport_reduce_scatter_time(const CostModel& model, int p, int n, double bytes) {

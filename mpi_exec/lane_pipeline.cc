@@ -150,7 +150,8 @@ class LaneAnswers {
         return s.n;
       }
     }
-    seen_.push_back({empty, read, empty ? -1 : nway_allgather_ports(lane, read, model)});
+    seen_.push_back(
+        {empty, read, empty ? -1 : nway_allgather_ports(lane, read, model, NportRounds::kWhole)});
     return seen_.back().n;
   }
 

@@ -154,7 +154,7 @@ void nway_reduce_scatter(const CommInfo& ci, const char* name, const void* in, v
 void nport_reduce_scatter(const CommInfo& ci, const char* name, const void* in, void* recvbuf,
                           const BlockCut& cut, MPI_Datatype datatype, const TypeInfo& type,
                           MPI_Op op, const GatherBlocks& blocks) {
-  const int n = nway_allgather_ports_to_run(ci, blocks);
+  const int n = nway_allgather_ports_to_run(ci, blocks, NportRounds::kStreamed);
   if (settings().verbose) {
     tell_choice(ci, name, ("n-port reduce-scatter, n = " + std::to_string(n)).c_str(), 0, 0,
                 static_cast<double>(cut.n) * type.size);
@@ -307,7 +307,7 @@ int reduce_scatter_entry(const char* name, Entry entry, const void* sendbuf, voi
         };
       }
       const GatherBlocks sizes = scatter_blocks(ci, blocks, total, type);
-      if (ci.p > 2 && !nodes && nway_allgather_ports(ci, sizes) > 0) {
+      if (ci.p > 2 && !nodes && nway_allgather_ports(ci, sizes, NportRounds::kStreamed) > 0) {
         candidates[4].run = [&] {
           nport_reduce_scatter(ci, name, in, recvbuf, cut, datatype, type, op, sizes);
         };

@@ -110,10 +110,12 @@ StreamPlan fan_stream_plan(const CostModel& model, double message_bytes, bool me
                        messages_differ);
 }
 
+bool rounds_could_stream(int p, double bytes) {
+  return p > 1 && (settings().stream_part > 0 || bytes / 2 > kStreamSizes[0]);
+}
+
 const CostModel* round_stream_model(const CommInfo& comm, double bytes) {
-  return comm.p > 1 && (settings().stream_part > 0 || bytes / 2 > kStreamSizes[0])
-             ? &cost_model(comm)
-             : nullptr;
+  return rounds_could_stream(comm.p, bytes) ? &cost_model(comm) : nullptr;
 }
 
 void stream_round(const RoundMessage& send, char* send_base, const RoundMessage& recv,

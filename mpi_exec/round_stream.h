@@ -79,6 +79,9 @@ StreamPlan fan_stream_plan(const CostModel& model, double message_bytes, bool me
 // round could be streamed: ROSCHED_STREAM_PART set, or half of `bytes` above the smallest
 // streamed size; else nullptr, and the model, collective at its first use, is not asked.
 const CostModel* round_stream_model(const CommInfo& comm, double bytes);
+// round_stream_model's test, which needs no model: whether rounds over `bytes` in all among p
+// ranks could be streamed.
+bool rounds_could_stream(int p, double bytes);
 
 // One round whose messages go as streams of parts of plan.part_bytes (part k of a message of E
 // elements, cut into K = ceil(E size / part_bytes) parts, is elements k E / K .. (k + 1) E / K -

@@ -375,6 +375,63 @@ void test_allgather_rule(const rosched::mpi::CostModel& shared) {
              " on nodes of their own, " + std::to_string(together) + " on shared nodes");
 }
 
+// The rule priced on streamed rounds (NportRounds::kStreamed), as the entry points run them.
+void test_streamed_allgather_rule(const rosched::mpi::CostModel& shared) {
+  using rosched::mpi::GatherBlocks;
+  using rosched::mpi::NportRounds;
+  using rosched::mpi::nway_allgather_time;
+  // Results too short to stream (half of them at most 4 KiB; rounds_could_stream) are priced
+  // whole, on every model and n.
+  const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(2e-6, 1e-10);
+  for (const rosched::mpi::CostModel* model : {&shared, &linear}) {
+    for (int ranks : {3, 36, 1152}) {
+      for (double result : {4.0, 1024.0, 8192.0}) {
+        const GatherBlocks blocks{result / ranks, result / 3};
+        for (int n : {1, 2, 5, ranks - 1}) {
+          if (n > 64) continue;
+          const double whole = nway_allgather_time(*model, ranks, n, blocks, false);
+          const double streamed =
+              nway_allgather_time(*model, ranks, n, blocks, false, NportRounds::kStreamed);
+          expect(streamed == whole, "streamed all-gather rule, p = " + std::to_string(ranks) +
+                                        ", " + std::to_string(result) +
+                                        " B, n = " + std::to_string(n) + ": priced whole");
+        }
+      }
+    }
+  }
+  // The model measured on SimGrid's `paper` platform, 36 x 1 (ROSCHED_VERBOSE=1,
+  // results/log_allgather_paper_p36_nport_streams_auto_verbose.txt).
+  rosched::mpi::CostModel paper = measured_model(
+      {3.99e-06, 3.99e-06, 4.7e-06, 7.97e-06, 8.96e-06, 1.07e-05, 2.92e-05, 7.01e-05}, 1.29e-09, 1,
+      1.66);
+  paper.stream = {2.23e-07, 3.17e-07, 9.87e-07, 1.97e-06, 3.7e-06, 5.86e-06};
+  paper.burst = {6.57e-08, 1.28e-07, 1.43e-07};
+  // One round of 35 messages (n = 35), written out: each message cut as fan_stream_plan cuts it,
+  // every part one of the rank's messages in fan_time.
+  for (double result : {262144.0, 1048576.0, 4194304.0}) {
+    const double message = result / 36;
+    const rosched::mpi::StreamPlan plan = rosched::mpi::fan_stream_plan(paper, message, false);
+    const double parts = plan.streamed() ? std::ceil(message / plan.part_bytes) : 1;
+    const double expected =
+        rosched::mpi::fan_time(paper, static_cast<int>(35 * parts), message / parts);
+    const double got =
+        nway_allgather_time(paper, 36, 35, {message, message}, false, NportRounds::kStreamed);
+    expect(std::abs(got - expected) <= 1e-12 * expected,
+           "streamed all-gather rule, 36 x 1, " + std::to_string(result) + " B on 35 ports: " +
+               std::to_string(got) + " s, written out " + std::to_string(expected) + " s");
+  }
+  // SimGrid, 36 x 1, the all-gather of 1 MiB with its rounds streamed: 52.6 us on 5, 11 or 17
+  // ports, 48.3 on 35 (results/sim_allgather_paper_p36_nport_n*_sync.tsv). Priced whole the rule
+  // takes 11; priced as it runs, 35.
+  const GatherBlocks mib{1048576.0 / 36, 1048576.0 / 36};
+  const int whole = rosched::mpi::nway_allgather_ports_for(paper, 36, mib);
+  const int streamed =
+      rosched::mpi::nway_allgather_ports_for(paper, 36, mib, false, NportRounds::kStreamed);
+  expect(whole == 11 && streamed == 35,
+         "streamed all-gather rule, 36 x 1, 1 MiB: n = " + std::to_string(streamed) + " (" +
+             std::to_string(whole) + " priced whole)");
+}
+
 // The lane's all-reduce of the node-aware all-reduce's short and mid-sized form
 // (lane_allreduce_form): on a linear model (alpha 2 us, beta 0.1 ns/B, no further costs) against
 // its definition with both estimates written out (the n-port form: twice allgather_formula,
@@ -591,6 +648,7 @@ void test_settings_and_rule() {
              std::to_string(rosched::mpi::nway_ports_for(overheads, 64, 4)));
   test_knomial_rule(shared);
   test_allgather_rule(shared);
+  test_streamed_allgather_rule(shared);
   test_lane_form();
   test_lane_reduce_form();
   test_gather_blocks();
