@@ -97,13 +97,18 @@ int ports_without_model(const CommInfo& ci) {
 }
 
 // The rule's answer by `model` (nway_allgather_ports, allgather_nway.h), for p > 2 unforced.
+// Whether the form is worth a trial is judged on whole messages' prices, n by the rounds' own.
 int ports_by_rule(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model,
                   NportRounds rounds) {
   const bool shared = shares_nodes(ci, blocks);
-  const int n = nway_allgather_ports_for(model, ci.p, blocks, shared, rounds);
-  const bool pays = n > 1 && nway_allgather_time(model, ci.p, n, blocks, shared, rounds) <=
-                                 0.9 * nway_allgather_time(model, ci.p, 1, blocks, shared, rounds);
-  return pays ? n : 0;
+  const int whole = nway_allgather_ports_for(model, ci.p, blocks, shared);
+  const bool pays = whole > 1 && nway_allgather_time(model, ci.p, whole, blocks, shared) <=
+                                     0.9 * nway_allgather_time(model, ci.p, 1, blocks, shared);
+  if (!pays) return 0;
+  const int n = rounds == NportRounds::kWhole
+                    ? whole
+                    : nway_allgather_ports_for(model, ci.p, blocks, shared, rounds);
+  return n > 1 ? n : 0;
 }
 
 }  // namespace
