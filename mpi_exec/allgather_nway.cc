@@ -82,6 +82,18 @@ int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& 
       p, [&](int n) { return nway_allgather_time(model, p, n, blocks, shared_nodes, rounds); });
 }
 
+int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
+                               bool shared_nodes, NportRounds rounds) {
+  const int whole = nway_allgather_ports_for(model, p, blocks, shared_nodes);
+  const bool pays = whole > 1 && nway_allgather_time(model, p, whole, blocks, shared_nodes) <=
+                                     0.9 * nway_allgather_time(model, p, 1, blocks, shared_nodes);
+  if (!pays) return 0;
+  const int n = rounds == NportRounds::kWhole
+                    ? whole
+                    : nway_allgather_ports_for(model, p, blocks, shared_nodes, rounds);
+  return n > 1 ? n : 0;
+}
+
 namespace {
 
 // Whether ranks of ci share nodes, where it matters: only for blocks of unequal sizes (the same
@@ -97,18 +109,9 @@ int ports_without_model(const CommInfo& ci) {
 }
 
 // The rule's answer by `model` (nway_allgather_ports, allgather_nway.h), for p > 2 unforced.
-// Whether the form is worth a trial is judged on whole messages' prices, n by the rounds' own.
 int ports_by_rule(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model,
                   NportRounds rounds) {
-  const bool shared = shares_nodes(ci, blocks);
-  const int whole = nway_allgather_ports_for(model, ci.p, blocks, shared);
-  const bool pays = whole > 1 && nway_allgather_time(model, ci.p, whole, blocks, shared) <=
-                                     0.9 * nway_allgather_time(model, ci.p, 1, blocks, shared);
-  if (!pays) return 0;
-  const int n = rounds == NportRounds::kWhole
-                    ? whole
-                    : nway_allgather_ports_for(model, ci.p, blocks, shared, rounds);
-  return n > 1 ? n : 0;
+  return nway_allgather_trial_ports(model, ci.p, blocks, shares_nodes(ci, blocks), rounds);
 }
 
 }  // namespace

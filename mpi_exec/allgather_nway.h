@@ -70,17 +70,21 @@ double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlo
 // for p <= 2.
 int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& blocks,
                              bool shared_nodes = false, NportRounds rounds = NportRounds::kWhole);
+// The n of the n-port all-gather's trial candidate by `model`: the rule's on rounds priced as
+// `rounds` says (how the caller runs them: kStreamed where it passes round_stream_model, as the
+// entry points' n-port forms do, kWhole where it passes none, as the node-aware lanes do); 0
+// where the form is not worth a trial: where the rule's estimate on whole messages is not at
+// least 10% below Algorithm 7's (n = 1), or the streamed rounds' rule takes one port. The gate
+// stays on whole messages: Algorithm 7's and 9's rounds stream too, so streamed prices bring n
+// ports and one together (Allgatherv of (r mod 3) counts, 4 MiB, 36 x 1: 206.1 us on 2 ports
+// against 214.9 on one), where SimGrid measured the n-port form 11% faster than the entry
+// point's own (219.3 us on 3 ports against Algorithm 9's 246.5).
+int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
+                               bool shared_nodes, NportRounds rounds);
 // The n for Rosched_Allgather's and Rosched_Allgatherv's candidate: ROSCHED_NWAY_N (or
-// Rosched_Set_nway's n) where set, else the rule's on rounds priced as `rounds` says: how the
-// caller runs them, kStreamed where it passes round_stream_model (the entry points' n-port
-// forms), kWhole where it passes none (the node-aware lanes). 0 where the n-port all-gather is
-// not worth a trial: where the rule's estimate on whole messages is not at least 10% below
-// Algorithm 7's (n = 1), or the streamed rounds' rule takes one port. The gate stays on whole
-// messages: Algorithm 7's and 9's rounds stream too, so streamed prices bring n ports and one
-// together (Allgatherv of (r mod 3) counts, 4 MiB, 36 x 1: 206.1 us on 2 ports against 214.9 on
-// one), where SimGrid measured the n-port form 11% faster than the entry point's own (219.3 us
-// on 3 ports against Algorithm 9's 246.5). Collective at the communicator's first use of the
-// model, and (for blocks of unequal sizes) of its node layout.
+// Rosched_Set_nway's n) where set, else nway_allgather_trial_ports by ci's model, ranks sharing
+// nodes as ci's do. Collective at the communicator's first use of the model, and (for blocks of
+// unequal sizes) of its node layout.
 int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, NportRounds rounds);
 // The same by `model` instead of ci's own (lanes_model, cost_model.h, for the lanes of the
 // full-lane steps).

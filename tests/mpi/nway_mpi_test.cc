@@ -430,6 +430,33 @@ void test_streamed_allgather_rule(const rosched::mpi::CostModel& shared) {
   expect(whole == 11 && streamed == 35,
          "streamed all-gather rule, 36 x 1, 1 MiB: n = " + std::to_string(streamed) + " (" +
              std::to_string(whole) + " priced whole)");
+  expect(
+      rosched::mpi::nway_allgather_trial_ports(paper, 36, mib, false, NportRounds::kWhole) == 11 &&
+          rosched::mpi::nway_allgather_trial_ports(paper, 36, mib, false, NportRounds::kStreamed) ==
+              35,
+      "n-port trial, 36 x 1, 1 MiB: 11 ports whole, 35 streamed");
+  // (r mod 3) counts of 4 MiB (the last of every three ranks holds two blocks' worth): streamed
+  // prices put 2 ports within 10% of one, whole ones 5 ports far below; the gate on whole prices
+  // keeps the form a candidate (SimGrid: 219.3 us on 3 ports, Algorithm 9 246.5), on the
+  // streamed rounds' n.
+  const double per = std::floor(4194304.0 / 4 / 34);
+  const GatherBlocks rmod3{4194304.0 / 36, 8 * per};
+  const int n_streamed =
+      rosched::mpi::nway_allgather_ports_for(paper, 36, rmod3, false, NportRounds::kStreamed);
+  const double near =
+      nway_allgather_time(paper, 36, n_streamed, rmod3, false, NportRounds::kStreamed) /
+      nway_allgather_time(paper, 36, 1, rmod3, false, NportRounds::kStreamed);
+  const int trial =
+      rosched::mpi::nway_allgather_trial_ports(paper, 36, rmod3, false, NportRounds::kStreamed);
+  expect(n_streamed >= 2 && n_streamed <= 3 && near > 0.9 && trial == n_streamed,
+         "n-port trial, 36 x 1, (r mod 3) of 4 MiB: streamed n = " + std::to_string(n_streamed) +
+             " at " + std::to_string(near) + " of one port, trial n = " + std::to_string(trial));
+  // Where whole prices find no 10% (bandwidth alone counts), no trial either way.
+  const GatherBlocks thirds{1048576.0 / 3, 1048576.0 / 3};
+  const rosched::mpi::CostModel bandwidth = rosched::mpi::CostModel::linear(1e-9, 1e-9);
+  expect(rosched::mpi::nway_allgather_trial_ports(bandwidth, 3, thirds, false,
+                                                  NportRounds::kStreamed) == 0,
+         "n-port trial: none where bandwidth alone counts");
 }
 
 // The lane's all-reduce of the node-aware all-reduce's short and mid-sized form
