@@ -30,6 +30,16 @@ struct GatherBlocks {
 // The GatherBlocks of a vector cut into blocks (cut), of elements of `size` bytes.
 GatherBlocks gather_blocks(const BlockCut& cut, int size);
 
+// How an n-port all-gather's rounds go, for the rule that prices them: every message whole, or
+// streamed in parts as nway_allgather_on streams them with a stream model.
+enum class NportRounds { kWhole, kStreamed };
+
+// The plan of an n-port round of `messages` messages of about mean_message bytes (the same
+// figure on every rank), differ where messages differ between ranks: one message as Algorithm
+// 7's rounds (stream_plan, round_stream.h), several by fan_stream_plan.
+StreamPlan nport_round_plan(const CostModel& model, double mean_message, bool differ,
+                            std::size_t messages);
+
 // The model's time for the n-port all-gather of these blocks over p ranks: over the rounds i,
 // the round's c_i messages at once, each of the round's (s_(i+1) - s_i) blocks shared out
 // evenly among them, k_i = (s_(i+1) - s_i) / c_i blocks a message:
@@ -57,13 +67,7 @@ GatherBlocks gather_blocks(const BlockCut& cut, int size);
 // of the second case into as many parts of that size as they need), every part one of the
 // rank's messages in fan_time. SimGrid SMPI, 36 x 1, all-gather of 1 MiB streamed: 52.6 us on
 // n = 5, 11 or 17 ports, 48.3 on 35, where whole-message prices ranked 11 first (60.2 us
-// against 68.3) and streamed ones put 35 first (46.3 against 48.6).
-enum class NportRounds { kWhole, kStreamed };
-// The plan of an n-port round of `messages` messages of about mean_message bytes (the same
-// figure on every rank), differ where messages differ between ranks: one message as Algorithm
-// 7's rounds (stream_plan, round_stream.h), several by fan_stream_plan.
-StreamPlan nport_round_plan(const CostModel& model, double mean_message, bool differ,
-                            std::size_t messages);
+// against 68.3 on 35) and streamed ones put 35 first (45.7 against 48.6 on 11).
 double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks,
                            bool shared_nodes = false, NportRounds rounds = NportRounds::kWhole);
 // The n in [1, min(64, p - 1)] with the least nway_allgather_time (ties to the smaller n); 1
