@@ -22,6 +22,8 @@
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
+#include "mpi_exec/round_stream.h"
+#include "mpi_exec/settings.h"
 #include "tests/mpi/mpi_test_util.h"
 
 namespace rosched_mpi_test {
@@ -380,15 +382,15 @@ void test_streamed_allgather_rule(const rosched::mpi::CostModel& shared) {
   using rosched::mpi::GatherBlocks;
   using rosched::mpi::NportRounds;
   using rosched::mpi::nway_allgather_time;
-  // Results too short to stream (half of them at most 4 KiB; rounds_could_stream) are priced
-  // whole, on every model and n.
+  // Results too short to stream (half of them at most 4 KiB, ROSCHED_STREAM_PART unset:
+  // rounds_could_stream) are priced whole, on every model and n.
   const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(2e-6, 1e-10);
   for (const rosched::mpi::CostModel* model : {&shared, &linear}) {
     for (int ranks : {3, 36, 1152}) {
       for (double result : {4.0, 1024.0, 8192.0}) {
         const GatherBlocks blocks{result / ranks, result / 3};
         for (int n : {1, 2, 5, ranks - 1}) {
-          if (n > 64) continue;
+          if (n > 64 || rosched::mpi::rounds_could_stream(ranks, result)) continue;
           const double whole = nway_allgather_time(*model, ranks, n, blocks, false);
           const double streamed =
               nway_allgather_time(*model, ranks, n, blocks, false, NportRounds::kStreamed);
@@ -399,6 +401,9 @@ void test_streamed_allgather_rule(const rosched::mpi::CostModel& shared) {
       }
     }
   }
+  // The rest is about the parts the model cuts: not where ROSCHED_STREAM_PART fixes them (the
+  // many-blocks pass, 24 B).
+  if (rosched::mpi::settings().stream_part > 0) return;
   // The model measured on SimGrid's `paper` platform, 36 x 1 (ROSCHED_VERBOSE=1,
   // results/log_allgather_paper_p36_nport_streams_auto_verbose.txt).
   rosched::mpi::CostModel paper = measured_model(
