@@ -10,6 +10,7 @@
 #include "mpi_exec/allgather_nway.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -82,16 +83,50 @@ int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& 
       p, [&](int n) { return nway_allgather_time(model, p, n, blocks, shared_nodes, rounds); });
 }
 
-int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
-                               bool shared_nodes, NportRounds rounds) {
+namespace {
+
+int trial_ports_by_rule(const CostModel& model, int p, const GatherBlocks& blocks,
+                        bool shared_nodes, NportRounds rounds) {
   const int whole = nway_allgather_ports_for(model, p, blocks, shared_nodes);
   const bool pays = whole > 1 && nway_allgather_time(model, p, whole, blocks, shared_nodes) <=
                                      0.9 * nway_allgather_time(model, p, 1, blocks, shared_nodes);
   if (!pays) return 0;
-  const int n = rounds == NportRounds::kWhole
-                    ? whole
-                    : nway_allgather_ports_for(model, p, blocks, shared_nodes, rounds);
+  const bool streams = rounds == NportRounds::kStreamed && rounds_could_stream(p, blocks.mean * p);
+  const int n = streams ? nway_allgather_ports_for(model, p, blocks, shared_nodes, rounds) : whole;
   return n > 1 ? n : 0;
+}
+
+// The last answers of nway_allgather_trial_ports on this thread, with what they were asked on
+// (the model's figures and ROSCHED_STREAM_PART too): the n-port forms ask at every call, and the
+// rule prices up to 64 port counts (some 10 us; 40 where the rounds stream, on this machine).
+struct TrialAnswer {
+  CostModel model;
+  int p = 0;
+  GatherBlocks blocks;
+  bool shared_nodes = false;
+  NportRounds rounds = NportRounds::kWhole;
+  double stream_part = 0;
+  int n = -1;  // -1: none kept
+};
+
+}  // namespace
+
+int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
+                               bool shared_nodes, NportRounds rounds) {
+  thread_local std::array<TrialAnswer, 4> kept;
+  thread_local std::size_t next = 0;
+  const double part = settings().stream_part;
+  for (const TrialAnswer& a : kept) {
+    if (a.n >= 0 && a.p == p && a.blocks.mean == blocks.mean &&
+        a.blocks.largest == blocks.largest && a.shared_nodes == shared_nodes &&
+        a.rounds == rounds && a.stream_part == part && same_model(a.model, model)) {
+      return a.n;
+    }
+  }
+  const int n = trial_ports_by_rule(model, p, blocks, shared_nodes, rounds);
+  kept[next] = {model, p, blocks, shared_nodes, rounds, part, n};
+  next = (next + 1) % kept.size();
+  return n;
 }
 
 namespace {

@@ -280,6 +280,12 @@ CostModel CostModel::linear(double alpha, double beta) {
   return model;
 }
 
+bool same_model(const CostModel& a, const CostModel& b) {
+  return a.bytes == b.bytes && a.seconds == b.seconds && a.per_message == b.per_message &&
+         a.sync_extra == b.sync_extra && a.crowding == b.crowding && a.fanout == b.fanout &&
+         a.stream == b.stream && a.burst == b.burst && a.measured == b.measured;
+}
+
 double CostModel::further(double b) const {
   // The points (size, figure): 8 B's per_message, the bursts', the streams'.
   double at = 8, figure = per_message;

@@ -84,6 +84,7 @@ struct CostModel {
   static constexpr int kBurstPoints = 3;
   std::array<double, kBurstPoints> burst{};
   bool measured = false;
+  // (A field added here belongs in same_model too.)
 
   // alpha + beta m, as points of the same sizes.
   static CostModel linear(double alpha, double beta);
@@ -128,6 +129,9 @@ CostModel measure_lanes_model(const CommInfo& lane, const CommInfo& node);
 // of the first. Where every model's times grow with the size, so do the medians' (the k-th
 // smallest of figures each at most its model's next). models not empty.
 CostModel median_model(const std::vector<CostModel>& models);
+
+// Whether a and b hold the same sizes, figures and `measured` (every field): a cache's key.
+bool same_model(const CostModel& a, const CostModel& b);
 
 // The model of `lane` for collectives in which every lane of a layout of equal nodes
 // (node_layout.h) sends at once: the full-lane steps (lane_pipeline.h). Every lane measures its

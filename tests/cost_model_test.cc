@@ -455,4 +455,25 @@ TEST(MedianModel, OneModelIsItself) {
 }
 
 }  // namespace
+TEST(SameModel, EveryFieldCounts) {
+  CostModel a = CostModel::linear(2e-6, 1e-10);
+  a.stream = {1e-7, 2e-7, 3e-7, 4e-7, 5e-7, 6e-7};
+  a.burst = {1e-8, 2e-8, 3e-8};
+  EXPECT_TRUE(same_model(a, a));
+  const CostModel copy = a;
+  EXPECT_TRUE(same_model(a, copy));
+  const std::vector<void (*)(CostModel&)> changes = {
+      [](CostModel& m) { m.bytes[3] += 1; },         [](CostModel& m) { m.seconds[7] *= 2; },
+      [](CostModel& m) { m.per_message += 1e-9; },   [](CostModel& m) { m.sync_extra += 1e-9; },
+      [](CostModel& m) { m.crowding += 0.5; },       [](CostModel& m) { m.fanout -= 0.5; },
+      [](CostModel& m) { m.stream[5] *= 2; },        [](CostModel& m) { m.burst[0] *= 2; },
+      [](CostModel& m) { m.measured = !m.measured; }};
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    CostModel b = a;
+    changes[i](b);
+    EXPECT_FALSE(same_model(a, b)) << "change " << i;
+    EXPECT_FALSE(same_model(b, a)) << "change " << i;
+  }
+}
+
 }  // namespace rosched::mpi

@@ -440,6 +440,16 @@ void test_streamed_allgather_rule(const rosched::mpi::CostModel& shared) {
           rosched::mpi::nway_allgather_trial_ports(paper, 36, mib, false, NportRounds::kStreamed) ==
               35,
       "n-port trial, 36 x 1, 1 MiB: 11 ports whole, 35 streamed");
+  // The answers are kept per thread by what they were asked on: another figure of the model,
+  // another answer; the first model again, its answer again.
+  rosched::mpi::CostModel dear = paper;
+  dear.per_message = 1e-4;  // 0.1 ms a further message: no n-port form pays
+  const int dear_n =
+      rosched::mpi::nway_allgather_trial_ports(dear, 36, mib, false, NportRounds::kStreamed);
+  const int again =
+      rosched::mpi::nway_allgather_trial_ports(paper, 36, mib, false, NportRounds::kStreamed);
+  expect(dear_n == 0 && again == 35, "n-port trial: the kept answers follow the model: " +
+                                         std::to_string(dear_n) + ", " + std::to_string(again));
   // (r mod 3) counts of 4 MiB (the last of every three ranks holds two blocks' worth): streamed
   // prices put 2 ports within 10% of one, whole ones 5 ports far below; the gate on whole prices
   // keeps the form a candidate (SimGrid: 219.3 us on 3 ports, Algorithm 9 246.5), on the
