@@ -51,6 +51,17 @@ double round_time(const CostModel& model, int messages, double bytes, double spr
 
 }  // namespace
 
+namespace {
+
+// Whether rounds priced as `rounds` says are cut into parts anywhere: only kStreamed rounds, and
+// only where the walk could stream them (rounds_could_stream on the result's bytes); elsewhere
+// the streamed prices are the whole ones.
+bool prices_streamed(int p, const GatherBlocks& blocks, NportRounds rounds) {
+  return rounds == NportRounds::kStreamed && rounds_could_stream(p, blocks.mean * p);
+}
+
+}  // namespace
+
 double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlocks& blocks,
                            bool shared_nodes, NportRounds rounds) {
   if (p <= 1) return 0;
@@ -58,7 +69,7 @@ double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlo
   const double above = std::max(0.0, blocks.largest - blocks.mean), whole = blocks.mean * p;
   const double spread =
       whole > 0 && !shared_nodes ? std::pow(model.crowding, 0.5 * (1 + above / whole)) : 1;
-  const bool streams = rounds == NportRounds::kStreamed && rounds_could_stream(p, whole);
+  const bool streams = prices_streamed(p, blocks, rounds);
   double total = 0;
   for (int i = 0; i < plan.rounds(); ++i) {
     const std::int64_t held = plan.skip(i), next = plan.skip(i + 1);
@@ -85,48 +96,70 @@ int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& 
 
 namespace {
 
-int trial_ports_by_rule(const CostModel& model, int p, const GatherBlocks& blocks,
-                        bool shared_nodes, NportRounds rounds) {
-  const int whole = nway_allgather_ports_for(model, p, blocks, shared_nodes);
-  const bool pays = whole > 1 && nway_allgather_time(model, p, whole, blocks, shared_nodes) <=
-                                     0.9 * nway_allgather_time(model, p, 1, blocks, shared_nodes);
-  if (!pays) return 0;
-  const bool streams = rounds == NportRounds::kStreamed && rounds_could_stream(p, blocks.mean * p);
+// The rule's answers for one question: the trial's n (nway_allgather_trial_ports) and the n a
+// call that runs the form anyway takes (nway_allgather_ports_to_run's fallback), -1 until priced.
+struct PortsAnswer {
+  int trial = -1;
+  int run = -1;
+};
+
+// The trial's n, and the run's where the same pricing finds it: the gate on whole prices (the
+// rule's n at least 10% below n = 1, each port count priced once), n from the prices `rounds`
+// names.
+PortsAnswer ports_by_pricing(const CostModel& model, int p, const GatherBlocks& blocks,
+                             bool shared_nodes, NportRounds rounds) {
+  std::array<double, kNwayMaxPorts + 1> whole_time{};
+  const int whole = least_cost_ports(p, [&](int n) {
+    return whole_time[n] = nway_allgather_time(model, p, n, blocks, shared_nodes);
+  });
+  const bool pays = whole > 1 && whole_time[whole] <= 0.9 * whole_time[1];
+  const bool streams = prices_streamed(p, blocks, rounds);
+  if (!pays) return {0, streams ? -1 : whole};
   const int n = streams ? nway_allgather_ports_for(model, p, blocks, shared_nodes, rounds) : whole;
-  return n > 1 ? n : 0;
+  return {n > 1 ? n : 0, n};
 }
 
-// The last answers of nway_allgather_trial_ports on this thread, with what they were asked on
-// (the model's figures and ROSCHED_STREAM_PART too): the n-port forms ask at every call, and the
-// rule prices up to 64 port counts (some 10 us; 40 where the rounds stream, on this machine).
-struct TrialAnswer {
+// The last questions asked of the rule on this thread, with their answers: the key is all that
+// the answers depend on (the model's figures and ROSCHED_STREAM_PART too). The n-port forms ask
+// at every call, and the rule prices up to 64 port counts (some 10 us; 40 where the rounds
+// stream, on this machine).
+struct KeptPorts {
   CostModel model;
   int p = 0;
   GatherBlocks blocks;
   bool shared_nodes = false;
   NportRounds rounds = NportRounds::kWhole;
   double stream_part = 0;
-  int n = -1;  // -1: none kept
+  PortsAnswer answer;
+  bool used = false;
 };
+
+// The kept answers of this question (-1 where not yet priced): the last four questions are kept.
+PortsAnswer& kept_ports(const CostModel& model, int p, const GatherBlocks& blocks,
+                        bool shared_nodes, NportRounds rounds) {
+  thread_local std::array<KeptPorts, 4> kept;
+  thread_local std::size_t next = 0;
+  const double part = settings().stream_part;
+  for (KeptPorts& k : kept) {
+    if (k.used && k.p == p && k.blocks.mean == blocks.mean && k.blocks.largest == blocks.largest &&
+        k.shared_nodes == shared_nodes && k.rounds == rounds && k.stream_part == part &&
+        same_model(k.model, model)) {
+      return k.answer;
+    }
+  }
+  KeptPorts& k = kept[next];
+  next = (next + 1) % kept.size();
+  k = {model, p, blocks, shared_nodes, rounds, part, PortsAnswer{}, true};
+  return k.answer;
+}
 
 }  // namespace
 
 int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
                                bool shared_nodes, NportRounds rounds) {
-  thread_local std::array<TrialAnswer, 4> kept;
-  thread_local std::size_t next = 0;
-  const double part = settings().stream_part;
-  for (const TrialAnswer& a : kept) {
-    if (a.n >= 0 && a.p == p && a.blocks.mean == blocks.mean &&
-        a.blocks.largest == blocks.largest && a.shared_nodes == shared_nodes &&
-        a.rounds == rounds && a.stream_part == part && same_model(a.model, model)) {
-      return a.n;
-    }
-  }
-  const int n = trial_ports_by_rule(model, p, blocks, shared_nodes, rounds);
-  kept[next] = {model, p, blocks, shared_nodes, rounds, part, n};
-  next = (next + 1) % kept.size();
-  return n;
+  PortsAnswer& answer = kept_ports(model, p, blocks, shared_nodes, rounds);
+  if (answer.trial < 0) answer = ports_by_pricing(model, p, blocks, shared_nodes, rounds);
+  return answer.trial;
 }
 
 namespace {
@@ -165,9 +198,13 @@ int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const C
 int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks,
                                 NportRounds rounds) {
   const int n = nway_allgather_ports(ci, blocks, rounds);
-  return n > 0 ? n
-               : std::max(2, nway_allgather_ports_for(cost_model(ci), ci.p, blocks,
-                                                      shares_nodes(ci, blocks), rounds));
+  if (n > 0) return n;
+  if (ci.p <= 2) return 2;  // the rule's one port, raised to 2
+  const CostModel& model = cost_model(ci);
+  const bool shared = shares_nodes(ci, blocks);
+  PortsAnswer& answer = kept_ports(model, ci.p, blocks, shared, rounds);
+  if (answer.run < 0) answer.run = nway_allgather_ports_for(model, ci.p, blocks, shared, rounds);
+  return std::max(2, answer.run);
 }
 
 std::string nway_allgather_name(int n) {

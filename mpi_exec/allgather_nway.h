@@ -82,7 +82,9 @@ int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& 
 // stays on whole messages: Algorithm 7's and 9's rounds stream too, so streamed prices bring n
 // ports and one together (Allgatherv of (r mod 3) counts, 4 MiB, 36 x 1: 206.1 us on 2 ports
 // against 214.9 on one), where SimGrid measured the n-port form 11% faster than the entry
-// point's own (219.3 us on 3 ports against Algorithm 9's 246.5).
+// point's own (219.3 us on 3 ports against Algorithm 9's 246.5). Each port count is priced
+// once per pricing; the answers of the last four questions are kept per thread, keyed on all
+// they depend on (every figure of the model, same_model, and ROSCHED_STREAM_PART).
 int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
                                bool shared_nodes, NportRounds rounds);
 // The n for Rosched_Allgather's and Rosched_Allgatherv's candidate: ROSCHED_NWAY_N (or
@@ -95,8 +97,8 @@ int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, NportRo
 int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const CostModel& model,
                          NportRounds rounds);
 // The n for a call that runs the n-port all-gather without a trial (its own entry point, or a
-// trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n, at
-// least 2.
+// trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n
+// (nway_allgather_ports_for on the same pricing, kept with the trial's answers), at least 2.
 int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks, NportRounds rounds);
 
 // "n-port all-gather, n = N" (without ", n = N" for n = 0, not run): its name in a trial's and a

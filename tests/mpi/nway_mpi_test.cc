@@ -19,6 +19,8 @@
 
 #include "mpi_exec/allgather_nway.h"
 #include "mpi_exec/allreduce_lanes.h"
+#include "mpi_exec/cost_model.h"
+#include "mpi_exec/mpi_call.h"
 #include "mpi_exec/nway_allreduce.h"
 #include "mpi_exec/reduce_node_aware.h"
 #include "mpi_exec/rosched_mpi.h"
@@ -641,6 +643,39 @@ void test_gather_blocks() {
   }
 }
 
+// The n a call that runs the n-port all-gather takes (nway_allgather_ports_to_run) on the world
+// communicator's own model: the trial's n where the form is a candidate, else the rule's n on
+// the same pricing, at least 2 (2 for p <= 2); the same when asked again (then from the kept
+// answers), and on every rank.
+void test_ports_to_run(bool forced) {
+  using rosched::mpi::NportRounds;
+  const rosched::mpi::CommInfo ci = rosched::mpi::comm_info(MPI_COMM_WORLD);
+  for (double result : {64.0, 65536.0, 4194304.0}) {
+    const rosched::mpi::GatherBlocks blocks{result / p, result / p};
+    for (NportRounds rounds : {NportRounds::kWhole, NportRounds::kStreamed}) {
+      const std::string at = std::to_string(static_cast<long long>(result)) + " B, " +
+                             (rounds == NportRounds::kStreamed ? "streamed" : "whole");
+      const int first = rosched::mpi::nway_allgather_ports_to_run(ci, blocks, rounds);
+      const int again = rosched::mpi::nway_allgather_ports_to_run(ci, blocks, rounds);
+      int range[2] = {-first, first}, all[2] = {0, 0};
+      MPI_Allreduce(range, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      expect(first == again && -all[0] == all[1],
+             "n-port ports to run, " + at + ": the same again and on every rank");
+      if (forced) continue;
+      int want = 2;
+      if (p > 2) {
+        const rosched::mpi::CostModel& model = rosched::mpi::cost_model(ci);
+        const int trial = rosched::mpi::nway_allgather_trial_ports(model, p, blocks, false, rounds);
+        want = trial > 0 ? trial
+                         : std::max(2, rosched::mpi::nway_allgather_ports_for(model, p, blocks,
+                                                                              false, rounds));
+      }
+      expect(first == want, "n-port ports to run, " + at + ": n = " + std::to_string(first) +
+                                ", the rule " + std::to_string(want));
+    }
+  }
+}
+
 void test_settings_and_rule() {
   const rosched::mpi::CostModel linear = rosched::mpi::CostModel::linear(1e-6, 1e-10);
   for (double bytes : {4.0, 1024.0, 65536.0, 1048576.0}) {
@@ -706,6 +741,7 @@ void test_settings_and_rule() {
     expect(ports >= 1 && ports <= std::max(1, std::min(p - 1, 64)),
            "nway ports from the measured model in range: n=" + std::to_string(ports));
   }
+  test_ports_to_run(env != nullptr);
   std::vector<int> x(5, rank), r(5), nat(5);
   MPI_Allreduce(x.data(), nat.data(), 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   expect(Rosched_Allreduce_nway(x.data(), r.data(), 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD) ==
