@@ -49,10 +49,6 @@ double round_time(const CostModel& model, int messages, double bytes, double spr
   return fan_time(model, static_cast<int>(all), bytes / parts, spread);
 }
 
-}  // namespace
-
-namespace {
-
 // Whether rounds priced as `rounds` says are cut into parts anywhere: only kStreamed rounds, and
 // only where the walk could stream them (rounds_could_stream on the result's bytes); elsewhere
 // the streamed prices are the whole ones.
