@@ -42,11 +42,13 @@ namespace {
 // fan_time of `messages` messages of `bytes` each at once, or where plan streams them, of their
 // parts: ceil(bytes / part) parts of each, every part one of the rank's messages.
 double round_time(const CostModel& model, int messages, double bytes, double spread,
-                  const StreamPlan& plan) {
-  if (!plan.streamed() || bytes <= plan.part_bytes) return fan_time(model, messages, bytes, spread);
+                  FanSenders senders, const StreamPlan& plan) {
+  if (!plan.streamed() || bytes <= plan.part_bytes) {
+    return fan_time(model, messages, bytes, spread, senders);
+  }
   const double parts = std::ceil(bytes / plan.part_bytes);
   const double all = std::min(parts * messages, static_cast<double>(kMaxPipelineBlocks));
-  return fan_time(model, static_cast<int>(all), bytes / parts, spread);
+  return fan_time(model, static_cast<int>(all), bytes / parts, spread, senders);
 }
 
 // Whether rounds priced as `rounds` says are cut into parts anywhere: only kStreamed rounds, and
@@ -74,10 +76,12 @@ double nway_allgather_time(const CostModel& model, int p, int n, const GatherBlo
     const StreamPlan parts =
         streams ? nport_round_plan(model, even, above > 0, static_cast<std::size_t>(messages))
                 : StreamPlan{};
-    double round = round_time(model, messages, even, 1, parts);
+    // Every rank sends the round's messages of the mean blocks; the heavier ones, where the
+    // largest block rides, leave some ranks only.
+    double round = round_time(model, messages, even, 1, FanSenders::kEveryRank, parts);
     if (above > 0) {
-      round = std::max(round,
-                       round_time(model, messages, std::min(even + above, whole), spread, parts));
+      round = std::max(round, round_time(model, messages, std::min(even + above, whole), spread,
+                                         FanSenders::kSome, parts));
     }
     total += round;
   }
@@ -93,26 +97,33 @@ int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& 
 namespace {
 
 // The rule's answers for one question: the trial's n (nway_allgather_trial_ports) and the n a
-// call that runs the form anyway takes (nway_allgather_ports_to_run's fallback), -1 until priced.
+// call that runs the form anyway takes (nway_allgather_ports_to_run's fallback), both priced at
+// once, -1 until then.
 struct PortsAnswer {
   int trial = -1;
   int run = -1;
 };
 
-// The trial's n, and the run's where the same pricing finds it: the gate on whole prices (the
-// rule's n at least 10% below n = 1, each port count priced once), n from the prices `rounds`
-// names.
+// The trial's n and the run's: n from the prices `rounds` names (whole ones where the rounds
+// cannot stream), worth a trial where its price is at most 0.9 of one port's whole rounds, each
+// port count priced once. The gate weighs what the walk sends against one port's whole rounds:
+// on a crowded network whole rounds on n ports cost about what one port's do (`flat288`, 1 MiB:
+// 730.03 us on 7 ports, 802.42 on one), and streamed ones what one port's streamed rounds do
+// (613.86 on 15, 670.14 on one), so a gate of whole against whole or streamed against streamed
+// would keep the n-port form, the fastest there, out of the trial.
 PortsAnswer ports_by_pricing(const CostModel& model, int p, const GatherBlocks& blocks,
                              bool shared_nodes, NportRounds rounds) {
-  std::array<double, kNwayMaxPorts + 1> whole_time{};
-  const int whole = least_cost_ports(p, [&](int n) {
-    return whole_time[n] = nway_allgather_time(model, p, n, blocks, shared_nodes);
+  const NportRounds priced =
+      prices_streamed(p, blocks, rounds) ? NportRounds::kStreamed : NportRounds::kWhole;
+  std::array<double, kNwayMaxPorts + 1> time{};
+  const int n = least_cost_ports(p, [&](int k) {
+    return time[k] = nway_allgather_time(model, p, k, blocks, shared_nodes, priced);
   });
-  const bool pays = whole > 1 && whole_time[whole] <= 0.9 * whole_time[1];
-  const bool streams = prices_streamed(p, blocks, rounds);
-  if (!pays) return {0, streams ? -1 : whole};
-  const int n = streams ? nway_allgather_ports_for(model, p, blocks, shared_nodes, rounds) : whole;
-  return {n > 1 ? n : 0, n};
+  const double one_whole = priced == NportRounds::kWhole
+                               ? time[1]
+                               : nway_allgather_time(model, p, 1, blocks, shared_nodes);
+  const bool pays = n > 1 && time[n] <= 0.9 * one_whole;
+  return {pays ? n : 0, n};
 }
 
 // The last questions asked of the rule on this thread, with their answers: the key is all that
@@ -199,7 +210,7 @@ int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks,
   const CostModel& model = cost_model(ci);
   const bool shared = shares_nodes(ci, blocks);
   PortsAnswer& answer = kept_ports(model, ci.p, blocks, shared, rounds);
-  if (answer.run < 0) answer.run = nway_allgather_ports_for(model, ci.p, blocks, shared, rounds);
+  if (answer.trial < 0) answer = ports_by_pricing(model, ci.p, blocks, shared, rounds);
   return std::max(2, answer.run);
 }
 

@@ -77,12 +77,15 @@ int nway_allgather_ports_for(const CostModel& model, int p, const GatherBlocks& 
 // The n of the n-port all-gather's trial candidate by `model`: the rule's on rounds priced as
 // `rounds` says (how the caller runs them: kStreamed where it passes round_stream_model, as the
 // entry points' n-port forms do, kWhole where it passes none, as the node-aware lanes do); 0
-// where the form is not worth a trial: where the rule's estimate on whole messages is not at
-// least 10% below Algorithm 7's (n = 1), or the streamed rounds' rule takes one port. The gate
-// stays on whole messages: Algorithm 7's and 9's rounds stream too, so streamed prices bring n
-// ports and one together (Allgatherv of (r mod 3) counts, 4 MiB, 36 x 1: 206.1 us on 2 ports
-// against 214.9 on one), where SimGrid measured the n-port form 11% faster than the entry
-// point's own (219.3 us on 3 ports against Algorithm 9's 246.5). Each port count is priced
+// where the form is not worth a trial: where the rule's estimate for its n (on the rounds as
+// the walk sends them) is not at least 10% below Algorithm 7's (n = 1) with whole rounds, or the
+// rule takes one port. One port's rounds are weighed whole: Algorithm 7's and 9's rounds
+// stream too, so streamed prices bring n ports and one together (Allgatherv of (r mod 3)
+// counts, 4 MiB, 36 x 1: 206.1 us on 2 ports against 214.9 on one), where SimGrid measured the
+// n-port form 11% faster than the entry point's own (219.3 us on 3 ports against Algorithm 9's
+// 246.5); and on a crowded network (fan_share, nway_allreduce.h) whole rounds on n ports cost
+// about what one port's do (`flat288`, 1 MiB: 730.03 us on 7 ports, 802.42 on one), where the
+// streamed n-port form is the fastest measured (613.86 on 15). Each port count is priced
 // once per pricing; the answers of the last four questions are kept per thread, keyed on all
 // they depend on (every figure of the model, same_model, and ROSCHED_STREAM_PART).
 int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
@@ -98,7 +101,8 @@ int nway_allgather_ports(const CommInfo& ci, const GatherBlocks& blocks, const C
                          NportRounds rounds);
 // The n for a call that runs the n-port all-gather without a trial (its own entry point, or a
 // trial's earlier answer): nway_allgather_ports where that is not 0, else the rule's n
-// (nway_allgather_ports_for on the same pricing, kept with the trial's answers), at least 2.
+// (nway_allgather_ports_for on the same pricing, found and kept with the trial's answer), at
+// least 2.
 int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks, NportRounds rounds);
 
 // "n-port all-gather, n = N" (without ", n = N" for n = 0, not run): its name in a trial's and a

@@ -15,6 +15,10 @@
 namespace rosched::mpi {
 namespace {
 
+// fan_share: the crowding above which one message from every rank already fills what the ranks
+// share (SimGrid SMPI: 1 on 36 x 1, 5.8-6.0 on `flat` and `flat288`, 21 on 36 x 32).
+constexpr double kCrowded = 1.5;
+
 // Rosched_Set_nway's values (0 / -1: not set); atomic, as a thread may set them while another
 // calls (each call reads each once).
 std::atomic<int> ports_override{0};
@@ -30,7 +34,15 @@ unsigned next_sequence(const CommInfo& ci) {
 
 }  // namespace
 
-double fan_time(const CostModel& model, int n, double bytes, double spread) {
+double fan_share(const CostModel& model, double bytes, FanSenders senders) {
+  if (senders == FanSenders::kEveryRank && model.crowding > kCrowded &&
+      bytes > model.bytes[kEagerPoint]) {
+    return 1;
+  }
+  return std::clamp(model.fanout - 1, 0.0, 1.0);
+}
+
+double fan_time(const CostModel& model, int n, double bytes, double spread, FanSenders senders) {
   const double one = model.time(bytes);
   const double as_many = (n - 1) * std::max(0.0, model.further(bytes) - model.per_message);
   // Messages below the eager limit on a model measured with its per-size figures: the n - 1
@@ -40,16 +52,17 @@ double fan_time(const CostModel& model, int n, double bytes, double spread) {
     return one + as_many / spread + (n - 1) * model.per_message;
   }
   // Otherwise n - 1 more messages than one, and the bytes of n where they share the rank's path
-  // (fanout 2), of one where each has its own (1): n m bytes as one message moves them, or as
-  // n - 1 further messages of m do, whichever is dearer.
-  const double shared = std::clamp(model.fanout - 1, 0.0, 1.0);
+  // (fanout 2), of one where each has its own (1), all of them where every rank's cross a
+  // crowded network (fan_share): n m bytes as one message moves them, or as n - 1 further
+  // messages of m do, whichever is dearer.
+  const double shared = fan_share(model, bytes, senders);
   const double as_one = model.time(n * bytes) - one;
   return one + shared * std::max(as_one, as_many) / spread + (n - 1) * model.per_message;
 }
 
 double nway_time(const CostModel& model, int p, int n, double bytes) {
   // n vectors leave each rank per round, and n arrive.
-  return rosched::ceil_log(p, n + 1) * fan_time(model, n, bytes);
+  return rosched::ceil_log(p, n + 1) * fan_time(model, n, bytes, 1, FanSenders::kEveryRank);
 }
 
 int least_cost_ports(int p, const std::function<double(int)>& cost) {

@@ -27,7 +27,7 @@ namespace rosched::mpi {
 //     ceil(log_{n+1} p) * (time(m) + s bytes(n, m) + (n - 1) per_message)
 // for vectors of m bytes: rounds times what n vectors leaving one rank cost, the bytes of the
 // n - 1 further ones, bytes(n, m), taken from the model where they share the rank's path
-// (s = fanout - 1 in [0, 1]: 1 where a rank's
+// (s = fanout - 1 in [0, 1], or 1 on a crowded network: fan_share below; 1 where a rank's
 // two messages at once take twice as long, 0 where each has a path of its own, as SimGrid's
 // loopback within a node gives: there 31 ports cost the bytes of one; SMPI, 36 x 32 ranks,
 // 16 KiB: the all-reduce of allreduce_lanes.h whose node steps take 31 ports by it, 30.7 us,
@@ -66,7 +66,24 @@ double nway_time(const CostModel& model, int p, int n, double bytes);
 // between 60 and 128 KiB, and one between 8 and 16 KiB): of SimGrid's times of the allgatherv on
 // 36 x 1 on 3-35 ports, 4-64 KiB, 13 of 15 are within 4% of this estimate, where the other was
 // up to 89% high (docs/sim/nport_allgather.md, "The rule on each message's own figure").
-double fan_time(const CostModel& model, int n, double bytes, double spread = 1);
+//
+// s (fan_share): fanout - 1 in [0, 1] where some ranks send (a tree level, one rank's heavier
+// message), and where every rank sends its n messages at once (FanSenders::kEveryRank: an n-port
+// round, the n-way all-reduce's) on a network that is not crowded; 1 where every rank sends
+// messages above the eager limit (60 KiB) on a crowded one (crowding, measured at 1 MiB, above
+// 1.5). fanout is measured with the other ranks idle, so it holds what a rank's own path gives
+// to messages to two peers (SimGrid caps each flow below its link's bandwidth); where one large
+// message from every rank already fills what they share, a rank's further messages add no
+// bandwidth, and their bytes cost their crowded time in full. (Below the eager limit, on a
+// model with burst figures, each further message is charged in full anyway, above.) SimGrid
+// SMPI, `flat288` (288 ranks, crowding 5.96), the n-port all-gather of 1 MiB on 7 ports with
+// whole rounds: 730.03 us, estimated 732.0 with s = 1, 625.8 with s = fanout - 1 = 0.79; `flat`
+// (1,152 ranks), 4 MiB on 29 / 31 ports: 2,714.70 / 2,715.66 us, estimated 2,720.3 / 2,719.8,
+// were 2,192.0 / 2,188.8 (docs/sim/refinements.md, "Further bytes on a crowded network").
+enum class FanSenders { kSome, kEveryRank };
+double fan_share(const CostModel& model, double bytes, FanSenders senders);
+double fan_time(const CostModel& model, int n, double bytes, double spread = 1,
+                FanSenders senders = FanSenders::kSome);
 
 // The k-nomial tree's cost rule: ceil(log_{n+1} p) levels of
 //     time(m) + s bytes(n, m) / crowding + (n - 1) per_message
