@@ -160,13 +160,19 @@ PortsAnswer& kept_ports(const CostModel& model, int p, const GatherBlocks& block
   return k.answer;
 }
 
+// The answers to this question: kept ones, else priced now and kept.
+const PortsAnswer& priced_ports(const CostModel& model, int p, const GatherBlocks& blocks,
+                                bool shared_nodes, NportRounds rounds) {
+  PortsAnswer& answer = kept_ports(model, p, blocks, shared_nodes, rounds);
+  if (answer.trial < 0) answer = ports_by_pricing(model, p, blocks, shared_nodes, rounds);
+  return answer;
+}
+
 }  // namespace
 
 int nway_allgather_trial_ports(const CostModel& model, int p, const GatherBlocks& blocks,
                                bool shared_nodes, NportRounds rounds) {
-  PortsAnswer& answer = kept_ports(model, p, blocks, shared_nodes, rounds);
-  if (answer.trial < 0) answer = ports_by_pricing(model, p, blocks, shared_nodes, rounds);
-  return answer.trial;
+  return priced_ports(model, p, blocks, shared_nodes, rounds).trial;
 }
 
 namespace {
@@ -209,9 +215,7 @@ int nway_allgather_ports_to_run(const CommInfo& ci, const GatherBlocks& blocks,
   if (ci.p <= 2) return 2;  // the rule's one port, raised to 2
   const CostModel& model = cost_model(ci);
   const bool shared = shares_nodes(ci, blocks);
-  PortsAnswer& answer = kept_ports(model, ci.p, blocks, shared, rounds);
-  if (answer.trial < 0) answer = ports_by_pricing(model, ci.p, blocks, shared, rounds);
-  return std::max(2, answer.run);
+  return std::max(2, priced_ports(model, ci.p, blocks, shared, rounds).run);
 }
 
 std::string nway_allgather_name(int n) {
