@@ -1,7 +1,8 @@
 // The n-port all-gather (allgather_nway.h) over MPI point-to-point: each round's messages of
 // sched/nway/nway_allgather.h, the ones the verifier runs (sim/nway_allgather_run.h), to and
 // from the peers nway_allgather_peers names, each a block range of the buffer that may wrap
-// around its end (a two-piece datatype, cyclic_blocks). A round's sends read the blocks the rank
+// around its end (one or two pieces, add_cyclic_blocks), the round's messages sent whole or in
+// parts by one walk (stream_ports_round, round_stream.h). A round's sends read the blocks the rank
 // held at its start ([rank, rank + s_i)), its receives write the next ones, so they never meet.
 // One tag: peers within a round are distinct (distances j s_i < p), and rounds complete in
 // order. The n-port reduce-scatter walks the same messages backwards
@@ -228,12 +229,6 @@ void tell_nway_allgather(const CommInfo& ci, const char* name, int n, double byt
 
 namespace {
 
-// The round's requests, cancelled and freed if the walk leaves early (an error).
-struct RoundRequests {
-  std::vector<MPI_Request> r;
-  ~RoundRequests() { cancel_requests(r.data(), static_cast<int>(r.size())); }
-};
-
 // The block sizes a call's rounds are planned by (nway_round_plan): read once per call, since
 // gather_blocks scans every block; not needed (zero) without a stream model.
 GatherBlocks planned_blocks(const CostModel* model, const BlockCut& cut, int size) {
@@ -250,14 +245,6 @@ StreamPlan nway_round_plan(const CostModel* model, const GatherBlocks& blocks,
                           blocks.largest > blocks.mean, messages);
 }
 
-// The elements of blocks b .. b + c - 1 (mod cut.p) of a buffer cut as `cut`, as pieces of `m`.
-void add_cyclic_blocks(RoundMessage& m, const BlockCut& cut, std::int64_t b, std::int64_t c,
-                       MPI_Aint extent) {
-  const WrappedRange r = wrapped_range(cut.first(b), cut.elements(b, c), cut.n);
-  m.add(static_cast<MPI_Aint>(r.first) * extent, r.head);
-  m.add(0, r.tail);
-}
-
 // The blocks of a round's messages in all (each message's count), for nway_round_plan.
 std::int64_t round_blocks(const std::vector<rosched::NwayAllgatherMessage>& round) {
   std::int64_t blocks = 0;
@@ -265,7 +252,7 @@ std::int64_t round_blocks(const std::vector<rosched::NwayAllgatherMessage>& roun
   return blocks;
 }
 
-// One round's streams: the messages of each port and their StreamPorts.
+// One round's ports: the messages of each and their StreamPorts, sent whole or in parts.
 struct PortStreams {
   std::vector<RoundMessage> sends, recvs;
   std::vector<StreamPort> ports;
@@ -284,51 +271,25 @@ void nway_allgather_on(const CommInfo& ci, char* base, const BlockCut& cut, MPI_
   if (ci.p == 1) return;
   const NwayPlan plan = rosched::nway_allgather_plan(ci.p, n);
   const std::int64_t rank = ci.rank;
-  std::vector<CyclicBlocks> blocks;  // a round's receives, then its sends: their datatypes
-  RoundRequests requests;
   PortStreams streams;
   const GatherBlocks sizes = planned_blocks(stream_model, cut, type.size);
   for (int i = 0; i < plan.rounds(); ++i) {
     const std::vector<rosched::NwayAllgatherMessage> round = rosched::nway_allgather_round(plan, i);
     const std::size_t m = round.size();
-    const StreamPlan parts = nway_round_plan(stream_model, sizes, round_blocks(round), m);
-    if (parts.streamed()) {
-      // Port j receives blocks from.. of its peer and sends this rank's first blocks, in parts.
-      streams.reset(m);
-      for (std::size_t j = 0; j < m; ++j) {
-        const rosched::NwayAllgatherPeers peers =
-            rosched::nway_allgather_peers(plan, rank, round[j]);
-        add_cyclic_blocks(streams.recvs[j], cut, peers.from, round[j].count, type.extent);
-        add_cyclic_blocks(streams.sends[j], cut, rank, round[j].count, type.extent);
-        streams.ports[j] = StreamPort{&streams.sends[j],          base,
-                                      &streams.recvs[j],          base,
-                                      static_cast<int>(peers.to), static_cast<int>(peers.from)};
-      }
-      stream_ports_round(streams.ports.data(), static_cast<int>(m), datatype, type, parts,
-                         tag::kNwayAllgatherRound, ci.c);
-      continue;
-    }
-    blocks.clear();
-    blocks.reserve(2 * m);
-    requests.r.assign(2 * m, MPI_REQUEST_NULL);
+    // Port j receives blocks from.. of its peer and sends this rank's first blocks: whole, or in
+    // parts where the plan streams the round.
+    streams.reset(m);
     for (std::size_t j = 0; j < m; ++j) {
       const rosched::NwayAllgatherPeers peers = rosched::nway_allgather_peers(plan, rank, round[j]);
-      blocks.push_back(cyclic_blocks(base, cut, peers.from, round[j].count, datatype, type.extent));
-      check(
-          PMPI_Irecv(blocks.back().at, blocks.back().count, blocks.back().type,
-                     static_cast<int>(peers.from), tag::kNwayAllgatherRound, ci.c, &requests.r[j]),
-          "MPI_Irecv");
+      add_cyclic_blocks(streams.recvs[j], cut, peers.from, round[j].count, type.extent);
+      add_cyclic_blocks(streams.sends[j], cut, rank, round[j].count, type.extent);
+      streams.ports[j] = StreamPort{&streams.sends[j],          base,
+                                    &streams.recvs[j],          base,
+                                    static_cast<int>(peers.to), static_cast<int>(peers.from)};
     }
-    for (std::size_t j = 0; j < m; ++j) {
-      const rosched::NwayAllgatherPeers peers = rosched::nway_allgather_peers(plan, rank, round[j]);
-      blocks.push_back(cyclic_blocks(base, cut, rank, round[j].count, datatype, type.extent));
-      check(PMPI_Isend(blocks.back().at, blocks.back().count, blocks.back().type,
-                       static_cast<int>(peers.to), tag::kNwayAllgatherRound, ci.c,
-                       &requests.r[m + j]),
-            "MPI_Isend");
-    }
-    check(PMPI_Waitall(static_cast<int>(2 * m), requests.r.data(), MPI_STATUSES_IGNORE),
-          "MPI_Waitall");
+    stream_ports_round(streams.ports.data(), static_cast<int>(m), datatype, type,
+                       nway_round_plan(stream_model, sizes, round_blocks(round), m),
+                       tag::kNwayAllgatherRound, ci.c);
   }
 }
 
@@ -349,57 +310,31 @@ void nway_reduce_scatter_on(const CommInfo& ci, char* acc, const BlockCut& cut,
   }
   ScratchBuffer scratch(type, static_cast<int>(most));
   char* const in = static_cast<char*>(scratch.data());
-  std::vector<CyclicBlocks> sends;
   std::vector<std::int64_t> at;  // each receive's first element in scratch
-  RoundRequests requests;
   PortStreams streams;
   const GatherBlocks sizes = planned_blocks(stream_model, cut, type.size);
   for (int j = 0; j < plan.rounds(); ++j) {
     const std::vector<rosched::NwayAllgatherMessage> round =
         rosched::nway_reduce_scatter_round(plan, j);
     const std::size_t m = round.size();
-    const StreamPlan parts = nway_round_plan(stream_model, sizes, round_blocks(round), m);
     at.assign(m + 1, 0);
     for (std::size_t k = 0; k < m; ++k) at[k + 1] = at[k] + cut.elements(rank, round[k].count);
-    if (parts.streamed()) {
-      // Port k receives its blocks into scratch and sends offsets [distance, distance + count).
-      streams.reset(m);
-      for (std::size_t k = 0; k < m; ++k) {
-        const rosched::NwayAllgatherPeers peers =
-            rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
-        streams.recvs[k].add(static_cast<MPI_Aint>(at[k]) * type.extent, at[k + 1] - at[k]);
-        add_cyclic_blocks(streams.sends[k], cut, peers.to, round[k].count, type.extent);
-        streams.ports[k] = StreamPort{&streams.sends[k],          acc,
-                                      &streams.recvs[k],          in,
-                                      static_cast<int>(peers.to), static_cast<int>(peers.from)};
-      }
-      stream_ports_round(streams.ports.data(), static_cast<int>(m), datatype, type, parts,
-                         tag::kNwayReduceScatterRound, ci.c);
-    } else {
-      sends.clear();
-      sends.reserve(m);
-      requests.r.assign(2 * m, MPI_REQUEST_NULL);
-      for (std::size_t k = 0; k < m; ++k) {
-        const rosched::NwayAllgatherPeers peers =
-            rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
-        check(PMPI_Irecv(in + at[k] * type.extent, static_cast<int>(at[k + 1] - at[k]), datatype,
-                         static_cast<int>(peers.from), tag::kNwayReduceScatterRound, ci.c,
-                         &requests.r[k]),
-              "MPI_Irecv");
-      }
-      for (std::size_t k = 0; k < m; ++k) {
-        const rosched::NwayAllgatherPeers peers =
-            rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
-        // Offsets [distance, distance + count): blocks rank + distance ..., the receiver's own.
-        sends.push_back(cyclic_blocks(acc, cut, peers.to, round[k].count, datatype, type.extent));
-        check(PMPI_Isend(sends.back().at, sends.back().count, sends.back().type,
-                         static_cast<int>(peers.to), tag::kNwayReduceScatterRound, ci.c,
-                         &requests.r[m + k]),
-              "MPI_Isend");
-      }
-      check(PMPI_Waitall(static_cast<int>(2 * m), requests.r.data(), MPI_STATUSES_IGNORE),
-            "MPI_Waitall");
+    // Port k receives its blocks into scratch and sends offsets [distance, distance + count):
+    // blocks rank + distance ..., the receiver's own; whole, or in parts where the plan streams
+    // the round.
+    streams.reset(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      const rosched::NwayAllgatherPeers peers =
+          rosched::nway_reduce_scatter_peers(plan, rank, round[k]);
+      streams.recvs[k].add(static_cast<MPI_Aint>(at[k]) * type.extent, at[k + 1] - at[k]);
+      add_cyclic_blocks(streams.sends[k], cut, peers.to, round[k].count, type.extent);
+      streams.ports[k] = StreamPort{&streams.sends[k],          acc,
+                                    &streams.recvs[k],          in,
+                                    static_cast<int>(peers.to), static_cast<int>(peers.from)};
     }
+    stream_ports_round(streams.ports.data(), static_cast<int>(m), datatype, type,
+                       nway_round_plan(stream_model, sizes, round_blocks(round), m),
+                       tag::kNwayReduceScatterRound, ci.c);
     for (std::size_t k = 0; k < m; ++k) {
       // Into offsets [0, count): elements from this rank's block on, wrapping at the end.
       reduce_into_cyclic(in + at[k] * type.extent, acc, cut.first(rank), at[k + 1] - at[k], cut.n,

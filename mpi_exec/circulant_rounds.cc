@@ -129,9 +129,7 @@ void CirculantRounds::stream_next_round(const RoundBlocks& b, const StreamPlan& 
   // Blocks b .. b + c - 1 (mod p): one piece, or two where they wrap around the vector's end.
   const auto blocks = [&](RoundMessage& m, std::int64_t first, std::int64_t count) {
     m.clear();
-    const WrappedRange r = wrapped_range(cut_.first(first), cut_.elements(first, count), cut_.n);
-    m.add(static_cast<MPI_Aint>(r.first) * type_.extent, r.head);
-    m.add(0, r.tail);
+    add_cyclic_blocks(m, cut_, first, count, type_.extent);
   };
   blocks(send, b.send_block, b.send_count);
   const int to = static_cast<int>(b.to), from = static_cast<int>(b.from);

@@ -28,6 +28,43 @@ void describe_pieces(const std::vector<int>& lengths, const std::vector<MPI_Aint
   *at = base, *count = 1, *type = owned.get();
 }
 
+// stream_ports_round for a plan not streamed: each port's messages whole, every receive posted
+// before any send, all awaited at once; cancelled and freed if an error ends the round early.
+void whole_ports_round(const StreamPort* ports, int m, MPI_Datatype element, int tag, MPI_Comm c,
+                       const std::function<void(int, std::int64_t, std::int64_t)>& arrived) {
+  struct Requests {
+    std::vector<MPI_Request> r;
+    ~Requests() { cancel_requests(r.data(), static_cast<int>(r.size())); }
+  };
+  thread_local std::vector<OwnedType> types;  // each message's datatype, if it needs one
+  Requests requests;
+  requests.r.assign(2 * static_cast<std::size_t>(m), MPI_REQUEST_NULL);
+  types.resize(2 * static_cast<std::size_t>(m));
+  const auto post = [&](int j, bool is_send) {
+    const StreamPort& port = ports[j];
+    const RoundMessage& msg = is_send ? *port.send : *port.recv;
+    if (msg.empty()) return;
+    const std::size_t i = static_cast<std::size_t>(is_send ? m + j : j);
+    char* at = nullptr;
+    int count = 0;
+    MPI_Datatype t = element;
+    msg.describe(is_send ? port.send_base : port.recv_base, element, types[i], &at, &count, &t);
+    if (is_send) {
+      check(PMPI_Isend(at, count, t, port.to, tag, c, &requests.r[i]), "MPI_Isend");
+    } else {
+      check(PMPI_Irecv(at, count, t, port.from, tag, c, &requests.r[i]), "MPI_Irecv");
+    }
+  };
+  for (int j = 0; j < m; ++j) post(j, false);
+  for (int j = 0; j < m; ++j) post(j, true);
+  check(PMPI_Waitall(2 * m, requests.r.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  for (OwnedType& t : types) t = OwnedType();
+  if (!arrived) return;
+  for (int j = 0; j < m; ++j) {
+    if (!ports[j].recv->empty()) arrived(j, 0, ports[j].recv->elements());
+  }
+}
+
 // The number of parts a message of `elements` elements of `size` bytes goes in, streamed in
 // parts of about part_bytes: ceil(bytes / part_bytes), at least 1, at most one an element.
 std::int64_t part_count(std::int64_t elements, int size, double part_bytes) {
@@ -52,6 +89,13 @@ void RoundMessage::add(MPI_Aint byte_offset, std::int64_t elements) {
   offsets_.push_back(byte_offset);
   starts_.push_back(elements_);
   elements_ += elements;
+}
+
+void add_cyclic_blocks(RoundMessage& m, const BlockCut& cut, std::int64_t b, std::int64_t c,
+                       MPI_Aint extent) {
+  const WrappedRange r = wrapped_range(cut.first(b), cut.elements(b, c), cut.n);
+  m.add(static_cast<MPI_Aint>(r.first) * extent, r.head);
+  m.add(0, r.tail);
 }
 
 void RoundMessage::describe(char* base, MPI_Datatype element, OwnedType& owned, char** at,
@@ -140,6 +184,7 @@ void stream_ports_round(const StreamPort* ports, int m, MPI_Datatype element, co
     std::int64_t recv_parts = 0, send_parts = 0, got = 0, sent = 0;
   };
   if (m <= 0) return;
+  if (!plan.streamed()) return whole_ports_round(ports, m, element, tag, c, arrived);
   // The receiver's window shared out among the ports (round_stream.h).
   const int window = std::max((std::max(plan.in_flight, 1) + m - 1) / m, 1);
   // At least twice the receiver's window, at least kStreamSendsAhead over all ports.

@@ -47,6 +47,12 @@ class RoundMessage {
   std::int64_t elements_ = 0;
 };
 
+// Adds the elements of blocks b .. b + c - 1 (mod cut.p) of a buffer cut as `cut` to m, as
+// pieces of `extent` bytes each from the buffer's start: one piece, or two where the blocks wrap
+// around the buffer's end.
+void add_cyclic_blocks(RoundMessage& m, const BlockCut& cut, std::int64_t b, std::int64_t c,
+                       MPI_Aint extent);
+
 // How a round's messages go: whole (part_bytes 0) or in parts of about part_bytes, in_flight of
 // them posted ahead by the receiver, sent synchronously (MPI_Issend) or eagerly (MPI_Isend).
 struct StreamPlan {
@@ -122,7 +128,9 @@ struct StreamPort {
 // their way as one stream does; sends max(2 that, ceil(64 / m)) ahead on each port. While sends
 // remain to be posted, the oldest part of each side of every port is waited for at once
 // (MPI_Waitany); then the oldest receive of every port, then the oldest send. arrived(j, lo, hi)
-// as stream_round's, for port j. With m = 1 it makes stream_round's calls, in its order.
+// as stream_round's, for port j. With m = 1 it makes stream_round's calls, in its order. With a
+// plan not streamed each message goes whole: every port's receive posted, then every send
+// (eager), then all awaited at once (MPI_Waitall); arrived(j, 0, elements) once all have.
 void stream_ports_round(const StreamPort* ports, int m, MPI_Datatype element, const TypeInfo& type,
                         const StreamPlan& plan, int tag, MPI_Comm c,
                         const std::function<void(int, std::int64_t, std::int64_t)>& arrived = {});

@@ -1,10 +1,11 @@
 // Rounds streamed on several ports at once (mpi_exec/round_stream.h, stream_ports_round): every
 // int of every port's message arrives where its receive's pieces say and nowhere else, whatever
 // the part size, the window, eager or synchronous sends, the number of ports and empty messages;
-// the arrival callback reports each port's elements once, in order. Then the n-port all-gather
-// and reduce-scatter (mpi_exec/allgather_nway.h) with a cost model under which their rounds go
-// in parts of at most 4 KiB: equal blocks (eager parts), blocks of (r mod 3) sizes with empty ones
-// (synchronous parts), against the result written out by hand.
+// the arrival callback reports each port's elements once, in order; the same with a plan not
+// streamed (each message whole). Then the n-port all-gather and reduce-scatter
+// (mpi_exec/allgather_nway.h) with a cost model under which their rounds go in parts of at most
+// 4 KiB: equal blocks (eager parts), blocks of (r mod 3) sizes with empty ones (synchronous
+// parts), against the result written out by hand.
 #include <mpi.h>
 
 #include <algorithm>
@@ -86,6 +87,11 @@ void ports_case(int m, const rm::StreamPlan& plan, int variant, const std::strin
 void test_stream_ports() {
   if (p < 2) return;
   for (int m = 1; m <= std::min(p - 1, 3); ++m) {
+    for (int variant = 0; variant < 2; ++variant) {  // a plan not streamed: messages whole
+      ports_case(m, rm::StreamPlan{}, variant,
+                 "stream_ports_round whole m=" + std::to_string(m) +
+                     " variant=" + std::to_string(variant));
+    }
     for (const double part : {4.0, 12.0, 1000.0}) {
       for (const int in_flight : {1, 3, 8}) {
         for (const bool synchronous : {false, true}) {
